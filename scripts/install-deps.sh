@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs every Debian package langsift's build, tests, benchmarks and comparisons need.
+# Nothing else is downloaded at build or run time. Safe to run repeatedly.
+set -eu
+
+PKGS="g++ cmake ninja-build pkg-config
+  libicu-dev libuchardet-dev libxxhash-dev zlib1g-dev
+  catch2 libbenchmark-dev
+  clang libclang-rt-14-dev
+  libcld2-dev fasttext libfasttext-dev
+  publicsuffix default-jdk-headless"
+
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+
+missing=""
+for p in $PKGS; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+
+if [ -n "$missing" ]; then
+  echo "install-deps: installing:$missing" >&2
+  $SUDO apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+else
+  echo "install-deps: all packages present" >&2
+fi

@@ -1,0 +1,2 @@
+// Placeholder so the target has a source until src/encoding/*.cpp lands.
+namespace langsift { int encoding_placeholder = 0; }

@@ -1,0 +1,83 @@
+// Small helpers shared by the command-line tools: reading files and stdin, argument parsing,
+// error reporting. Tools print errors to stderr and return non-zero; the library never prints.
+#pragma once
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace langsift::cli {
+
+/// Prints "PROGRAM: message" to stderr and returns 1, for `return fail(...)`.
+inline int fail(std::string_view program, std::string_view message) {
+  std::fprintf(stderr, "%.*s: %.*s\n", static_cast<int>(program.size()), program.data(),
+               static_cast<int>(message.size()), message.data());
+  return 1;
+}
+
+/// Reads a whole file ("-" is stdin) into `out`. On failure returns false and sets `error`.
+inline bool read_file(const std::string& path, std::string& out, std::string& error) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = path + ": " + std::strerror(errno);
+    return false;
+  }
+  out.clear();
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  bool ok = !std::ferror(f);
+  if (!ok) error = path + ": read error: " + std::strerror(errno);
+  if (f != stdin) std::fclose(f);
+  return ok;
+}
+
+/// True when `arg` is `name` or starts with `name=`; `value` receives the text after '='
+/// or, for the two-word form, the next argument (advancing `i`).
+inline bool take_option(int argc, char** argv, int& i, std::string_view name, std::string& value,
+                        bool& missing_value) {
+  std::string_view arg = argv[i];
+  missing_value = false;
+  if (arg == name) {
+    if (i + 1 >= argc) {
+      missing_value = true;
+      return true;
+    }
+    value = argv[++i];
+    return true;
+  }
+  if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
+    value = std::string(arg.substr(name.size() + 1));
+    return true;
+  }
+  return false;
+}
+
+/// Parses a non-negative integer with an optional K/M/G suffix (powers of 1024).
+inline std::optional<unsigned long long> parse_size(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  unsigned long long v = 0;
+  size_t i = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+    if (v > (~0ULL - 9) / 10) return std::nullopt;
+    v = v * 10 + static_cast<unsigned>(s[i] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  if (i < s.size()) {
+    unsigned shift = 0;
+    switch (s[i]) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      default: return std::nullopt;
+    }
+    if (i + 1 != s.size() || v > (~0ULL >> shift)) return std::nullopt;
+    v <<= shift;
+  }
+  return v;
+}
+
+}  // namespace langsift::cli

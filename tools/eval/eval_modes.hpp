@@ -1,0 +1,8 @@
+// Entry points of the `langsift-eval` modes. Each gets argv with argv[0] = the mode name.
+#pragma once
+
+namespace langsift::cli {
+
+int eval_encoding(int argc, char** argv);  // encoding.cpp
+
+}  // namespace langsift::cli

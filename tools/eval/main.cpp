@@ -1,0 +1,44 @@
+// `langsift-eval` — accuracy evaluation. One mode per file in this directory.
+#include <cstdio>
+#include <string_view>
+
+#include "eval_modes.hpp"
+#include "langsift/version.hpp"
+
+namespace {
+
+struct mode {
+  const char* name;
+  int (*run)(int argc, char** argv);
+  const char* summary;
+};
+
+constexpr mode kModes[] = {
+    {"encoding", langsift::cli::eval_encoding,
+     "score encoding detection on a directory laid out as <lang>/<charset>.txt"},
+};
+
+void usage(std::FILE* out) {
+  std::fprintf(out, "usage: langsift-eval <mode> [options] [args]\n\nmodes:\n");
+  for (const auto& m : kModes) std::fprintf(out, "  %-10s %s\n", m.name, m.summary);
+  std::fprintf(out, "\n`langsift-eval <mode> --help` describes a mode. langsift %s\n", langsift::version());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  std::string_view m = argv[1];
+  if (m == "--help" || m == "-h" || m == "help") {
+    usage(stdout);
+    return 0;
+  }
+  for (const auto& x : kModes)
+    if (m == x.name) return x.run(argc - 1, argv + 1);
+  std::fprintf(stderr, "langsift-eval: unknown mode '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,50 @@
+// `langsift` — the command-line front end. One subcommand per file in this directory.
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "common/cli.hpp"
+#include "langsift/version.hpp"
+#include "subcommands.hpp"
+
+namespace {
+
+struct subcommand {
+  const char* name;
+  int (*run)(int argc, char** argv);
+  const char* summary;
+};
+
+constexpr subcommand kSubcommands[] = {
+    {"encoding", langsift::cli::cmd_encoding, "detect the character encoding of files"},
+    {"text", langsift::cli::cmd_text, "extract UTF-8 text (and optionally main content) from a page"},
+};
+
+void usage(std::FILE* out) {
+  std::fprintf(out, "usage: langsift <command> [options] [args]\n\ncommands:\n");
+  for (const auto& c : kSubcommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "\n`langsift <command> --help` describes a command. langsift %s\n", langsift::version());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  std::string_view cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    usage(stdout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::printf("langsift %s\n", langsift::version());
+    return 0;
+  }
+  for (const auto& c : kSubcommands)
+    if (cmd == c.name) return c.run(argc - 1, argv + 1);
+  std::fprintf(stderr, "langsift: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

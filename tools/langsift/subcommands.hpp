@@ -1,0 +1,9 @@
+// Entry points of the `langsift` subcommands. Each gets argv with argv[0] = the subcommand name.
+#pragma once
+
+namespace langsift::cli {
+
+int cmd_encoding(int argc, char** argv);  // encoding.cpp
+int cmd_text(int argc, char** argv);      // text.cpp
+
+}  // namespace langsift::cli
