@@ -1,0 +1,573 @@
+// Encoding detection: BOM → Content-Type → meta prescan → structure → uchardet → fallback.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include <uchardet/uchardet.h>
+
+#include "internal.hpp"
+#include "langsift/encoding.hpp"
+#include "prescan.hpp"
+
+namespace langsift {
+inline namespace v1 {
+namespace enc_detail {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// UTF-16 / UTF-32 without BOM: classify code units and judge whether the text is plausible.
+
+enum unit_class : std::uint8_t { k_invalid, k_ascii, k_letter, k_cjk, k_cjk_mark, k_punct, k_other, k_pua, k_classes };
+
+// Script groups; 0 = none (ASCII, punctuation, symbols), so "coherent" text uses few groups.
+enum : std::uint8_t {
+  g_none, g_latin, g_greek, g_cyrillic, g_armenian, g_hebrew, g_arabic, g_syriac, g_indic0,
+  g_thai = g_indic0 + 10, g_lao, g_tibetan, g_myanmar, g_georgian, g_hangul, g_ethiopic,
+  g_cherokee, g_khmer, g_mongolian, g_cjk, g_count
+};
+
+struct unit_info {
+  std::uint8_t cls;
+  std::uint8_t group;
+};
+
+unit_info classify(char32_t u) {
+  if (u < 0x80) {
+    if (u == 0) return {k_invalid, g_none};
+    if (u < 0x20 && u != 0x09 && u != 0x0A && u != 0x0D && u != 0x0C) return {k_invalid, g_none};
+    return {k_ascii, g_none};
+  }
+  if (u < 0xA0) return {k_invalid, g_none};  // C1 controls
+  if (u < 0x300) return {k_letter, g_latin};  // Latin, IPA (ə), modifier letters (ʻ)
+  if (u < 0x370) return {k_letter, g_none};  // combining marks
+  if (u < 0x400) return {k_letter, g_greek};
+  if (u < 0x530) return {k_letter, g_cyrillic};
+  if (u < 0x590) return {k_letter, g_armenian};
+  if (u < 0x600) return {k_letter, g_hebrew};
+  if (u < 0x700) return {k_letter, g_arabic};
+  if (u < 0x750) return {k_letter, g_syriac};
+  if (u < 0x780) return {k_letter, g_arabic};
+  if (u < 0x7C0) return {k_letter, g_syriac};  // Thaana
+  if (u < 0x900) return {k_other, g_none};
+  if (u < 0xE00) return {k_letter, static_cast<std::uint8_t>(g_indic0 + ((u - 0x900) >> 7))};
+  if (u < 0xE80) return {k_letter, g_thai};
+  if (u < 0xF00) return {k_letter, g_lao};
+  if (u < 0x1000) return {k_letter, g_tibetan};
+  if (u < 0x10A0) return {k_letter, g_myanmar};
+  if (u < 0x1100) return {k_letter, g_georgian};
+  if (u < 0x1200) return {k_letter, g_hangul};
+  if (u < 0x13A0) return {k_letter, g_ethiopic};
+  if (u < 0x1400) return {k_letter, g_cherokee};
+  if (u < 0x1780) return {k_other, g_none};
+  if (u < 0x1800) return {k_letter, g_khmer};
+  if (u < 0x18B0) return {k_letter, g_mongolian};
+  if (u < 0x1E00) return {k_other, g_none};
+  if (u < 0x1F00) return {k_letter, g_latin};
+  if (u < 0x2000) return {k_letter, g_greek};
+  if (u < 0x2070) return {k_punct, g_none};
+  if (u < 0x20A0) return {k_other, g_none};
+  if (u < 0x20D0) return {k_punct, g_none};  // currency
+  if (u < 0x2100) return {k_other, g_none};
+  if (u < 0x2150) return {k_punct, g_none};  // letterlike
+  if (u < 0x2190) return {k_other, g_none};
+  if (u < 0x2300) return {k_punct, g_none};  // arrows, math
+  if (u < 0x2500) return {k_other, g_none};
+  if (u < 0x2700) return {k_punct, g_none};  // box drawing, shapes, symbols
+  if (u < 0x3000) return {k_other, g_none};
+  if (u < 0x3040) return {k_cjk_mark, g_cjk};  // CJK punctuation
+  if (u < 0x3100) return {k_cjk_mark, g_cjk};  // kana
+  if (u < 0x3130) return {k_cjk, g_cjk};       // bopomofo
+  if (u < 0x3190) return {k_letter, g_hangul};
+  if (u < 0x3400) return {k_cjk, g_cjk};
+  if (u < 0x4DC0) return {k_cjk, g_cjk};
+  if (u < 0x4E00) return {k_other, g_none};
+  if (u < 0xA000) return {k_cjk, g_cjk};
+  if (u < 0xAC00) return {k_other, g_none};
+  if (u < 0xD7A4) return {k_letter, g_hangul};
+  if (u < 0xE000) return {k_other, g_none};  // surrogates are handled by the caller
+  if (u < 0xF900) return {k_pua, g_none};  // private use (font hacks in real text)
+  if (u < 0xFB00) return {k_cjk, g_cjk};
+  if (u < 0xFB50) return {k_other, g_none};
+  if (u < 0xFE00) return {(u >= 0xFDD0 && u <= 0xFDEF) ? k_invalid : k_letter, g_arabic};
+  if (u < 0xFE70) return {k_other, g_none};
+  if (u < 0xFEFF) return {k_letter, g_arabic};
+  if (u == 0xFEFF) return {k_punct, g_none};
+  if (u < 0xFF00) return {k_other, g_none};
+  if (u < 0xFFF0) return {k_cjk_mark, g_cjk};  // fullwidth forms
+  if (u >= 0xFFFE) return {k_invalid, g_none};
+  if (u < 0x10000) return {k_other, g_none};
+  if (u <= 0x10FFFF) return {k_punct, g_none};  // supplementary planes: emoji, rare CJK
+  return {k_invalid, g_none};
+}
+
+struct wide_stats {
+  std::size_t units = 0;
+  std::size_t cls[k_classes] = {};
+  std::size_t zero_low = 0;  // units U+xx00 with xx != 0 (a sign of the wrong byte order)
+  std::size_t group[g_count] = {};
+  void add(char32_t u) {
+    unit_info i = classify(u);
+    ++units;
+    ++cls[i.cls];
+    ++group[i.group];
+    if (u > 0xFF && u < 0x10000 && (u & 0xFF) == 0) ++zero_low;
+  }
+};
+
+wide_stats utf16_stats(const unsigned char* p, std::size_t n, bool be) {
+  wide_stats s;
+  auto unit = [&](std::size_t i) -> char16_t {
+    return be ? static_cast<char16_t>(p[i] << 8 | p[i + 1]) : static_cast<char16_t>(p[i + 1] << 8 | p[i]);
+  };
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    char16_t u = unit(i);
+    if (u >= 0xD800 && u <= 0xDBFF) {
+      if (i + 4 <= n) {
+        char16_t lo = unit(i + 2);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+          s.add(0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (lo - 0xDC00));
+          i += 2;
+          continue;
+        }
+      } else {
+        break;  // cut by the end of the sample
+      }
+      ++s.units;
+      ++s.cls[k_invalid];
+      continue;
+    }
+    if (u >= 0xDC00 && u <= 0xDFFF) {
+      ++s.units;
+      ++s.cls[k_invalid];
+      continue;
+    }
+    s.add(u);
+  }
+  return s;
+}
+
+wide_stats utf32_stats(const unsigned char* p, std::size_t n, bool be) {
+  wide_stats s;
+  for (std::size_t i = 0; i + 4 <= n; i += 4) {
+    char32_t u = be ? (char32_t(p[i]) << 24 | char32_t(p[i + 1]) << 16 | char32_t(p[i + 2]) << 8 | p[i + 3])
+                    : (char32_t(p[i + 3]) << 24 | char32_t(p[i + 2]) << 16 | char32_t(p[i + 1]) << 8 | p[i]);
+    if (u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF)) {
+      ++s.units;
+      ++s.cls[k_invalid];
+    } else {
+      s.add(u);
+    }
+  }
+  return s;
+}
+
+// How plausible the units are as text: 0 = not text; higher is better. `ascii_mode` asks for
+// units < 0x80 (the NUL-byte pattern); otherwise CJK text without any ASCII is judged.
+double wide_plausibility(const wide_stats& s) {
+  const std::size_t n = s.units;
+  if (n < 2) return 0;
+  const std::size_t invalid = s.cls[k_invalid], other = s.cls[k_other], pua = s.cls[k_pua];
+  const std::size_t ascii = s.cls[k_ascii];
+  if (s.zero_low * 4 > n) return 0;
+  // Coherence: real text uses one or two scripts (plus ASCII/punctuation).
+  std::size_t grouped = 0, top1 = 0, top2 = 0;
+  for (int g = 1; g < g_count; ++g) {
+    std::size_t c = s.group[g];
+    grouped += c;
+    if (c > top1) {
+      top2 = top1;
+      top1 = c;
+    } else if (c > top2) {
+      top2 = c;
+    }
+  }
+  if (grouped && (top1 + top2) * 20 < grouped * 19) return 0;
+  if (ascii * 10 >= n) {
+    // ASCII units (NUL bytes in the pattern of one byte order): strong evidence. Real text has
+    // the odd C1 control or private-use character (mojibake, font hacks); tolerate a few.
+    if (invalid * 20 > n || other * 10 > n || (invalid + other + pua) * 4 > n) return 0;
+    return 1.0 + static_cast<double>(ascii + s.cls[k_letter] + s.cls[k_cjk] + s.cls[k_cjk_mark]) / n;
+  }
+  // invalid units: none in short samples, under 0.5 % in long ones (stray bytes)
+  if (invalid * 200 > n || (n < 200 && invalid)) return 0;
+  if ((other + pua) * 20 > n) return 0;
+  if (ascii) return 1.0 + static_cast<double>(ascii + s.cls[k_letter] + s.cls[k_cjk] + s.cls[k_cjk_mark]) / n;
+  // No ASCII at all: only Chinese/Japanese text is written without spaces; ask for CJK
+  // punctuation or kana, which a legacy CJK encoding read as UTF-16 does not produce.
+  const std::size_t cjk = s.cls[k_cjk] + s.cls[k_cjk_mark];
+  if (n < 4 || cjk * 10 < n * 9 || s.cls[k_cjk_mark] == 0 || s.group[g_hangul] * 10 > n) return 0;
+  return static_cast<double>(cjk) / n;
+}
+
+struct wide_guess {
+  std::string_view name;  // "" if none
+  float confidence = 0;
+  bool nul_pattern = false;  // decided with ASCII units (NUL bytes), the strong form
+};
+
+wide_guess guess_utf32(const unsigned char* p, std::size_t n) {
+  if (n < 8) return {};
+  wide_stats le = utf32_stats(p, n, false), be = utf32_stats(p, n, true);
+  double sl = wide_plausibility(le), sb = wide_plausibility(be);
+  if (sl <= 0 && sb <= 0) return {};
+  if (sl >= sb) return {"utf-32le", 0.99f, true};
+  return {"utf-32be", 0.99f, true};
+}
+
+wide_guess guess_utf16(const unsigned char* p, std::size_t n, bool complete) {
+  if (n < 4) return {};
+  wide_stats le = utf16_stats(p, n, false), be = utf16_stats(p, n, true);
+  double sl = wide_plausibility(le), sb = wide_plausibility(be);
+  if (sl <= 0 && sb <= 0) return {};
+  bool use_le = sl >= sb;
+  double s = use_le ? sl : sb;
+  wide_guess g;
+  g.name = use_le ? "utf-16le" : "utf-16be";
+  g.nul_pattern = s >= 1.0;
+  if (!g.nul_pattern && complete && (n & 1)) return {};  // a whole UTF-16 text has even length
+  const std::size_t units = (use_le ? le : be).units;
+  g.confidence = g.nul_pattern ? (units >= 16 ? 0.98f : 0.9f) : (units >= 16 ? 0.9f : 0.7f);
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// uchardet, one handle per thread (reset between uses).
+
+struct uchardet_deleter {
+  void operator()(uchardet_t u) const { uchardet_delete(u); }
+};
+
+std::string run_uchardet(const char* p, std::size_t n) {
+  thread_local std::unique_ptr<std::remove_pointer_t<uchardet_t>, uchardet_deleter> handle;
+  if (!handle) handle.reset(uchardet_new());
+  if (!handle) return {};
+  uchardet_reset(handle.get());
+  if (uchardet_handle_data(handle.get(), p, n) != 0) return {};
+  uchardet_data_end(handle.get());
+  const char* c = uchardet_get_charset(handle.get());
+  return c ? std::string(c) : std::string();
+}
+
+// ---------------------------------------------------------------------------------------------
+// How well the sample decodes in an encoding.
+
+struct decode_check {
+  std::size_t nonascii = 0;  // non-ASCII input bytes
+  std::size_t replaced = 0;  // input bytes that did not decode
+  std::size_t c1 = 0;        // C1 controls produced (bytes 0x80..0x9F of ISO-8859 encodings)
+  bool ok = false;           // a converter exists
+};
+
+decode_check check_decoding(std::string_view sample, const encoding_info& e) {
+  decode_check d;
+  const auto* p = reinterpret_cast<const unsigned char*>(sample.data());
+  for (std::size_t i = 0; i < sample.size(); ++i) d.nonascii += p[i] >= 0x80;
+  if (const sbcs_table* t = get_sbcs_table(e)) {
+    d.ok = true;
+    for (std::size_t i = 0; i < sample.size(); ++i) {
+      char16_t u = t->map[p[i]];
+      if (u == 0xFFFF) ++d.replaced;
+      else if (u >= 0x80 && u < 0xA0) ++d.c1;
+    }
+    return d;
+  }
+  utf8_converter c;
+  if (c.open(e.name) != status::ok) return d;
+  std::string out;
+  // `last` = false: a sequence cut by the end of the sample is not an error.
+  conversion_result r = c.convert(sample, false, out);
+  d.ok = r.st == status::ok;
+  d.replaced = r.replaced_bytes;
+  return d;
+}
+
+bool has_any_byte(std::string_view s, const char* set) {
+  return s.find_first_of(set) != std::string_view::npos;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct sample_facts {
+  std::string_view sample;  // the examined prefix
+  bool complete = false;    // the sample is the whole input
+  utf8_stats utf8;
+  bool has_nul = false;
+  bool computed_wide = false;
+  wide_guess wide;
+
+  const wide_guess& wide_guess_() {
+    if (!computed_wide) {
+      computed_wide = true;
+      const auto* p = reinterpret_cast<const unsigned char*>(sample.data());
+      wide = guess_utf32(p, sample.size());
+      if (wide.name.empty()) wide = guess_utf16(p, sample.size(), complete);
+    }
+    return wide;
+  }
+  bool utf8_valid_multibyte() const { return utf8.invalid == 0 && utf8.multibyte > 0; }
+  bool ascii_only() const { return utf8.nonascii_bytes == 0; }
+};
+
+float utf8_confidence(const utf8_stats& s) {
+  if (s.multibyte >= 3) return 0.999f;
+  if (s.multibyte == 2) return 0.99f;
+  return 0.9f;
+}
+
+// True when the sample cannot be in the declared encoding (or very likely is not).
+bool declared_impossible(const encoding_info& e, sample_facts& f) {
+  if (f.sample.empty()) return false;
+  switch (e.fam) {
+    case family::unicode8:
+      if (f.utf8.invalid == 0) return false;
+      // A few stray bytes in a UTF-8 page are common; many mean another encoding.
+      return f.utf8.invalid * 10 > f.utf8.multibyte;
+    case family::unicode16:
+    case family::unicode32: {
+      // Declared UTF-16 but the bytes are 7-bit without NUL bytes: no UTF-16 text looks so.
+      if (f.ascii_only() && !f.has_nul && f.sample.size() >= 16) return true;
+      const wide_guess& w = f.wide_guess_();
+      if (!w.name.empty() && w.name != e.name && w.nul_pattern) return true;  // other byte order
+      if (f.utf8_valid_multibyte() && !f.has_nul) return true;
+      return false;
+    }
+    case family::iso2022:
+      // 7-bit encodings: any byte ≥ 0x80 is impossible.
+      return !f.ascii_only();
+    case family::single_byte: {
+      if (f.ascii_only() && !f.has_nul) return false;
+      if (f.utf8_valid_multibyte()) return true;  // valid multi-byte UTF-8 is not Latin-1 text
+      if (f.has_nul && f.wide_guess_().nul_pattern) return true;
+      decode_check d = check_decoding(f.sample, e);
+      return d.ok && d.replaced * 8 > d.nonascii && d.replaced >= 2;
+    }
+    case family::cjk: {
+      if (f.ascii_only() && !f.has_nul) return false;
+      if (f.utf8_valid_multibyte() && f.utf8.multibyte >= 2) return true;
+      if (f.has_nul && f.wide_guess_().nul_pattern) return true;
+      decode_check d = check_decoding(f.sample, e);
+      if (!d.ok) return false;
+      return d.replaced * 20 > d.nonascii && d.replaced >= 2;
+    }
+    case family::other: return false;
+  }
+  return false;
+}
+
+// Preference between encodings that decode the sample identically: the more common one.
+std::string_view prefer_equivalent(std::string_view name, std::string_view sample) {
+  // ISO-8859-15 differs from windows-1252 at 8 bytes in A0..FF (and 80..9F are C1 controls).
+  if (name == "iso-8859-15" && !has_any_byte(sample, "\xA4\xA6\xA8\xB4\xB8\xBC\xBD\xBE")) return "windows-1252";
+  return name;
+}
+
+}  // namespace
+}  // namespace enc_detail
+
+using namespace enc_detail;
+
+encoding_result detect_encoding(std::string_view bytes, const encoding_options& options) {
+  encoding_result r;
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t n = bytes.size();
+
+  // 0. The declared labels (kept even when a BOM decides).
+  std::string_view http_label = content_type_charset(options.content_type);
+  const encoding_info* http = http_label.empty() ? nullptr : find_encoding(http_label);
+  if (!http_label.empty()) r.declared.assign(http_label.data(), http_label.size());
+
+  // 1. Byte order mark. FF FE 00 00 is UTF-32LE unless what follows is not UTF-32.
+  {
+    std::string_view bom_name;
+    std::size_t bom = 0;
+    if (n >= 4 && p[0] == 0xFF && p[1] == 0xFE && p[2] == 0 && p[3] == 0 &&
+        (n == 4 || (n % 4 == 0 && wide_plausibility(utf32_stats(p + 4, std::min<std::size_t>(n - 4, 4096), false)) > 0))) {
+      bom_name = "utf-32le", bom = 4;
+    } else if (n >= 4 && p[0] == 0 && p[1] == 0 && p[2] == 0xFE && p[3] == 0xFF) {
+      bom_name = "utf-32be", bom = 4;
+    } else if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+      bom_name = "utf-8", bom = 3;
+    } else if (n >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
+      bom_name = "utf-16le", bom = 2;
+    } else if (n >= 2 && p[0] == 0xFE && p[1] == 0xFF) {
+      bom_name = "utf-16be", bom = 2;
+    }
+    if (bom) {
+      r.name = bom_name;
+      r.source = encoding_source::bom;
+      r.confidence = 1.0f;
+      r.bom_bytes = bom;
+      r.declared_overridden = !r.declared.empty() && (!http || http->name != bom_name);
+      return r;
+    }
+  }
+
+  const std::size_t cap = options.max_detect_bytes ? options.max_detect_bytes : n;
+  sample_facts f;
+  f.sample = bytes.substr(0, std::min(n, cap));
+  f.complete = f.sample.size() == n;
+  f.utf8 = scan_utf8(p, f.sample.size());
+  f.has_nul = std::memchr(f.sample.data(), 0, f.sample.size()) != nullptr;
+  r.examined_bytes = f.sample.size();
+
+  auto finish_declared = [&](const encoding_info& e, encoding_source src) {
+    r.source = src;
+    // "ascii" labels decode as windows-1252; name the bytes for what they are.
+    r.name = (e.kind == codec::ascii && !f.ascii_only()) ? std::string_view("windows-1252") : e.name;
+    if (f.ascii_only() && !f.has_nul && e.fam != family::unicode16 && e.fam != family::unicode32)
+      r.confidence = 0.95f;  // any ASCII-compatible label reads 7-bit bytes the same way
+    else if (e.fam == family::unicode8 && f.utf8.invalid == 0)
+      r.confidence = 1.0f;
+    else if (e.fam == family::cjk || e.fam == family::unicode8)
+      r.confidence = 0.95f;  // decoded (nearly) cleanly
+    else
+      r.confidence = 0.9f;  // single-byte: bytes cannot confirm, declarations are usually right
+    return r;
+  };
+
+  if (n == 0) {
+    std::string_view fb = canonical_encoding_name(options.fallback);
+    if (http) return finish_declared(*http, encoding_source::http);
+    r.name = fb.empty() ? std::string_view("windows-1252") : fb;
+    r.source = encoding_source::fallback;
+    r.confidence = 0.0f;
+    r.declared_overridden = !r.declared.empty();
+    return r;
+  }
+
+  // 2. Content-Type charset.
+  if (!r.declared.empty()) {
+    if (http && !declared_impossible(*http, f)) return finish_declared(*http, encoding_source::http);
+    r.declared_overridden = true;
+  }
+
+  // 3. <meta> / XML declaration prescan.
+  if (options.prescan_meta) {
+    prescan_result m = prescan(bytes);
+    if (!m.encoding.empty()) {
+      if (r.declared.empty()) r.declared = m.label;
+      const encoding_info* e = find_encoding(m.encoding);
+      if (e && !declared_impossible(*e, f)) return finish_declared(*e, encoding_source::meta);
+      r.declared_overridden = true;
+    } else if (!m.unknown_label.empty()) {
+      if (r.declared.empty()) r.declared = m.unknown_label;
+      r.declared_overridden = true;
+    }
+  }
+
+  // 4. Structure: UTF-32/UTF-16 without BOM, then UTF-8 and ASCII.
+  r.source = encoding_source::detected;
+  if (f.has_nul || !f.ascii_only()) {
+    const wide_guess& w = f.wide_guess_();
+    if (!w.name.empty() && (w.nul_pattern || !f.utf8_valid_multibyte())) {
+      r.name = w.name;
+      r.confidence = w.confidence;
+      return r;
+    }
+  }
+  if (f.utf8_valid_multibyte()) {
+    r.name = "utf-8";
+    r.confidence = utf8_confidence(f.utf8);
+    return r;
+  }
+  bool maybe_7bit_cjk = f.ascii_only() && (std::memchr(f.sample.data(), 0x1B, f.sample.size()) ||
+                                           f.sample.find("~{") != std::string_view::npos);
+  if (f.ascii_only() && !maybe_7bit_cjk) {
+    r.name = "ascii";
+    r.confidence = f.complete ? 1.0f : 0.6f;
+    return r;
+  }
+  if (f.utf8.multibyte >= 8 && f.utf8.invalid * 20 <= f.utf8.multibyte) {
+    r.name = "utf-8";  // UTF-8 with a few stray bytes
+    r.confidence = 0.8f;
+    return r;
+  }
+
+  // 5. uchardet, checked against the bytes.
+  r.detector_answer = run_uchardet(f.sample.data(), f.sample.size());
+  const encoding_info* d = find_encoding(r.detector_answer);
+  if (d) {
+    std::string_view name = d->name;
+    float conf = 0.5f;
+    bool plausible = true;
+    switch (d->fam) {
+      case family::unicode8: plausible = f.utf8.multibyte >= 2 * f.utf8.invalid && f.utf8.multibyte > 0; break;
+      case family::unicode16:
+      case family::unicode32: plausible = false; break;  // no BOM and our own check said no
+      case family::iso2022: plausible = f.ascii_only(); conf = 0.9f; break;
+      case family::cjk: {
+        decode_check c = check_decoding(f.sample, *d);
+        plausible = !c.ok || c.replaced * 50 <= c.nonascii;
+        conf = c.nonascii >= 20 ? 0.8f : 0.6f;
+        break;
+      }
+      case family::single_byte: {
+        if (d->kind == codec::ascii) {
+          plausible = f.ascii_only();
+          break;
+        }
+        decode_check c = check_decoding(f.sample, *d);
+        plausible = !c.ok || c.replaced * 100 <= c.nonascii;
+        conf = c.nonascii >= 20 ? 0.6f : 0.4f;
+        name = prefer_equivalent(name, f.sample);
+        break;
+      }
+      case family::other: break;
+    }
+    if (plausible) {
+      r.name = name;
+      r.confidence = conf;
+      return r;
+    }
+  }
+  if (f.ascii_only()) {
+    r.name = "ascii";
+    r.confidence = f.complete ? 1.0f : 0.6f;
+    return r;
+  }
+  // 6. Fallback.
+  std::string_view fb = canonical_encoding_name(options.fallback);
+  r.name = fb.empty() ? std::string_view("windows-1252") : fb;
+  r.source = encoding_source::fallback;
+  r.confidence = 0.1f;
+  return r;
+}
+
+encoding_result detect_encoding(const char* data, std::size_t len, const encoding_options& options) {
+  if (!data) len = 0;
+  return detect_encoding(std::string_view(data ? data : "", len), options);
+}
+
+decoded_text decode_to_utf8(std::string_view bytes, const encoding_options& options) {
+  decoded_text d;
+  d.encoding = detect_encoding(bytes, options);
+  if (bytes.empty()) {
+    d.conversion.st = status::empty_input;
+    return d;
+  }
+  std::string_view body = bytes.substr(std::min(d.encoding.bom_bytes, bytes.size()));
+  d.text.reserve(body.size() + body.size() / 8 + 16);
+  d.conversion = convert_to_utf8(body, d.encoding.name, d.text);
+  if (d.conversion.st == status::unknown_encoding) {
+    std::string_view fb = canonical_encoding_name(options.fallback);
+    if (fb.empty() || !can_convert(fb)) fb = "windows-1252";
+    d.text.clear();
+    conversion_result c = convert_to_utf8(body, fb, d.text);
+    d.conversion.input_bytes = c.input_bytes;
+    d.conversion.output_bytes = c.output_bytes;
+    d.conversion.replaced_bytes = c.replaced_bytes;
+  }
+  if (d.conversion.st == status::out_of_memory) throw std::bad_alloc();
+  return d;
+}
+
+std::string uchardet_charset(std::string_view bytes) { return run_uchardet(bytes.data(), bytes.size()); }
+
+decoded_text decode_to_utf8(const char* data, std::size_t len, const encoding_options& options) {
+  if (!data) len = 0;
+  return decode_to_utf8(std::string_view(data ? data : "", len), options);
+}
+
+}  // namespace v1
+}  // namespace langsift
