@@ -382,7 +382,7 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
     std::string_view bom_name;
     std::size_t bom = 0;
     if (n >= 4 && p[0] == 0xFF && p[1] == 0xFE && p[2] == 0 && p[3] == 0 &&
-        (n == 4 || (n % 4 == 0 && wide_plausibility(utf32_stats(p + 4, std::min<std::size_t>(n - 4, 4096), false)) > 0))) {
+        (n == 4 || (n % 4 == 0 && utf32_stats(p + 4, std::min<std::size_t>(n - 4, 4096), false).cls[k_invalid] == 0))) {
       bom_name = "utf-32le", bom = 4;
     } else if (n >= 4 && p[0] == 0 && p[1] == 0 && p[2] == 0xFE && p[3] == 0xFF) {
       bom_name = "utf-32be", bom = 4;

@@ -190,6 +190,7 @@ prescan_result prescan(std::string_view bytes) {
           need_pragma = 0;
         }
       }
+      if (pos >= n) break;  // the tag runs past the examined bytes: incomplete, not used
       if (need_pragma != -1 && !(need_pragma == 1 && !got_pragma) && charset) {
         r.label = label;
         r.encoding = meta_encoding(charset->name);

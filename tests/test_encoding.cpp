@@ -1,0 +1,570 @@
+// langsift::encoding: sniffing order, overrides, structural detection, conversion, streaming,
+// bad input, and the `langsift encoding` tool.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "langsift/encoding.hpp"
+
+using namespace langsift;
+using namespace std::string_literals;
+
+namespace {
+
+std::string data_file(const std::string& name) {
+  std::ifstream f(std::string(LANGSIFT_TEST_DATA_DIR) + "/encoding/" + name, std::ios::binary);
+  REQUIRE(f.good());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string to_utf8(std::string_view bytes, std::string_view enc, conversion_result* res = nullptr) {
+  std::string out;
+  conversion_result r = convert_to_utf8(bytes, enc, out);
+  REQUIRE(r.st == status::ok);
+  if (res) *res = r;
+  return out;
+}
+
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (!len || i + len > s.size()) return false;
+    std::string tmp;
+    conversion_result r = convert_to_utf8(s.substr(i, len), "utf-8", tmp);
+    if (r.replaced_bytes) return false;
+    i += len;
+  }
+  return true;
+}
+
+const char* const k_fr = "Ceci est un document de test pour vérifier la détection";
+
+}  // namespace
+
+TEST_CASE("canonical names: WHATWG labels, uchardet answers, case and whitespace") {
+  CHECK(canonical_encoding_name("utf-8") == "utf-8");
+  CHECK(canonical_encoding_name("  UTF8\t") == "utf-8");
+  CHECK(canonical_encoding_name("unicode-1-1-utf-8") == "utf-8");
+  CHECK(canonical_encoding_name("ISO-8859-1") == "windows-1252");
+  CHECK(canonical_encoding_name("latin1") == "windows-1252");
+  CHECK(canonical_encoding_name("iso-8859-9") == "windows-1254");
+  CHECK(canonical_encoding_name("TIS-620") == "windows-874");
+  CHECK(canonical_encoding_name("iso-8859-11") == "windows-874");
+  CHECK(canonical_encoding_name("Shift_JIS") == "shift_jis");
+  CHECK(canonical_encoding_name("windows-31j") == "shift_jis");
+  CHECK(canonical_encoding_name("gb2312") == "gbk");
+  CHECK(canonical_encoding_name("GB18030") == "gb18030");
+  CHECK(canonical_encoding_name("ks_c_5601-1987") == "euc-kr");
+  CHECK(canonical_encoding_name("UHC") == "euc-kr");
+  CHECK(canonical_encoding_name("big5-hkscs") == "big5");
+  CHECK(canonical_encoding_name("utf-16") == "utf-16le");
+  CHECK(canonical_encoding_name("UTF-16BE") == "utf-16be");
+  CHECK(canonical_encoding_name("x-user-defined") == "x-user-defined");
+  CHECK(canonical_encoding_name("logical") == "iso-8859-8-i");
+  CHECK(canonical_encoding_name("x-mac-ukrainian") == "x-mac-cyrillic");
+  CHECK(canonical_encoding_name("MAC-CYRILLIC") == "x-mac-cyrillic");
+  CHECK(canonical_encoding_name("MAC-CENTRALEUROPE") == "x-mac-ce");
+  CHECK(canonical_encoding_name("IBM852") == "ibm852");
+  CHECK(canonical_encoding_name("cp737") == "ibm737");
+  CHECK(canonical_encoding_name("VISCII") == "viscii");
+  CHECK(canonical_encoding_name("EUC-TW") == "euc-tw");
+  CHECK(canonical_encoding_name("iso-2022-kr") == "iso-2022-kr");
+  CHECK(canonical_encoding_name("us-ascii") == "ascii");
+  CHECK(canonical_encoding_name("ASCII") == "ascii");
+  CHECK(canonical_encoding_name("UTF-32") == "utf-32le");
+  CHECK(canonical_encoding_name("") == "");
+  CHECK(canonical_encoding_name("   ") == "");
+  CHECK(canonical_encoding_name("no-such-charset") == "");
+  CHECK(canonical_encoding_name("utf-8\0x"s) == "");
+  CHECK(canonical_encoding_name(std::string(5000, 'a')) == "");
+  CHECK(is_whatwg_encoding("iso-8859-1"));
+  CHECK(is_whatwg_encoding("ascii"));
+  CHECK_FALSE(is_whatwg_encoding("ibm852"));
+  CHECK_FALSE(is_whatwg_encoding("bogus"));
+  CHECK(can_convert("iso-8859-16"));
+  CHECK(can_convert("ibm862"));
+  CHECK_FALSE(can_convert("johab"));
+  CHECK(encoding_source_name(encoding_source::fallback) == "default");
+}
+
+TEST_CASE("content type: charset parameter and bare labels") {
+  CHECK(content_type_charset("text/html; charset=Shift_JIS") == "Shift_JIS");
+  CHECK(content_type_charset("text/html;charset=\"utf-8\"") == "utf-8");
+  CHECK(content_type_charset("text/html; foo=bar; CHARSET = koi8-r ") == "koi8-r");
+  CHECK(content_type_charset("text/html; name=\"a;b\"; charset=gbk") == "gbk");
+  CHECK(content_type_charset("text/html") == "");
+  CHECK(content_type_charset("windows-1251") == "windows-1251");
+  CHECK(content_type_charset("") == "");
+  CHECK(content_type_charset("text/html; charset=") == "");
+  CHECK(content_type_charset(";;;=;\"") == "");
+}
+
+TEST_CASE("byte order marks decide first, and are reported for skipping") {
+  struct bom_case {
+    std::string bytes;
+    const char* name;
+    std::size_t len;
+  };
+  const std::vector<bom_case> cases = {
+      {"\xEF\xBB\xBFhi", "utf-8", 3},
+      {"\xFF\xFEh\0i\0"s, "utf-16le", 2},
+      {"\xFE\xFF\0h\0i"s, "utf-16be", 2},
+      {"\xFF\xFE\0\0h\0\0\0"s, "utf-32le", 4},
+      {"\0\0\xFE\xFF\0\0\0h"s, "utf-32be", 4},
+  };
+  for (const auto& c : cases) {
+    encoding_options o;
+    o.content_type = "text/html; charset=iso-8859-2";  // a BOM beats the header
+    encoding_result r = detect_encoding(c.bytes, o);
+    CHECK(r.name == c.name);
+    CHECK(r.source == encoding_source::bom);
+    CHECK(r.bom_bytes == c.len);
+    CHECK(r.confidence == 1.0f);
+    CHECK(r.declared == "iso-8859-2");
+    CHECK(r.declared_overridden);
+  }
+  // FF FE 00 00 followed by what cannot be UTF-32: UTF-16LE with a U+0000.
+  CHECK(detect_encoding("\xFF\xFE\0\0h\0i\0"s).name == "utf-16le");
+  // decode_to_utf8 strips the BOM
+  CHECK(decode_to_utf8("\xEF\xBB\xBFh\xC3\xA9").text == "h\xC3\xA9");
+  CHECK(decode_to_utf8("\xFE\xFF\0h\0\xE9"s).text == "h\xC3\xA9");
+}
+
+TEST_CASE("http charset wins over meta; meta wins over detection") {
+  std::string page = "<html><head><meta charset=\"koi8-r\"></head><body>hello</body></html>";
+  encoding_options o;
+  o.content_type = "text/html; charset=windows-1251";
+  encoding_result r = detect_encoding(page, o);
+  CHECK(r.name == "windows-1251");
+  CHECK(r.source == encoding_source::http);
+  CHECK(r.declared == "windows-1251");
+  CHECK_FALSE(r.declared_overridden);
+  // without the header, the meta decides (the bytes here are 7-bit, so nothing contradicts it)
+  std::string ascii_page = "<html><head><meta charset=\"koi8-r\"></head><body>hello</body></html>";
+  r = detect_encoding(ascii_page);
+  CHECK(r.name == "koi8-r");
+  CHECK(r.source == encoding_source::meta);
+  CHECK(r.declared == "koi8-r");
+  // an unknown header label is ignored (and flagged); the meta is used
+  o.content_type = "text/html; charset=bogus-8";
+  r = detect_encoding(ascii_page, o);
+  CHECK(r.name == "koi8-r");
+  CHECK(r.source == encoding_source::meta);
+  CHECK(r.declared == "bogus-8");
+  CHECK(r.declared_overridden);
+  // a bare label works as the header value
+  o.content_type = "ISO-8859-5";
+  CHECK(detect_encoding(ascii_page, o).name == "iso-8859-5");
+}
+
+TEST_CASE("meta prescan follows the WHATWG algorithm") {
+  CHECK(prescan_meta_charset("<meta charset=utf-8>") == "utf-8");
+  CHECK(prescan_meta_charset("<META CHARSET='Shift_JIS'>") == "shift_jis");
+  CHECK(prescan_meta_charset("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=euc-kr\">") == "euc-kr");
+  CHECK(prescan_meta_charset("<meta content='text/html; charset=\"gb2312\"' http-equiv=content-type>") == "gbk");
+  CHECK(prescan_meta_charset("<meta content=\"text/html; charset=euc-kr\">") == std::nullopt);  // no pragma
+  CHECK(prescan_meta_charset("<meta/charset=koi8-r>") == "koi8-r");
+  CHECK(prescan_meta_charset("<!-- <meta charset=koi8-r> --><meta charset=iso-8859-2>") == "iso-8859-2");
+  CHECK(prescan_meta_charset("<!--><meta charset=iso-8859-2>") == "iso-8859-2");
+  CHECK(prescan_meta_charset("<title>x</title><meta name=x content=y><meta charset=big5>") == "big5");
+  CHECK(prescan_meta_charset("<div title='<meta charset=koi8-r>'>a</div>") == std::nullopt);
+  CHECK(prescan_meta_charset("<meta charset=bogus><meta charset=windows-1250>") == "windows-1250");
+  CHECK(prescan_meta_charset("<meta charset=utf-16le>") == "utf-8");
+  CHECK(prescan_meta_charset("<meta charset=UTF-16>") == "utf-8");
+  CHECK(prescan_meta_charset("<meta charset=x-user-defined>") == "windows-1252");
+  CHECK(prescan_meta_charset("<meta charset=koi8-r charset=utf-8>") == "koi8-r");
+  CHECK(prescan_meta_charset("<meta charset") == std::nullopt);
+  CHECK(prescan_meta_charset("<meta charset=\"utf-8") == std::nullopt);
+  CHECK(prescan_meta_charset("") == std::nullopt);
+  // beyond the first 1024 bytes: ignored
+  std::string late = "<html>" + std::string(1100, ' ') + "<meta charset=koi8-r>";
+  CHECK(prescan_meta_charset(late) == std::nullopt);
+  std::string early = "<html>" + std::string(900, ' ') + "<meta charset=koi8-r>";
+  CHECK(prescan_meta_charset(early) == "koi8-r");
+  CHECK(detect_encoding(late).source == encoding_source::detected);
+  // XML declaration
+  CHECK(prescan_meta_charset("<?xml version=\"1.0\" encoding=\"ISO-8859-2\"?><html/>") == "iso-8859-2");
+  CHECK(prescan_meta_charset("<?xml version='1.0' encoding='utf-8'?>") == "utf-8");
+  CHECK(prescan_meta_charset("  <?xml version='1.0' encoding='koi8-r'?>") == std::nullopt);
+  CHECK(prescan_meta_charset("<?xml version='1.0' encoding='koi8-r'?><meta charset=big5>") == "big5");
+  encoding_result r = detect_encoding("<?xml version=\"1.0\" encoding=\"windows-1250\"?><a>b</a>");
+  CHECK(r.name == "windows-1250");
+  CHECK(r.source == encoding_source::meta);
+  // the prescan can be switched off
+  encoding_options o;
+  o.prescan_meta = false;
+  CHECK(detect_encoding("<meta charset=koi8-r>hello", o).name == "ascii");
+}
+
+TEST_CASE("impossible declarations are overridden, and the result says so") {
+  const std::string utf8 = data_file("fr.utf-8.txt");
+  const std::string latin1 = data_file("fr.windows-1252.txt");
+  SECTION("iso-8859-1 declared, bytes are multi-byte UTF-8") {
+    encoding_options o;
+    o.content_type = "text/html; charset=iso-8859-1";
+    encoding_result r = detect_encoding(utf8, o);
+    CHECK(r.name == "utf-8");
+    CHECK(r.source == encoding_source::detected);
+    CHECK(r.declared == "iso-8859-1");
+    CHECK(r.declared_overridden);
+    r = detect_encoding("<meta charset=iso-8859-1>" + utf8);
+    CHECK(r.name == "utf-8");
+    CHECK(r.declared == "iso-8859-1");
+    CHECK(r.declared_overridden);
+  }
+  SECTION("utf-8 declared, bytes are Latin-1") {
+    encoding_result r = detect_encoding("<meta charset=utf-8>" + latin1);
+    CHECK(r.name == "windows-1252");
+    CHECK(r.source == encoding_source::detected);
+    CHECK(r.declared == "utf-8");
+    CHECK(r.declared_overridden);
+  }
+  SECTION("utf-8 declared, a single stray byte among many valid sequences is tolerated") {
+    std::string mostly = utf8 + "\xE9" + utf8;
+    encoding_options o;
+    o.content_type = "utf-8";
+    encoding_result r = detect_encoding(mostly, o);
+    CHECK(r.name == "utf-8");
+    CHECK(r.source == encoding_source::http);
+    CHECK_FALSE(r.declared_overridden);
+  }
+  SECTION("unknown labels are ignored") {
+    encoding_result r = detect_encoding("<meta charset=no-such-thing>" + utf8);
+    CHECK(r.name == "utf-8");
+    CHECK(r.declared == "no-such-thing");
+    CHECK(r.declared_overridden);
+    encoding_options o;
+    o.content_type = "text/html; charset=\xFF\x01garbage";
+    r = detect_encoding(latin1, o);
+    CHECK(r.declared_overridden);
+    CHECK(r.source == encoding_source::detected);
+  }
+  SECTION("a CJK declaration the bytes do not decode in") {
+    encoding_options o;
+    o.content_type = "text/html; charset=shift_jis";
+    encoding_result r = detect_encoding(data_file("ko.euc-kr.txt"), o);
+    CHECK(r.name == "euc-kr");
+    CHECK(r.declared_overridden);
+    o.content_type = "text/html; charset=big5";
+    r = detect_encoding(data_file("ru.windows-1251.txt"), o);
+    CHECK(r.name == "windows-1251");
+    CHECK(r.declared_overridden);
+  }
+  SECTION("a single-byte declaration is kept on statistical grounds alone") {
+    encoding_options o;
+    o.content_type = "text/html; charset=koi8-r";
+    encoding_result r = detect_encoding(data_file("ru.windows-1251.txt"), o);
+    CHECK(r.name == "koi8-r");
+    CHECK(r.source == encoding_source::http);
+    CHECK_FALSE(r.declared_overridden);
+  }
+  SECTION("UTF-16 declared for 7-bit bytes; single-byte declared for UTF-16 bytes") {
+    encoding_options o;
+    o.content_type = "text/html; charset=utf-16";
+    encoding_result r = detect_encoding("<html><body>plain old ASCII page</body></html>", o);
+    CHECK(r.name == "ascii");
+    CHECK(r.declared_overridden);
+    o.content_type = "text/html; charset=iso-8859-1";
+    r = detect_encoding(data_file("fr.utf-16le.txt"), o);
+    CHECK(r.name == "utf-16le");
+    CHECK(r.declared_overridden);
+    o.content_type = "text/html; charset=utf-16be";
+    r = detect_encoding(data_file("fr.utf-16be.txt"), o);
+    CHECK(r.name == "utf-16be");
+    CHECK(r.source == encoding_source::http);
+  }
+  SECTION("a declared ascii label with 8-bit bytes is windows-1252") {
+    encoding_options o;
+    o.content_type = "text/html; charset=us-ascii";
+    encoding_result r = detect_encoding(latin1, o);
+    CHECK(r.name == "windows-1252");
+    CHECK(r.source == encoding_source::http);
+  }
+}
+
+TEST_CASE("structural detection: ASCII, UTF-8, UTF-16 and UTF-32 without BOM") {
+  encoding_result r = detect_encoding(data_file("en.ascii.txt"));
+  CHECK(r.name == "ascii");
+  CHECK(r.source == encoding_source::detected);
+  CHECK(r.confidence == 1.0f);
+  CHECK(r.detector_answer.empty());  // uchardet was not consulted
+  for (const char* f : {"fr.utf-8.txt", "ja.utf-8.txt", "zh.utf-8.txt", "ko.utf-8.txt", "ru.utf-8.txt"}) {
+    CAPTURE(f);
+    r = detect_encoding(data_file(f));
+    CHECK(r.name == "utf-8");
+    CHECK(r.source == encoding_source::detected);
+    CHECK(r.confidence > 0.9f);
+  }
+  CHECK(detect_encoding("caf\xC3\xA9").name == "utf-8");
+  for (const char* lang : {"fr", "ja"}) {
+    CAPTURE(lang);
+    CHECK(detect_encoding(data_file(std::string(lang) + ".utf-16le.txt")).name == "utf-16le");
+    CHECK(detect_encoding(data_file(std::string(lang) + ".utf-16be.txt")).name == "utf-16be");
+  }
+  CHECK(detect_encoding(data_file("fr.utf-32le.txt")).name == "utf-32le");
+  CHECK(detect_encoding(data_file("fr.utf-32be.txt")).name == "utf-32be");
+  // ISO-2022-JP is 7-bit: the escape sequences send it to uchardet, not to "ascii"
+  std::string jis = "\x1B$B$3$l$O\x1B(B test \x1B$BF|K\\8l$NJ8>O$G$9!#\x1B(B\n";
+  CHECK(detect_encoding(jis).name == "iso-2022-jp");
+}
+
+TEST_CASE("legacy encodings detected on realistic text, and round trips to the original") {
+  struct file_case {
+    const char* file;
+    const char* expect;
+    const char* utf8_file;
+  };
+  const std::vector<file_case> cases = {
+      {"ja.shift_jis.txt", "shift_jis", "ja.utf-8.txt"}, {"ja.euc-jp.txt", "euc-jp", "ja.utf-8.txt"},
+      {"ko.euc-kr.txt", "euc-kr", "ko.utf-8.txt"},       {"zh.gb18030.txt", "gb18030", "zh.utf-8.txt"},
+      {"zh.big5.txt", "big5", nullptr},                  {"ru.windows-1251.txt", "windows-1251", "ru.utf-8.txt"},
+      {"ru.koi8-r.txt", "koi8-r", "ru.utf-8.txt"},       {"fr.windows-1252.txt", "windows-1252", "fr.utf-8.txt"},
+      {"fr.utf-16le.txt", "utf-16le", "fr.utf-8.txt"},   {"ja.utf-16be.txt", "utf-16be", "ja.utf-8.txt"},
+      {"fr.utf-32be.txt", "utf-32be", "fr.utf-8.txt"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.file);
+    std::string bytes = data_file(c.file);
+    decoded_text d = decode_to_utf8(bytes);
+    CHECK(d.encoding.name == c.expect);
+    CHECK(d.encoding.source == encoding_source::detected);
+    CHECK(d.conversion.st == status::ok);
+    CHECK(d.conversion.replaced_bytes == 0);
+    CHECK(d.conversion.input_bytes == bytes.size());
+    CHECK(d.conversion.output_bytes == d.text.size());
+    if (c.utf8_file) CHECK(d.text == data_file(c.utf8_file));
+  }
+}
+
+TEST_CASE("conversion: invalid sequences become U+FFFD with exact replaced byte counts") {
+  const std::string fffd = "\xEF\xBF\xBD";
+  struct conv_case {
+    std::string in;
+    const char* enc;
+    std::string out;
+    std::size_t replaced;
+  };
+  const std::vector<conv_case> cases = {
+      {"abc", "utf-8", "abc", 0},
+      {"a\xC3(b", "utf-8", "a" + fffd + "(b", 1},
+      {"\xE2\x82", "utf-8", fffd, 2},                              // truncated at the end: one U+FFFD
+      {"\xF0\x9F\x98", "utf-8", fffd, 3},
+      {"\xED\xA0\x80", "utf-8", fffd + fffd + fffd, 3},            // a surrogate: three maximal subparts
+      {"\xC0\xAF", "utf-8", fffd + fffd, 2},                       // overlong
+      {"\xF4\x90\x80\x80", "utf-8", fffd + fffd + fffd + fffd, 4}, // > U+10FFFF
+      {"\xFF", "utf-8", fffd, 1},
+      {"x\xF0\x9F\x98\x80y", "utf-8", "x\xF0\x9F\x98\x80y", 0},
+      {"h\0i"s, "utf-16le", "h" + fffd, 1},                         // odd byte at the end
+      {"\x00\xD8\x41\x00"s, "utf-16le", fffd + "A", 2},             // lone lead surrogate
+      {"\x3D\xD8\x00\xDE"s, "utf-16le", "\xF0\x9F\x98\x80", 0},      // a pair
+      {"\xDC\x00"s, "utf-16be", fffd, 2},                            // lone trail surrogate
+      {"caf\xE9", "windows-1252", "caf\xC3\xA9", 0},
+      {"caf\xE9", "ascii", "caf\xC3\xA9", 0},                        // "ascii" reads 8-bit bytes as windows-1252
+      {"\x82\xA0\x82", "shift_jis", "\xE3\x81\x82" + fffd, 1},       // あ then a truncated lead byte
+      {"\xAA", "iso-8859-16", "\xC8\x98", 0},                        // from the generated table: Ș
+      {"\xD9", "windows-1255", fffd, 1},                             // undefined in windows-1255
+      {"\x80\xFF", "x-user-defined", "\xEF\x9E\x80\xEF\x9F\xBF", 0},
+      {"", "utf-8", "", 0},
+      {"", "shift_jis", "", 0},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.in, c.enc);
+    std::string out = "prefix:";
+    conversion_result r = convert_to_utf8(c.in, c.enc, out);
+    CHECK(r.st == status::ok);
+    CHECK(out == "prefix:" + c.out);  // appends
+    CHECK(r.replaced_bytes == c.replaced);
+    CHECK(r.input_bytes == c.in.size());
+    CHECK(r.output_bytes == c.out.size());
+  }
+  std::string out;
+  CHECK(convert_to_utf8("abc", "no-such-encoding", out).st == status::unknown_encoding);
+  CHECK(convert_to_utf8("abc", "johab", out).st == status::unknown_encoding);
+  CHECK(out.empty());
+  CHECK(convert_to_utf8(nullptr, 3, "utf-8", out).st == status::invalid_argument);
+  CHECK(convert_to_utf8(nullptr, 0, "utf-8", out).st == status::ok);
+  // Encodings outside WHATWG that ICU (or a generated table) decodes.
+  CHECK(to_utf8("\xA0", "ibm852") == "\xC3\xA1");          // á
+  CHECK(to_utf8("\x80", "ibm862") == "\xD7\x90");          // א
+  CHECK(to_utf8("\x80", "ibm737") == "\xCE\x91");          // Α
+  CHECK(to_utf8("\x84", "x-mac-ce") == "\xC4\x84");        // Ą
+  CHECK(to_utf8("\xC0", "georgian-academy") == "\xE1\x83\x90");  // ა
+  CHECK(to_utf8("\x02", "viscii") == "\xE1\xBA\xB2");      // Ẳ
+  CHECK(to_utf8("\x1B$)C\x0E\x30\x21\x0F", "iso-2022-kr") == "\xEA\xB0\x80");  // 가
+  CHECK(to_utf8("a\0\0\0"s, "utf-32le") == "a");
+}
+
+TEST_CASE("streaming conversion equals one-shot conversion for every split") {
+  const std::vector<std::pair<std::string, std::string>> samples = {
+      {data_file("ja.utf-8.txt").substr(0, 60) + "\xE2\x82" + "x\xF0\x9F\x98\x80\xC3", "utf-8"},
+      {data_file("ja.shift_jis.txt").substr(0, 50) + "\x82", "shift_jis"},
+      {data_file("ja.euc-jp.txt").substr(0, 50), "euc-jp"},
+      {data_file("zh.gb18030.txt").substr(0, 50) + "\x81\x30\x81\x30", "gb18030"},
+      {data_file("ko.euc-kr.txt").substr(0, 50), "euc-kr"},
+      {data_file("fr.utf-16le.txt").substr(0, 40) + "\x3D\xD8\x00\xDE\x00\xD8"s + "A", "utf-16le"},
+      {data_file("ja.utf-16be.txt").substr(0, 40) + "\xD8\x3D"s, "utf-16be"},
+      {"\x1B$B$3$l$O\x1B(B test \x1B$BF|K\\8l\x1B(B", "iso-2022-jp"},
+      {data_file("ru.windows-1251.txt").substr(0, 40), "windows-1251"},
+      {data_file("fr.utf-32le.txt").substr(0, 41), "utf-32le"},
+  };
+  for (const auto& [bytes, enc] : samples) {
+    CAPTURE(enc);
+    std::string whole;
+    conversion_result one = convert_to_utf8(bytes, enc, whole);
+    REQUIRE(one.st == status::ok);
+    CHECK(valid_utf8(whole));
+    utf8_converter c;
+    REQUIRE(c.open(enc) == status::ok);
+    CHECK(c.encoding() == canonical_encoding_name(enc));
+    for (std::size_t i = 0; i <= bytes.size(); ++i) {
+      std::string out;
+      conversion_result a = c.convert(std::string_view(bytes).substr(0, i), false, out);
+      conversion_result b = c.convert(std::string_view(bytes).substr(i), true, out);
+      CAPTURE(i);
+      CHECK(out == whole);
+      CHECK(a.replaced_bytes + b.replaced_bytes == one.replaced_bytes);
+      CHECK(a.input_bytes + b.input_bytes == bytes.size());
+    }
+    // one byte at a time, then an empty last chunk
+    std::string out;
+    std::size_t replaced = 0;
+    for (char ch : bytes) replaced += c.convert(std::string_view(&ch, 1), false, out).replaced_bytes;
+    replaced += c.convert({}, true, out).replaced_bytes;
+    CHECK(out == whole);
+    CHECK(replaced == one.replaced_bytes);
+  }
+  // move, reset, misuse
+  utf8_converter a;
+  std::string out;
+  CHECK(a.convert("x", true, out).st == status::unknown_encoding);
+  CHECK(a.open("bogus") == status::unknown_encoding);
+  CHECK_FALSE(a.is_open());
+  REQUIRE(a.open("utf-8") == status::ok);
+  a.convert("\xE3\x81", false, out);
+  utf8_converter b = std::move(a);
+  b.convert("\x82", true, out);
+  CHECK(out == "\xE3\x81\x82");
+  b.convert("\xE3\x81", false, out);
+  b.reset();
+  out.clear();
+  b.convert("ok", true, out);
+  CHECK(out == "ok");
+}
+
+TEST_CASE("bad input gets a defined result") {
+  SECTION("empty") {
+    encoding_result r = detect_encoding("");
+    CHECK(r.name == "windows-1252");
+    CHECK(r.source == encoding_source::fallback);
+    CHECK(r.confidence == 0.0f);
+    CHECK(detect_encoding(nullptr, 0).name == "windows-1252");
+    decoded_text d = decode_to_utf8("");
+    CHECK(d.text.empty());
+    CHECK(d.conversion.st == status::empty_input);
+    encoding_options o;
+    o.fallback = "shift_jis";
+    CHECK(detect_encoding("", o).name == "shift_jis");
+    o.fallback = "garbage";
+    CHECK(detect_encoding("", o).name == "windows-1252");
+  }
+  SECTION("binary data and NUL bytes") {
+    std::string png = "\x89PNG\r\n\x1A\n\0\0\0\rIHDR\0\0\x01\0\0\0\x01\0\x08\x06\0\0\0\x5C\x72\xA8\x66"s;
+    for (int i = 0; i < 200; ++i) png += static_cast<char>((i * 73 + 11) & 0xFF);
+    std::string zip = "PK\x03\x04\x14\0\0\0\x08\0"s;
+    for (int i = 0; i < 300; ++i) zip += static_cast<char>((i * 151 + 7) & 0xFF);
+    std::string nuls(64, '\0');
+    for (const std::string& b : {png, zip, nuls, "a\0b\0c"s}) {
+      decoded_text d = decode_to_utf8(b);
+      CHECK_FALSE(d.encoding.name.empty());
+      CHECK(d.conversion.st == status::ok);
+      CHECK(valid_utf8(d.text));
+      CHECK(d.conversion.replaced_bytes <= b.size());
+    }
+  }
+  SECTION("a multi-byte sequence truncated at the end") {
+    std::string t = data_file("ja.utf-8.txt");
+    t.pop_back();  // "\n"
+    t.pop_back();  // half of "。"
+    decoded_text d = decode_to_utf8(t);
+    CHECK(d.encoding.name == "utf-8");
+    CHECK(d.conversion.replaced_bytes == 2);
+    CHECK(d.text.substr(d.text.size() - 3) == "\xEF\xBF\xBD");
+    std::string s = data_file("ja.shift_jis.txt");
+    s.pop_back();
+    s.pop_back();  // half of "。"
+    d = decode_to_utf8(s);
+    CHECK(d.encoding.name == "shift_jis");
+    CHECK(d.conversion.replaced_bytes == 1);
+  }
+  SECTION("garbage labels in the header and in meta") {
+    for (std::string label : {"\x01\x02\xFF"s, std::string(300, 'x'), "utf-8; charset=utf-8"s, "\"\""s, "="s}) {
+      encoding_options o;
+      std::string ct = "text/html; charset=" + label;
+      o.content_type = ct;
+      std::string page = "<meta charset=\"" + label + "\">" + k_fr;
+      decoded_text d = decode_to_utf8(page, o);
+      CHECK(d.conversion.st == status::ok);
+      CHECK(valid_utf8(d.text));
+    }
+  }
+  SECTION("100 MB: detection examines at most the cap, conversion completes") {
+    const std::string unit = data_file("ru.utf-8.txt");
+    std::string big;
+    big.reserve(100u << 20);
+    while (big.size() + unit.size() <= (100u << 20)) big += unit;
+    encoding_options o;
+    o.max_detect_bytes = 32 * 1024;
+    encoding_result r = detect_encoding(big, o);
+    CHECK(r.name == "utf-8");
+    CHECK(r.examined_bytes == 32 * 1024);
+    decoded_text d = decode_to_utf8(big, o);
+    CHECK(d.conversion.st == status::ok);
+    CHECK(d.text.size() == big.size());
+    CHECK(d.conversion.replaced_bytes == 0);
+    // streaming in 1 MB chunks gives the same length without holding a second whole copy
+    utf8_converter c;
+    REQUIRE(c.open("windows-1251") == status::ok);
+    std::size_t out_total = 0;
+    std::string out;
+    for (std::size_t i = 0; i < big.size(); i += 1u << 20) {
+      out.clear();
+      std::string_view chunk = std::string_view(big).substr(i, 1u << 20);
+      conversion_result cr = c.convert(chunk, i + chunk.size() >= big.size(), out);
+      CHECK(cr.st == status::ok);
+      out_total += out.size();
+    }
+    CHECK(out_total > big.size());
+  }
+}
+
+TEST_CASE("langsift encoding tool: one line per file, errors on stderr, exit 1 for a missing file") {
+  std::string dir = std::string(LANGSIFT_TEST_DATA_DIR) + "/encoding/";
+  std::string out_file = std::string(LANGSIFT_BINARY_DIR) + "/test_encoding_tool.out";
+  std::string cmd = std::string(LANGSIFT_BINARY_DIR) + "/langsift encoding " + dir + "ja.shift_jis.txt " + dir +
+                    "no-such-file.txt " + dir + "fr.utf-16le.txt > " + out_file + " 2>/dev/null";
+  int rc = std::system(cmd.c_str());
+  REQUIRE(rc != -1);
+  CHECK(WEXITSTATUS(rc) == 1);
+  std::ifstream f(out_file);
+  std::string l1, l2, l3;
+  std::getline(f, l1);
+  std::getline(f, l2);
+  CHECK_FALSE(std::getline(f, l3));
+  CHECK(l1.rfind(dir + "ja.shift_jis.txt\tshift_jis\tdetected\t", 0) == 0);
+  CHECK(l2.rfind(dir + "fr.utf-16le.txt\tutf-16le\tdetected\t", 0) == 0);
+  std::remove(out_file.c_str());
+  std::string help = std::string(LANGSIFT_BINARY_DIR) + "/langsift encoding --help > /dev/null";
+  CHECK(std::system(help.c_str()) == 0);
+  std::string bad = std::string(LANGSIFT_BINARY_DIR) + "/langsift encoding --max-bytes=x " + dir +
+                    "en.ascii.txt > /dev/null 2>&1";
+  CHECK(WEXITSTATUS(std::system(bad.c_str())) == 2);
+}
