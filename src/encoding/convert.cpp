@@ -303,6 +303,7 @@ struct utf8_converter::impl {
       r.st = status::unknown_encoding;
       return r;
     }
+    if (!chunk.data()) chunk = std::string_view("", 0);  // never offset or copy from null
     const auto* p = reinterpret_cast<const unsigned char*>(chunk.data());
     std::size_t n = chunk.size();
     switch (enc->kind) {

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <memory>
 
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <uchardet/uchardet.h>
 
 #include "internal.hpp"
@@ -287,6 +289,131 @@ bool has_any_byte(std::string_view s, const char* set) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Single-byte plausibility: does the text decode to words? A byte next to letters should be a
+// letter of the same script, case should not flip inside a word, controls and undefined bytes
+// should not appear. Used to check uchardet's single-byte answers and, when it has none, to
+// choose among the single-byte encodings (DOS, Mac, ... code pages uchardet 0.0.7 lacks).
+
+struct sb_plausibility {
+  std::size_t nonascii = 0;
+  std::size_t letters = 0;  // non-ASCII bytes decoding to letters
+  std::size_t bad = 0;      // weighted implausibilities
+  std::size_t caps = 0;     // upper-case letters after upper-case letters (all-caps words are rare)
+  double bad_fraction() const { return nonascii ? static_cast<double>(bad) / nonascii : 0.0; }
+  double score() const {
+    return nonascii ? (static_cast<double>(letters) - 2.0 * bad - 1.0 * caps) / nonascii : 0.0;
+  }
+};
+
+enum char_kind : std::uint8_t { ck_space, ck_upper, ck_lower, ck_letter, ck_mark, ck_digit, ck_symbol, ck_control, ck_undefined };
+
+char_kind kind_of(char16_t u) {
+  if (u == 0xFFFF) return ck_undefined;
+  switch (u_charType(u)) {
+    case U_UPPERCASE_LETTER:
+    case U_TITLECASE_LETTER: return ck_upper;
+    case U_LOWERCASE_LETTER: return ck_lower;
+    case U_MODIFIER_LETTER:
+    case U_OTHER_LETTER: return ck_letter;
+    case U_NON_SPACING_MARK:
+    case U_COMBINING_SPACING_MARK:
+    case U_ENCLOSING_MARK: return ck_mark;
+    case U_DECIMAL_DIGIT_NUMBER: return ck_digit;
+    case U_SPACE_SEPARATOR: return ck_space;
+    case U_CONTROL_CHAR: return (u == 0x09 || u == 0x0A || u == 0x0D || u == 0x0C) ? ck_space : ck_control;
+    case U_UNASSIGNED:
+    case U_PRIVATE_USE_CHAR:
+    case U_SURROGATE: return ck_undefined;
+    default: return ck_symbol;
+  }
+}
+
+// Punctuation that real words contain: apostrophes (L’œuf), hyphens, the Catalan middle dot.
+bool word_internal(char16_t u) {
+  if (u == 0x2019 || u == 0x02BC || u == 0x00B4 || u == 0x00B7 || u == 0x00AD) return true;
+  int8_t t = u_charType(u);
+  return t == U_DASH_PUNCTUATION || t == U_CONNECTOR_PUNCTUATION;
+}
+
+bool is_letterish(char_kind k) { return k == ck_upper || k == ck_lower || k == ck_letter || k == ck_mark; }
+
+UScriptCode script_of(char16_t u) {
+  UErrorCode e = U_ZERO_ERROR;
+  UScriptCode sc = uscript_getScript(u, &e);
+  return U_FAILURE(e) ? USCRIPT_COMMON : sc;
+}
+
+sb_plausibility single_byte_plausibility(std::string_view sample, const sbcs_table& t) {
+  sb_plausibility r;
+  const auto* p = reinterpret_cast<const unsigned char*>(sample.data());
+  const std::size_t n = std::min<std::size_t>(sample.size(), 16 * 1024);
+  char_kind prev = ck_space;
+  UScriptCode prev_script = USCRIPT_COMMON;
+  for (std::size_t i = 0; i < n; ++i) {
+    char16_t u = t.map[p[i]];
+    char_kind k = kind_of(u);
+    UScriptCode sc = USCRIPT_COMMON;
+    if (p[i] >= 0x80) {
+      ++r.nonascii;
+      char_kind next = i + 1 < n ? kind_of(t.map[p[i + 1]]) : ck_space;
+      if (k == ck_undefined || k == ck_control) {
+        r.bad += 2;
+      } else if (is_letterish(k)) {
+        ++r.letters;
+        if (k != ck_mark) {
+          sc = script_of(u);
+          if (is_letterish(prev) && prev_script != USCRIPT_COMMON && sc != USCRIPT_COMMON &&
+              sc != USCRIPT_INHERITED && sc != prev_script)
+            ++r.bad;  // two scripts inside one word
+          if (k == ck_upper && prev == ck_lower) ++r.bad;  // "wOrd"
+          if (k == ck_upper && prev == ck_upper) ++r.caps;  // inside an all-caps word
+        }
+      } else if (k == ck_symbol && is_letterish(prev) && is_letterish(next) && !word_internal(u)) {
+        ++r.bad;  // a symbol between two letters: "k›benhavn"
+      }
+    } else if (is_letterish(k)) {
+      sc = USCRIPT_LATIN;
+    }
+    if (is_letterish(k) && k != ck_mark) prev_script = sc;
+    if (k != ck_mark) prev = k;
+  }
+  return r;
+}
+
+// Single-byte encodings tried when uchardet has no plausible answer, most common first; the
+// first of equally good candidates wins.
+constexpr std::string_view k_single_byte_candidates[] = {
+    "windows-1252", "windows-1250", "windows-1251", "windows-1253", "windows-1254", "windows-1255",
+    "windows-1256", "windows-1257", "windows-1258", "windows-874", "iso-8859-2", "iso-8859-3",
+    "iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7", "iso-8859-8", "iso-8859-10", "iso-8859-13",
+    "iso-8859-14", "iso-8859-15", "iso-8859-16", "koi8-r", "koi8-u", "ibm866", "macintosh",
+    "x-mac-cyrillic", "ibm850", "ibm437", "ibm852", "ibm855", "ibm857", "ibm860", "ibm861", "ibm863",
+    "ibm865", "ibm737", "ibm869", "ibm862", "ibm864", "ibm775", "x-mac-ce", "x-mac-greek",
+    "x-mac-turkish", "viscii", "georgian-academy", "georgian-ps",
+};
+
+struct sb_choice {
+  std::string_view name;
+  sb_plausibility p;
+};
+
+sb_choice best_single_byte(std::string_view sample) {
+  sb_choice best;
+  double best_score = -1e9;
+  for (std::string_view c : k_single_byte_candidates) {
+    const encoding_info* e = find_encoding(c);
+    const sbcs_table* t = e ? get_sbcs_table(*e) : nullptr;
+    if (!t) continue;
+    sb_plausibility pl = single_byte_plausibility(sample, *t);
+    if (pl.score() > best_score + 1e-9) {
+      best_score = pl.score();
+      best = {e->name, pl};
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 struct sample_facts {
   std::string_view sample;  // the examined prefix
@@ -511,6 +638,17 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
         plausible = !c.ok || c.replaced * 100 <= c.nonascii;
         conf = c.nonascii >= 20 ? 0.6f : 0.4f;
         name = prefer_equivalent(name, f.sample);
+        if (const sbcs_table* t = get_sbcs_table(*d)) {
+          sb_plausibility mine = single_byte_plausibility(f.sample, *t);
+          if (mine.bad_fraction() > 0.1) {
+            // uchardet's answer makes poor words; take a clearly better single-byte encoding
+            sb_choice b = best_single_byte(f.sample);
+            if (!b.name.empty() && b.p.bad_fraction() <= 0.05 && b.p.score() > mine.score() + 0.2) {
+              name = b.name;
+              conf = 0.4f;
+            }
+          }
+        }
         break;
       }
       case family::other: break;
@@ -526,7 +664,16 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
     r.confidence = f.complete ? 1.0f : 0.6f;
     return r;
   }
-  // 6. Fallback.
+  // 6. No plausible answer from uchardet: the single-byte encoding that makes the best words.
+  if (!f.has_nul) {
+    sb_choice b = best_single_byte(f.sample);
+    if (!b.name.empty() && b.p.nonascii >= 8 && b.p.bad_fraction() <= 0.05 && b.p.score() >= 0.5) {
+      r.name = b.name;
+      r.confidence = 0.3f;
+      return r;
+    }
+  }
+  // 7. Fallback.
   std::string_view fb = canonical_encoding_name(options.fallback);
   r.name = fb.empty() ? std::string_view("windows-1252") : fb;
   r.source = encoding_source::fallback;
