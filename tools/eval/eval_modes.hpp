@@ -4,5 +4,6 @@
 namespace langsift::cli {
 
 int eval_encoding(int argc, char** argv);  // encoding.cpp
+int eval_main_content(int argc, char** argv);  // main_content.cpp
 
 }  // namespace langsift::cli

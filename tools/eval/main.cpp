@@ -16,6 +16,7 @@ struct mode {
 constexpr mode kModes[] = {
     {"encoding", langsift::cli::eval_encoding,
      "score encoding detection on a directory laid out as <lang>/<charset>.txt"},
+    {"main-content", langsift::cli::eval_main_content, "score HTML main-content extraction against gold texts"},
 };
 
 void usage(std::FILE* out) {

@@ -1,4 +1,162 @@
-// Placeholder until the HTML extraction lands (owned by the html work).
+// `langsift text` — the text of an HTML page (optionally only its main content), its links,
+// title and language declarations.
+#include <cstdio>
+#include <string>
+#include <string_view>
+
 #include "common/cli.hpp"
+#include "langsift/html.hpp"
 #include "subcommands.hpp"
-int langsift::cli::cmd_text(int, char**) { return langsift::cli::fail("langsift text", "not built yet"); }
+
+namespace {
+
+constexpr const char* kProgram = "langsift text";
+
+void usage(std::FILE* out) {
+  std::fprintf(out,
+      "usage: langsift text [options] FILE|-\n"
+      "\n"
+      "Extracts the text of an HTML page and prints it as UTF-8, one line per block (paragraph,\n"
+      "heading, list item, table cell...), whitespace collapsed. Tags, comments, script, style,\n"
+      "noscript, template, textarea, iframe, svg and math content are dropped; character\n"
+      "references are decoded. The input is read as UTF-8 (invalid bytes become U+FFFD).\n"
+      "\n"
+      "options:\n"
+      "  --main          keep only the main content: drop navigation, menus, link lists, footers,\n"
+      "                  cookie banners, language pickers (boilerplate removal)\n"
+      "  --base URL      the page's URL, against which relative links are resolved (a <base href>\n"
+      "                  in the page takes precedence, resolved against URL)\n"
+      "  --links         print the out-links instead of the text: one line per <a href>/<area href>,\n"
+      "                  URL<TAB>anchor text; absolute http(s) URLs without fragment, in page\n"
+      "                  order (javascript:, mailto:, data:, fragment-only and unresolvable links\n"
+      "                  are left out; relative links need --base or a <base href>)\n"
+      "  --title         print the <title> as the first line, before the text (or links)\n"
+      "  --meta          print KEY<TAB>VALUE lines first: title, html-lang, content-language, base,\n"
+      "                  status, invalid-utf8 (number of replaced sequences), links, blocks\n"
+      "  --blocks        print every text block with its features and the main-content decision\n"
+      "                  instead of the text: K|D<TAB>words<TAB>linked<TAB>stops<TAB>flags<TAB>text\n"
+      "  --max-bytes N   process at most N bytes of input (K/M/G suffixes; default 16M)\n"
+      "  -h, --help      this help\n"
+      "\n"
+      "Exit status: 0 on success (also when no text was found), 1 when FILE cannot be read,\n"
+      "2 on a usage error.\n");
+}
+
+void put(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+
+std::string flag_names(std::uint32_t f) {
+  static constexpr std::pair<std::uint32_t, const char*> names[] = {
+      {langsift::html_block_boilerplate, "boiler"}, {langsift::html_block_hint_boilerplate, "hint"},
+      {langsift::html_block_hint_consent, "consent"}, {langsift::html_block_article, "article"},
+      {langsift::html_block_anchor, "a"},           {langsift::html_block_heading, "h"},
+      {langsift::html_block_list_item, "li"},       {langsift::html_block_pre, "pre"},
+      {langsift::html_block_quote, "quote"},        {langsift::html_block_caption, "caption"},
+      {langsift::html_block_form, "form"},          {langsift::html_block_control, "control"},
+      {langsift::html_block_table, "cell"},         {langsift::html_block_title, "title"}};
+  std::string s;
+  for (const auto& [bit, name] : names)
+    if (f & bit) {
+      if (!s.empty()) s += ',';
+      s += name;
+    }
+  return s.empty() ? "-" : s;
+}
+
+}  // namespace
+
+int langsift::cli::cmd_text(int argc, char** argv) {
+  bool main_content = false, links = false, title = false, meta = false, blocks = false;
+  std::string base, path, value;
+  unsigned long long max_bytes = 16ull << 20;
+  bool have_path = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    bool missing = false;
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return 0;
+    } else if (a == "--main") {
+      main_content = true;
+    } else if (a == "--links") {
+      links = true;
+    } else if (a == "--title") {
+      title = true;
+    } else if (a == "--meta") {
+      meta = true;
+    } else if (a == "--blocks") {
+      blocks = true;
+    } else if (take_option(argc, argv, i, "--base", base, missing)) {
+      if (missing) return fail(kProgram, "--base needs a URL") + 1;
+    } else if (take_option(argc, argv, i, "--max-bytes", value, missing)) {
+      auto v = missing ? std::nullopt : parse_size(value);
+      if (!v || *v == 0) return fail(kProgram, "--max-bytes needs a positive size (e.g. 4M)") + 1;
+      max_bytes = *v;
+    } else if (a.size() > 1 && a[0] == '-') {
+      usage(stderr);
+      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+    } else if (have_path) {
+      return fail(kProgram, "only one FILE, please (or - for stdin)") + 1;
+    } else {
+      path = std::string(a);
+      have_path = true;
+    }
+  }
+  if (!have_path) {
+    usage(stderr);
+    return 2;
+  }
+
+  std::string bytes, error;
+  if (!read_file(path, bytes, error)) return fail(kProgram, error);
+
+  // ---- ENCODING STAGE GOES HERE ------------------------------------------------------------
+  // For now the input is taken as UTF-8 (extract_html replaces invalid sequences by U+FFFD).
+  // When langsift::encoding is wired in, convert `bytes` to UTF-8 here, e.g. with
+  // decode_to_utf8 from langsift/encoding.hpp, and pass the converted text on.
+  const std::string_view utf8 = bytes;
+  // -------------------------------------------------------------------------------------------
+
+  html_options opt;
+  opt.base_url = base;
+  opt.main_content = main_content && !blocks;  // --blocks shows the decisions on the full text
+  opt.collect_links = links || meta;
+  opt.max_input_bytes = static_cast<std::size_t>(max_bytes);
+  html_result r;
+  extract_html(utf8, opt, r);
+  if (blocks) mark_main_content(r);
+
+  if (meta) {
+    std::printf("title\t%s\nhtml-lang\t%s\ncontent-language\t%s\nbase\t%s\nstatus\t%s\n"
+                "invalid-utf8\t%zu\nlinks\t%zu\nblocks\t%zu\n",
+                r.title.c_str(), r.html_lang.c_str(), r.content_language.c_str(), r.base_url.c_str(),
+                std::string(status_name(r.st)).c_str(), r.invalid_sequences, r.links.size(),
+                r.blocks.size());
+  }
+  if (title) {
+    put(r.title);
+    put("\n");
+  }
+  if (blocks) {
+    std::string_view text = r.text;
+    for (const html_block& b : r.blocks) {
+      std::string_view s = text.substr(b.begin, b.end - b.begin);
+      std::string line(s.substr(0, 200));
+      for (char& c : line)
+        if (c == '\n') c = ' ';
+      std::printf("%c\t%u\t%u\t%u\t%s\t%s\n", b.kept ? 'K' : 'D', b.words, b.linked_words, b.stops,
+                  flag_names(b.flags).c_str(), line.c_str());
+    }
+  } else if (links) {
+    for (const html_link& l : r.links) {
+      put(l.url);
+      put("\t");
+      put(l.text);
+      put("\n");
+    }
+  } else if (!r.text.empty()) {
+    put(r.text);
+    put("\n");
+  }
+  if (std::fflush(stdout) != 0) return fail(kProgram, "write error");
+  return 0;
+}

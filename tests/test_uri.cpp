@@ -1,0 +1,229 @@
+// URI parsing and RFC 3986 reference resolution.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <utility>
+
+#include "langsift/uri.hpp"
+
+using langsift::parse_uri;
+using langsift::resolve_uri;
+
+TEST_CASE("parse_uri splits the components of RFC 3986 section 3", "[uri]") {
+  auto u = parse_uri("foo://user:pw@Example.COM:8042/over/there?name=ferret#nose");
+  REQUIRE(u);
+  CHECK(u->scheme == "foo");
+  CHECK(u->has_authority);
+  CHECK(u->authority == "user:pw@Example.COM:8042");
+  CHECK(u->userinfo == "user:pw");
+  CHECK(u->host == "Example.COM");
+  CHECK(u->port == "8042");
+  CHECK(u->path == "/over/there");
+  CHECK(u->has_query);
+  CHECK(u->query == "name=ferret");
+  CHECK(u->has_fragment);
+  CHECK(u->fragment == "nose");
+
+  auto urn = parse_uri("urn:example:animal:ferret:nose");
+  REQUIRE(urn);
+  CHECK(urn->scheme == "urn");
+  CHECK_FALSE(urn->has_authority);
+  CHECK(urn->path == "example:animal:ferret:nose");
+
+  auto rel = parse_uri("../a/b?x#");
+  REQUIRE(rel);
+  CHECK(rel->scheme.empty());
+  CHECK_FALSE(rel->is_absolute());
+  CHECK(rel->path == "../a/b");
+  CHECK(rel->query == "x");
+  CHECK(rel->has_fragment);
+  CHECK(rel->fragment.empty());
+
+  auto empty_query = parse_uri("http://a/?");
+  REQUIRE(empty_query);
+  CHECK(empty_query->has_query);
+  CHECK(empty_query->query.empty());
+  CHECK_FALSE(empty_query->has_fragment);
+
+  auto v6 = parse_uri("http://[2001:db8::7]:8080/c");
+  REQUIRE(v6);
+  CHECK(v6->host == "[2001:db8::7]");
+  CHECK(v6->port == "8080");
+
+  auto netpath = parse_uri("//host/p");
+  REQUIRE(netpath);
+  CHECK(netpath->scheme.empty());
+  CHECK(netpath->has_authority);
+  CHECK(netpath->host == "host");
+
+  // "1a:b" is not a scheme (must start with a letter): a relative path.
+  auto notscheme = parse_uri("1a:b");
+  REQUIRE(notscheme);
+  CHECK(notscheme->scheme.empty());
+  CHECK(notscheme->path == "1a:b");
+}
+
+TEST_CASE("parse_uri rejects only malformed authorities", "[uri]") {
+  CHECK_FALSE(parse_uri("http://host:80a/"));
+  CHECK_FALSE(parse_uri("http://[::1/"));
+  CHECK_FALSE(parse_uri("http://[::1]x/"));
+  CHECK_FALSE(parse_uri("http://ho st/"));
+  CHECK_FALSE(parse_uri("http://a<b/"));
+  CHECK(parse_uri(""));
+  CHECK(parse_uri("http://host:/"));  // empty port is allowed
+  CHECK(parse_uri("  http://host/  "));
+  CHECK(parse_uri("\x01http://host/\x7f")->scheme == "http");  // C0 trimmed; 0x7f kept in path
+}
+
+TEST_CASE("parse_uri tolerates backslashes and extra slashes for http(s)", "[uri]") {
+  auto u = parse_uri("http:\\\\example.com\\a\\b");
+  REQUIRE(u);
+  CHECK(u->host == "example.com");
+  CHECK(u->path == "\\a\\b");
+  auto v = parse_uri("https:////example.com/x");
+  REQUIRE(v);
+  CHECK(v->host == "example.com");
+  CHECK(v->path == "/x");
+  // Not for other schemes.
+  auto f = parse_uri("foo:\\\\x");
+  REQUIRE(f);
+  CHECK_FALSE(f->has_authority);
+}
+
+// RFC 3986 section 5.4: every normal and abnormal example.
+TEST_CASE("resolve_uri: RFC 3986 5.4.1 normal examples", "[uri]") {
+  const std::string base = "http://a/b/c/d;p?q";
+  const std::pair<const char*, const char*> cases[] = {
+      {"g:h", "g:h"},
+      {"g", "http://a/b/c/g"},
+      {"./g", "http://a/b/c/g"},
+      {"g/", "http://a/b/c/g/"},
+      {"/g", "http://a/g"},
+      {"//g", "http://g"},
+      {"?y", "http://a/b/c/d;p?y"},
+      {"g?y", "http://a/b/c/g?y"},
+      {"#s", "http://a/b/c/d;p?q#s"},
+      {"g#s", "http://a/b/c/g#s"},
+      {"g?y#s", "http://a/b/c/g?y#s"},
+      {";x", "http://a/b/c/;x"},
+      {"g;x", "http://a/b/c/g;x"},
+      {"g;x?y#s", "http://a/b/c/g;x?y#s"},
+      {"", "http://a/b/c/d;p?q"},
+      {".", "http://a/b/c/"},
+      {"./", "http://a/b/c/"},
+      {"..", "http://a/b/"},
+      {"../", "http://a/b/"},
+      {"../g", "http://a/b/g"},
+      {"../..", "http://a/"},
+      {"../../", "http://a/"},
+      {"../../g", "http://a/g"},
+  };
+  for (const auto& [ref, want] : cases) {
+    INFO("ref = \"" << ref << "\"");
+    CHECK(resolve_uri(base, ref) == want);
+  }
+}
+
+TEST_CASE("resolve_uri: RFC 3986 5.4.2 abnormal examples", "[uri]") {
+  const std::string base = "http://a/b/c/d;p?q";
+  const std::pair<const char*, const char*> cases[] = {
+      {"../../../g", "http://a/g"},
+      {"../../../../g", "http://a/g"},
+      {"/./g", "http://a/g"},
+      {"/../g", "http://a/g"},
+      {"g.", "http://a/b/c/g."},
+      {".g", "http://a/b/c/.g"},
+      {"g..", "http://a/b/c/g.."},
+      {"..g", "http://a/b/c/..g"},
+      {"./../g", "http://a/b/g"},
+      {"./g/.", "http://a/b/c/g/"},
+      {"g/./h", "http://a/b/c/g/h"},
+      {"g/../h", "http://a/b/c/h"},
+      {"g;x=1/./y", "http://a/b/c/g;x=1/y"},
+      {"g;x=1/../y", "http://a/b/c/y"},
+      {"g?y/./x", "http://a/b/c/g?y/./x"},
+      {"g?y/../x", "http://a/b/c/g?y/../x"},
+      {"g#s/./x", "http://a/b/c/g#s/./x"},
+      {"g#s/../x", "http://a/b/c/g#s/../x"},
+      // "http:g": RFC 3986 allows "http:g" (strict) or "http://a/b/c/g" (backward compatible);
+      // we take the second, as browsers do.
+      {"http:g", "http://a/b/c/g"},
+  };
+  for (const auto& [ref, want] : cases) {
+    INFO("ref = \"" << ref << "\"");
+    CHECK(resolve_uri(base, ref) == want);
+  }
+}
+
+TEST_CASE("resolve_uri needs an absolute base for a relative reference", "[uri]") {
+  CHECK(resolve_uri("", "g") == "");
+  CHECK(resolve_uri("/relative/base", "g") == "");
+  CHECK(resolve_uri("", "https://x.example/a/../b") == "https://x.example/b");
+  CHECK(resolve_uri("not a url", "//host/p") == "");
+  CHECK(resolve_uri("http://a/b", "http://ho st/") == "");  // bad host
+  CHECK(resolve_uri("http://a/b", "http://h:x/") == "");    // bad port
+  CHECK(resolve_uri("http://a/b", "http:///path") == "http://path");  // as browsers: slashes skipped
+  CHECK(resolve_uri("http://a/b", "http://") == "");        // http without a host
+  CHECK(resolve_uri("http://a/b", "https://?q") == "");
+  CHECK(resolve_uri("ftp://a/b", "http:g") == "");          // not relative: no host
+}
+
+TEST_CASE("resolve_uri details", "[uri]") {
+  // An authority with an empty path merges as "/".
+  CHECK(resolve_uri("http://a", "b") == "http://a/b");
+  CHECK(resolve_uri("http://a?q", "?r") == "http://a?r");
+  // The base's fragment is never inherited.
+  CHECK(resolve_uri("http://a/b#f", "") == "http://a/b");
+  // Scheme and host are lower-cased; userinfo, port, path and query are not.
+  CHECK(resolve_uri("", "HTTP://User@WWW.Example.COM:8080/A/./B?Q=X") ==
+        "http://User@www.example.com:8080/A/B?Q=X");
+  // A non-http scheme with an authority.
+  CHECK(resolve_uri("ftp://a/b/c", "../d") == "ftp://a/d");
+  // Other schemes are resolved, not judged: the HTML layer decides what to follow.
+  CHECK(resolve_uri("http://a/b", "mailto:x@y.example") == "mailto:x@y.example");
+  CHECK(resolve_uri("http://a/b", "javascript:void(0)") == "javascript:void(0)");
+}
+
+TEST_CASE("resolve_uri is tolerant like a browser", "[uri]") {
+  const std::string base = "http://a/b/c/d";
+  CHECK(resolve_uri(base, "  g  ") == "http://a/b/c/g");
+  CHECK(resolve_uri(base, "\t\n g\n") == "http://a/b/c/g");
+  CHECK(resolve_uri(base, "/x/\ny\tz") == "http://a/x/yz");  // tab and newline removed inside
+  CHECK(resolve_uri(base, "\\g\\h") == "http://a/g/h");       // backslashes as slashes
+  CHECK(resolve_uri(base, "\\\\host\\p") == "http://host/p");
+  CHECK(resolve_uri(base, "..\\g") == "http://a/b/g");
+  CHECK(resolve_uri(base, "http:\\\\h\\i") == "http://h/i");
+  CHECK(resolve_uri(base, "https:////h/i") == "https://h/i");
+  // Percent-encoding of what cannot stand in a URL.
+  CHECK(resolve_uri(base, "a b") == "http://a/b/c/a%20b");
+  CHECK(resolve_uri(base, "x?q=\"<>\"") == "http://a/b/c/x?q=%22%3C%3E%22");
+  CHECK(resolve_uri(base, "Stra\xc3\x9f" "e") == "http://a/b/c/Stra%C3%9Fe");
+  CHECK(resolve_uri(base, "#\xc3\xa9") == "http://a/b/c/d#%C3%A9");
+  CHECK(resolve_uri(base, "bad\xff\xfe") == "http://a/b/c/bad%FF%FE");  // invalid UTF-8: bytes
+  CHECK(resolve_uri(base, "%41%zz") == "http://a/b/c/%41%zz");            // '%' left alone
+  // A non-ASCII host stays UTF-8 if it is valid UTF-8 (no IDNA), else the URL is rejected.
+  CHECK(resolve_uri("", "http://b\xc3\xbc" "cher.example/") == "http://b\xc3\xbc" "cher.example/");
+  CHECK(resolve_uri("", "http://b\xfc" "cher.example/") == "");
+  // Non-special schemes keep backslashes (as data, percent-encoding does not touch them).
+  CHECK(resolve_uri("", "foo:a\\b") == "foo:a\\b");
+}
+
+TEST_CASE("resolve_uri into a reused buffer", "[uri]") {
+  std::string out = "garbage";
+  CHECK(resolve_uri("http://a/b/c", "../d", out));
+  CHECK(out == "http://a/d");
+  CHECK_FALSE(resolve_uri("", "relative", out));
+  CHECK(out.empty());
+  CHECK(resolve_uri("http://a/b/c", "e", out));
+  CHECK(out == "http://a/b/e");
+}
+
+TEST_CASE("resolve_uri: long dot-segment chains are linear and exact", "[uri]") {
+  std::string ref;
+  for (int i = 0; i < 100000; ++i) ref += "x/../";
+  ref += "end";
+  CHECK(resolve_uri("http://a/b/", ref) == "http://a/b/end");
+  std::string up;
+  for (int i = 0; i < 100000; ++i) up += "../";
+  CHECK(resolve_uri("http://a/b/c/", up + "g") == "http://a/g");
+}
