@@ -1,0 +1,25 @@
+// A downstream program: decodes a windows-1251 HTML page and extracts its text with the
+// installed (or add_subdirectory'd) langsift. Exits 0 only if every stage gives the known answer.
+#include <cstdio>
+#include <string>
+
+#include <langsift.hpp>
+
+int main() {
+  // "<html><head><meta charset=windows-1251><title>Привет</title></head><body><p>Привет, мир!</p></body></html>"
+  const std::string page =
+      "<html><head><meta charset=windows-1251><title>\xcf\xf0\xe8\xe2\xe5\xf2</title></head>"
+      "<body><p>\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0!</p></body></html>";
+  langsift::decoded_text decoded = langsift::decode_to_utf8(page);
+  if (decoded.encoding.name != "windows-1251") {
+    std::fprintf(stderr, "consumer: encoding %s, expected windows-1251\n", decoded.encoding.name.c_str());
+    return 1;
+  }
+  langsift::html_result html = langsift::extract_html(decoded.text);
+  if (html.text != "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82, \xd0\xbc\xd0\xb8\xd1\x80!") {
+    std::fprintf(stderr, "consumer: text '%s'\n", html.text.c_str());
+    return 1;
+  }
+  std::printf("consumer: langsift %s ok\n", langsift::version());
+  return 0;
+}
