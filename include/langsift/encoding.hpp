@@ -81,10 +81,11 @@ struct encoding_result {
   /// bytes were all 7-bit (converts exactly like windows-1252, see docs/encoding.md).
   std::string name;
   encoding_source source = encoding_source::fallback;
-  /// 0..1, an estimate of the probability that decoding with `name` gives the intended text
-  /// (tiers, not a calibrated probability; see docs/encoding.md for each source):
-  /// 1.0 BOM or structural proof; 0.9..0.99 an accepted declaration; 0.3..0.8 uchardet's
-  /// statistical answer; 0.1 fallback; 0 empty input.
+  /// 0..1, how likely decoding with `name` gives the intended text — tiers, not a calibrated
+  /// probability (docs/encoding.md lists them): 1.0 BOM, valid UTF-8 confirming a declaration,
+  /// or 7-bit input examined whole; 0.9..0.999 structural detection (UTF-8, UTF-16/32) and
+  /// accepted declarations; 0.3..0.8 statistical answers (uchardet, the single-byte search);
+  /// 0.1 fallback; 0 empty input.
   float confidence = 0.0f;
   /// Length of a byte order mark at the start (skip it before converting), 0 if none.
   std::size_t bom_bytes = 0;

@@ -31,6 +31,8 @@ utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept {
       if (st.length >= 3) ++s.long_sequences;
     } else {
       ++s.invalid;
+      // Clearly not UTF-8: every decision made from these counts is settled; stop early.
+      if (s.invalid >= 64 && s.invalid * 2 > s.multibyte) break;
     }
     i += st.length;
   }

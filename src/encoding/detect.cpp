@@ -66,8 +66,7 @@ unit_info classify(char32_t u) {
   if (u < 0x1E00) return {k_other, g_none};
   if (u < 0x1F00) return {k_letter, g_latin};
   if (u < 0x2000) return {k_letter, g_greek};
-  if (u < 0x2070) return {k_punct, g_none};
-  if (u < 0x20A0) return {k_other, g_none};
+  if (u < 0x20A0) return {k_punct, g_none};  // general punctuation, super/subscripts
   if (u < 0x20D0) return {k_punct, g_none};  // currency
   if (u < 0x2100) return {k_other, g_none};
   if (u < 0x2150) return {k_punct, g_none};  // letterlike
@@ -106,6 +105,7 @@ struct wide_stats {
   std::size_t units = 0;
   std::size_t cls[k_classes] = {};
   std::size_t zero_low = 0;  // units U+xx00 with xx != 0 (a sign of the wrong byte order)
+  std::size_t common_punct = 0;  // dashes, quotes, ellipsis, bullets (U+2010..2027, U+2030..203B)
   std::size_t group[g_count] = {};
   void add(char32_t u) {
     unit_info i = classify(u);
@@ -113,6 +113,7 @@ struct wide_stats {
     ++cls[i.cls];
     ++group[i.group];
     if (u > 0xFF && u < 0x10000 && (u & 0xFF) == 0) ++zero_low;
+    if ((u >= 0x2010 && u <= 0x2027) || (u >= 0x2030 && u <= 0x203B)) ++common_punct;
   }
 };
 
@@ -197,8 +198,13 @@ double wide_plausibility(const wide_stats& s) {
   if (ascii) return 1.0 + static_cast<double>(ascii + s.cls[k_letter] + s.cls[k_cjk] + s.cls[k_cjk_mark]) / n;
   // No ASCII at all: only Chinese/Japanese text is written without spaces; ask for CJK
   // punctuation or kana, which a legacy CJK encoding read as UTF-16 does not produce.
+  // Text in a legacy 8-bit encoding read as UTF-16 gives U+20xx units from a space before a
+  // letter; CJK text uses only the common dashes, quotes and ellipses of that block.
   const std::size_t cjk = s.cls[k_cjk] + s.cls[k_cjk_mark];
-  if (n < 4 || cjk * 10 < n * 9 || s.cls[k_cjk_mark] == 0 || s.group[g_hangul] * 10 > n) return 0;
+  const std::size_t odd_punct = s.cls[k_punct] - s.common_punct;
+  if (n < 4 || (cjk + s.common_punct) * 10 < n * 9 || odd_punct * 20 > n || s.cls[k_cjk_mark] == 0 ||
+      s.group[g_hangul] * 10 > n)
+    return 0;
   return static_cast<double>(cjk) / n;
 }
 
@@ -263,6 +269,7 @@ struct decode_check {
 
 decode_check check_decoding(std::string_view sample, const encoding_info& e) {
   decode_check d;
+  sample = sample.substr(0, 16 * 1024);  // enough to judge; bounds the cost
   const auto* p = reinterpret_cast<const unsigned char*>(sample.data());
   for (std::size_t i = 0; i < sample.size(); ++i) d.nonascii += p[i] >= 0x80;
   if (const sbcs_table* t = get_sbcs_table(e)) {
@@ -346,7 +353,7 @@ UScriptCode script_of(char16_t u) {
 sb_plausibility single_byte_plausibility(std::string_view sample, const sbcs_table& t) {
   sb_plausibility r;
   const auto* p = reinterpret_cast<const unsigned char*>(sample.data());
-  const std::size_t n = std::min<std::size_t>(sample.size(), 16 * 1024);
+  const std::size_t n = std::min<std::size_t>(sample.size(), 8 * 1024);  // bounds the search cost
   char_kind prev = ck_space;
   UScriptCode prev_script = USCRIPT_COMMON;
   for (std::size_t i = 0; i < n; ++i) {
@@ -426,9 +433,11 @@ struct sample_facts {
   const wide_guess& wide_guess_() {
     if (!computed_wide) {
       computed_wide = true;
+      // 4 KB of code units decide; more only costs time.
       const auto* p = reinterpret_cast<const unsigned char*>(sample.data());
-      wide = guess_utf32(p, sample.size());
-      if (wide.name.empty()) wide = guess_utf16(p, sample.size(), complete);
+      const std::size_t m = std::min<std::size_t>(sample.size(), 4096);
+      wide = guess_utf32(p, m);
+      if (wide.name.empty()) wide = guess_utf16(p, m, complete && m == sample.size());
     }
     return wide;
   }
@@ -585,7 +594,8 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
 
   // 4. Structure: UTF-32/UTF-16 without BOM, then UTF-8 and ASCII.
   r.source = encoding_source::detected;
-  if (f.has_nul || !f.ascii_only()) {
+  // (Valid multi-byte UTF-8 without NUL bytes is never UTF-16 text: skip the UTF-16 analysis.)
+  if (f.has_nul || (!f.ascii_only() && !f.utf8_valid_multibyte())) {
     const wide_guess& w = f.wide_guess_();
     if (!w.name.empty() && (w.nul_pattern || !f.utf8_valid_multibyte())) {
       r.name = w.name;

@@ -123,7 +123,8 @@ inline std::size_t ascii_prefix_length(const unsigned char* p, std::size_t n) no
   return i;
 }
 
-/// Statistics of the bytes as UTF-8.
+/// Statistics of the bytes as UTF-8. The scan stops early (counts then partial) once 64 invalid
+/// sequences outnumber half the valid multi-byte ones: the text is clearly not UTF-8.
 struct utf8_stats {
   std::size_t multibyte = 0;      ///< valid sequences of 2..4 bytes
   std::size_t long_sequences = 0; ///< valid sequences of 3..4 bytes

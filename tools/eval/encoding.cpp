@@ -236,6 +236,7 @@ int run_lines(const fs::path& dir, const langsift::encoding_options& opt, bool v
   line_tally nonascii[2];  // utf-8 lines that contain a byte >= 0x80
   std::vector<std::vector<std::string>> rows;
   std::map<std::string, int> wrong_answers[3];
+  std::vector<std::string> missed;  // first misses, for --verbose
   std::string text;
   const char* forms[3] = {"utf-8", "utf-16le", "utf-16be"};
   for (const auto& path : files) {
@@ -262,7 +263,11 @@ int run_lines(const fs::path& dir, const langsift::encoding_options& opt, bool v
           total[form][d].add(strict, ident);
           if (form == 0 && std::any_of(line.begin(), line.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
             nonascii[d].add(strict, ident);
-          if (d == 0 && !ident) ++wrong_answers[form][r.name.empty() ? "(none)" : r.name];
+          if (d == 0 && !ident) {
+            ++wrong_answers[form][r.name.empty() ? "(none)" : r.name];
+            if (missed.size() < 40)
+              missed.push_back(path.stem().string() + " " + forms[form] + " -> " + r.name + ": " + std::string(line.substr(0, 80)));
+          }
         }
       }
     }
@@ -296,6 +301,10 @@ int run_lines(const fs::path& dir, const langsift::encoding_options& opt, bool v
       for (const auto& [name, count] : wrong_answers[form]) s += " " + name + "=" + std::to_string(count);
       if (!s.empty()) std::printf("\nlangsift wrong answers on %s lines:%s\n", forms[form], s.c_str());
     }
+  if (verbose && !missed.empty()) {
+    std::printf("\nfirst lines langsift misses:\n");
+    for (const auto& m : missed) std::printf("  %s\n", m.c_str());
+  }
   return 0;
 }
 
