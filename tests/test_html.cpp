@@ -426,6 +426,9 @@ TEST_CASE("empty input, no text, NUL bytes", "[html]") {
   CHECK(n.text == "abc");  // "<p\0>" is a tag named "p\0": unknown, so transparent
   CHECK(n.st == status::ok);
   CHECK(text(std::string_view("x\0\0\0y", 5)) == "xy");
+  CHECK(text(std::string_view("<p\0>a</p\0>b<h\x31\0>c", 18)) == "abc");  // not <p>, not <h1>
+  auto l = extract_html(std::string_view("<a href\0='http://x.example/'>y</a>", 35));
+  CHECK(l.links.empty());  // "href\0" is not href
 }
 
 TEST_CASE("input over the cap is truncated at a character boundary", "[html]") {

@@ -179,6 +179,9 @@ TEST_CASE("resolve_uri details", "[uri]") {
         "http://User@www.example.com:8080/A/B?Q=X");
   // A non-http scheme with an authority.
   CHECK(resolve_uri("ftp://a/b/c", "../d") == "ftp://a/d");
+  // Without an authority, a path must not start with "//" (it would read back as one).
+  CHECK(resolve_uri("", "g:/.//x") == "g:/.//x");
+  CHECK(resolve_uri("g:/a/b", "..//x") == "g:/.//x");
   // Other schemes are resolved, not judged: the HTML layer decides what to follow.
   CHECK(resolve_uri("http://a/b", "mailto:x@y.example") == "mailto:x@y.example");
   CHECK(resolve_uri("http://a/b", "javascript:void(0)") == "javascript:void(0)");

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -397,6 +398,20 @@ inline std::size_t decode_into(std::string& out, std::string_view in, bool attri
   const char* p = in.data();
   const char* e = p + in.size();
   while (p < e) {
+    // Fast path: a run of ASCII that needs no decoding (and, collapsing, no whitespace).
+    const char* q = p;
+    if (collapse) {
+      while (q < e && static_cast<unsigned char>(*q) >= 0x21 && static_cast<unsigned char>(*q) < 0x7F && *q != '&') ++q;
+    } else {
+      while (q < e && static_cast<unsigned char>(*q) < 0x80 && *q != '&') ++q;
+    }
+    if (q > p) {
+      if (space) out.push_back(' ');
+      space = false;
+      out.append(p, static_cast<std::size_t>(q - p));
+      p = q;
+      continue;
+    }
     unsigned char c = static_cast<unsigned char>(*p);
     if (c == '&') {
       char_ref r = match_char_ref(p + 1, e, attribute);
@@ -460,13 +475,66 @@ inline constexpr tag_name_entry kTagNames[] = {
 #undef LANGSIFT_X
 };
 
-/// `lower` is an ASCII-lower-cased tag name.
-inline html_tag lookup_tag(std::string_view lower) noexcept {
-  const tag_name_entry* b = std::begin(kTagNames);
-  const tag_name_entry* e = std::end(kTagNames);
-  const tag_name_entry* it =
-      std::lower_bound(b, e, lower, [](const tag_name_entry& x, std::string_view v) { return x.name < v; });
-  return (it != e && it->name == lower) ? it->tag : html_tag::unknown;
+/// A name of up to 16 bytes packed into two integers (zero padded), so that looking a name up
+/// in a table costs a few integer comparisons instead of string comparisons.
+struct packed_name {
+  std::uint64_t lo = 0, hi = 0;
+  constexpr bool operator==(const packed_name&) const = default;
+  constexpr bool operator<(const packed_name& o) const { return lo != o.lo ? lo < o.lo : hi < o.hi; }
+};
+
+/// Packs `s` (at most 16 bytes), lower-casing ASCII letters.
+inline constexpr packed_name pack_name(std::string_view s) noexcept {
+  packed_name p;
+  for (std::size_t i = 0; i < s.size() && i < 16; ++i) {
+    std::uint64_t c = static_cast<unsigned char>(ascii_lower(s[i]));
+    if (i < 8) p.lo |= c << (8 * i);
+    else p.hi |= c << (8 * (i - 8));
+  }
+  return p;
+}
+
+/// A small open-addressing hash map from packed names to values, built at compile time
+/// (at most half full, so a lookup is about one probe: cheaper than a binary search, whose
+/// branches mispredict on every tag).
+template <typename V, std::size_t Slots>
+struct packed_map {
+  static_assert((Slots & (Slots - 1)) == 0, "Slots must be a power of two");
+  packed_name keys[Slots] = {};
+  V values[Slots] = {};
+  bool used[Slots] = {};
+
+  static constexpr std::size_t slot(packed_name k) noexcept {
+    std::uint64_t h = k.lo * 0x9E3779B97F4A7C15ull ^ (k.hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<std::size_t>(h >> 40) & (Slots - 1);
+  }
+  constexpr void insert(packed_name k, V v) noexcept {
+    std::size_t i = slot(k);
+    while (used[i]) i = (i + 1) & (Slots - 1);
+    keys[i] = k;
+    values[i] = v;
+    used[i] = true;
+  }
+  constexpr V find(packed_name k, V none) const noexcept {
+    for (std::size_t i = slot(k);; i = (i + 1) & (Slots - 1)) {
+      if (!used[i]) return none;
+      if (keys[i] == k) return values[i];
+    }
+  }
+};
+
+inline constexpr auto kTagMap = [] {
+  packed_map<html_tag, 256> m;
+  static_assert(std::size(kTagNames) <= 128);
+  for (const auto& e : kTagNames) m.insert(pack_name(e.name), e.tag);
+  return m;
+}();
+
+/// A tag name of at most 16 bytes (case-insensitive). A NUL byte (U+FFFD in HTML) would vanish
+/// in the zero padding of a packed name, so such names are unknown.
+inline html_tag lookup_tag(std::string_view name) noexcept {
+  if (name.size() > 16 || name.find('\0') != std::string_view::npos) return html_tag::unknown;
+  return kTagMap.find(pack_name(name), html_tag::unknown);
 }
 
 enum tag_prop : std::uint16_t {
@@ -526,31 +594,39 @@ struct class_hints {
   bool boiler = false, consent = false, content = false;
 };
 
-inline void classify_class_token(std::string_view tok, class_hints& h) noexcept {
-  if (tok.size() < 2 || tok.size() > 32) return;
-  if (tok.find("cookie") != std::string_view::npos || tok.find("consent") != std::string_view::npos ||
-      tok.find("gdpr") != std::string_view::npos) {
-    h.consent = true;
-    return;
-  }
-  static constexpr std::string_view boiler[] = {
+enum class hint_kind : std::uint8_t { none, boiler, content };
+
+inline constexpr auto kHintTable = [] {
+  constexpr std::string_view boiler[] = {
       "ad", "ads", "advert", "advertisement", "banner", "breadcrumb", "breadcrumbs", "footer",
       "header", "langs", "language", "languages", "login", "masthead", "menu", "menubar", "modal",
       "nav", "navbar", "navigation", "newsletter", "pager", "pagination", "popup", "promo",
       "related", "share", "sharing", "sidebar", "signin", "signup", "skip", "social", "sponsored",
       "subscribe", "tags", "toolbar", "topbar", "widget"};
-  static constexpr std::string_view content[] = {"article", "content", "entry", "main", "post",
-                                                 "prose", "story", "text"};
-  for (std::string_view b : boiler)
-    if (tok == b) {
-      h.boiler = true;
-      return;
-    }
-  for (std::string_view c : content)
-    if (tok == c) {
-      h.content = true;
-      return;
-    }
+  constexpr std::string_view content[] = {"article", "content", "entry", "main", "post",
+                                          "prose", "story", "text"};
+  packed_map<hint_kind, 128> m;
+  static_assert(std::size(boiler) + std::size(content) <= 64);
+  for (auto b : boiler) m.insert(pack_name(b), hint_kind::boiler);
+  for (auto c : content) m.insert(pack_name(c), hint_kind::content);
+  return m;
+}();
+
+/// `tok` is lower-case ASCII alphanumerics.
+inline void classify_class_token(std::string_view tok, class_hints& h) noexcept {
+  if (tok.size() < 2 || tok.size() > 32) return;
+  if (tok.size() >= 4 && tok.find_first_of("cg") != std::string_view::npos &&
+      (tok.find("cookie") != std::string_view::npos || tok.find("consent") != std::string_view::npos ||
+       tok.find("gdpr") != std::string_view::npos)) {
+    h.consent = true;
+    return;
+  }
+  if (tok.size() > 13) return;  // longer than every hint word ("advertisement")
+  switch (kHintTable.find(pack_name(tok), hint_kind::none)) {
+    case hint_kind::boiler: h.boiler = true; break;
+    case hint_kind::content: h.content = true; break;
+    case hint_kind::none: break;
+  }
 }
 
 /// Scans an id or class value once; tokens longer than 32 bytes are skipped.
@@ -578,11 +654,40 @@ inline void scan_class_value(std::string_view v, class_hints& h) noexcept {
   flush();
 }
 
-/// The attributes of a tag that extraction uses (first occurrence wins, as in HTML).
+/// The attributes extraction uses.
+enum class attr : std::uint8_t { href, lang, xml_lang, http_equiv, content, cls, id, role, alt, hidden, count };
+
+inline constexpr auto kAttrTable = [] {
+  constexpr std::pair<std::string_view, attr> names[] = {
+      {"href", attr::href},   {"lang", attr::lang},       {"xml:lang", attr::xml_lang},
+      {"http-equiv", attr::http_equiv}, {"content", attr::content}, {"class", attr::cls},
+      {"id", attr::id},       {"role", attr::role},       {"alt", attr::alt},
+      {"hidden", attr::hidden}};
+  packed_map<attr, 32> m;
+  for (const auto& [n, a] : names) m.insert(pack_name(n), a);
+  return m;
+}();
+
+/// The attributes of a tag that extraction uses; the first occurrence wins, as in HTML. Only
+/// the `seen` mask is initialised: values are written before they are read (this struct is
+/// built for every tag, and zeroing it showed up in profiles).
 struct tag_attrs {
-  std::string_view href, lang, xml_lang, http_equiv, content, cls, id, role, alt;
-  bool has_href = false, has_lang = false, has_xml_lang = false, has_content = false,
-       has_alt = false, hidden = false;
+  std::uint16_t seen = 0;
+  const char* data[static_cast<std::size_t>(attr::count)];
+  std::size_t size[static_cast<std::size_t>(attr::count)];
+
+  bool has(attr a) const noexcept { return seen & (1u << static_cast<unsigned>(a)); }
+  std::string_view get(attr a) const noexcept {
+    auto i = static_cast<std::size_t>(a);
+    return has(a) ? std::string_view(data[i], size[i]) : std::string_view();
+  }
+  void set(attr a, std::string_view v) noexcept {
+    if (has(a)) return;
+    auto i = static_cast<std::size_t>(a);
+    seen = static_cast<std::uint16_t>(seen | (1u << i));
+    data[i] = v.data();
+    size[i] = v.size();
+  }
 };
 
 // ================================================================================================
@@ -613,19 +718,28 @@ class html_extractor {
   html_extractor(std::string_view in, const html_options& o, html_result& r)
       : p_(in.data()), e_(in.data() + in.size()), o_(o), r_(r), t_(r.text) {}
 
+  enum byte_class : std::uint8_t { bc_plain, bc_space, bc_lt, bc_amp, bc_control, bc_high };
+  static constexpr std::array<std::uint8_t, 256> kByteClass = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (unsigned c = 0; c < 256; ++c)
+      t[c] = c >= 0x80 ? bc_high
+             : c == '<' ? bc_lt
+             : c == '&' ? bc_amp
+             : (is_html_space(static_cast<unsigned char>(c)) || c == 0x0B) ? bc_space
+             : (c < 0x20 || c == 0x7F) ? bc_control
+                                      : bc_plain;
+    return t;
+  }();
+
   void run() {
     while (p_ < e_) {
       unsigned char c = static_cast<unsigned char>(*p_);
-      if (c >= 0x21 && c < 0x7F && c != '<' && c != '&') {
+      if (kByteClass[c] == bc_plain) {
         const char* q = p_ + 1;
-        while (q < e_) {
-          unsigned char d = static_cast<unsigned char>(*q);
-          if (d < 0x21 || d >= 0x7F || d == '<' || d == '&') break;
-          ++q;
-        }
+        while (q < e_ && kByteClass[static_cast<unsigned char>(*q)] == bc_plain) ++q;
         if (!suppressed()) emit_ascii(p_, q);
         p_ = q;
-      } else if (is_html_space(c) || c == 0x0B) {
+      } else if (kByteClass[c] == bc_space) {
         if (!suppressed()) whitespace(c);
         ++p_;
       } else if (c == '<') {
@@ -773,15 +887,27 @@ class html_extractor {
     ++tokens_;
     if (in_link()) ++linked_tokens_;
   }
+  // ASCII text bytes: bit 0 = alphanumeric (makes a token a word), bit 1 = sentence stop.
+  static constexpr std::array<std::uint8_t, 128> kAsciiText = [] {
+    std::array<std::uint8_t, 128> t{};
+    for (unsigned c = 0; c < 128; ++c)
+      t[c] = static_cast<std::uint8_t>((is_ascii_alnum(static_cast<unsigned char>(c)) ? 1 : 0) |
+                                       ((c == '.' || c == '!' || c == '?') ? 2 : 0));
+    return t;
+  }();
+
   void emit_ascii(const char* a, const char* b) {
     before_visible();
     t_.append(a, static_cast<std::size_t>(b - a));
     cur_.chars += static_cast<std::uint32_t>(b - a);
+    unsigned flags = 0, stops = 0;
     for (const char* q = a; q < b; ++q) {
-      unsigned char c = static_cast<unsigned char>(*q);
-      if (c == '.' || c == '!' || c == '?') ++cur_.stops;
-      else if (!token_counted_ && is_ascii_alnum(c)) count_token();
+      unsigned f = kAsciiText[static_cast<unsigned char>(*q) & 0x7F];
+      flags |= f;
+      stops += f >> 1;
     }
+    cur_.stops += stops;
+    if ((flags & 1) && !token_counted_) count_token();
   }
   /// A code point from a UTF-8 sequence (bytes != nullptr: append those) or a reference.
   void emit_cp(char32_t cp, const char* bytes, std::size_t n) {
@@ -873,20 +999,19 @@ class html_extractor {
     if (link_alt_set_ && t_.size() == link_text_start_) return;  // keep the image alt
     std::string_view s(t_);
     s = s.substr(link_text_start_);
-    std::size_t cap = std::min(s.size(), kMaxAnchor + 4);
+    s = s.substr(0, kMaxAnchor + 4);
     l.text.clear();
-    bool space = false;
-    for (std::size_t i = 0; i < cap; ++i) {
-      char c = s[i];
-      if (c == ' ' || c == '\n') {
-        space = !l.text.empty();
-        continue;
-      }
-      if (space) l.text.push_back(' ');
-      space = false;
-      l.text.push_back(c);
+    // The text is already collapsed; only '\n' between blocks becomes a space.
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\n')) s.remove_prefix(1);
+    while (!s.empty()) {
+      std::size_t k = s.find('\n');
+      l.text.append(s.substr(0, k));
+      if (k == std::string_view::npos) break;
+      s.remove_prefix(k + 1);
+      if (!s.empty()) l.text.push_back(' ');
     }
     truncate_utf8(l.text, kMaxAnchor);
+    while (!l.text.empty() && l.text.back() == ' ') l.text.pop_back();
   }
 
   // ---- tokenizer ----
@@ -1020,7 +1145,8 @@ class html_extractor {
           has_value = true;
         }
       }
-      if (!end_tag && t != html_tag::unknown) note_attr(a, attr_name, value, has_value);
+      if (!end_tag && t != html_tag::unknown) note_attr(a, attr_name, value);
+      (void)has_value;
     }
     p_ = p;
     if (t == html_tag::unknown) return;  // unknown elements are transparent
@@ -1028,30 +1154,10 @@ class html_extractor {
     else on_start_tag(t, a, self_closing);
   }
 
-  static void note_attr(tag_attrs& a, std::string_view n, std::string_view v, bool has_value) {
-    if (n.size() < 2 || n.size() > 10) return;
-    if (iequals(n, "href")) {
-      if (!a.has_href) { a.href = v; a.has_href = true; }
-    } else if (iequals(n, "lang")) {
-      if (!a.has_lang) { a.lang = v; a.has_lang = true; }
-    } else if (iequals(n, "xml:lang")) {
-      if (!a.has_xml_lang) { a.xml_lang = v; a.has_xml_lang = true; }
-    } else if (iequals(n, "http-equiv")) {
-      if (a.http_equiv.empty()) a.http_equiv = v;
-    } else if (iequals(n, "content")) {
-      if (!a.has_content) { a.content = v; a.has_content = true; }
-    } else if (iequals(n, "class")) {
-      if (a.cls.empty()) a.cls = v;
-    } else if (iequals(n, "id")) {
-      if (a.id.empty()) a.id = v;
-    } else if (iequals(n, "role")) {
-      if (a.role.empty()) a.role = v;
-    } else if (iequals(n, "alt")) {
-      if (!a.has_alt) { a.alt = v; a.has_alt = true; }
-    } else if (iequals(n, "hidden")) {
-      a.hidden = true;
-    }
-    (void)has_value;
+  static void note_attr(tag_attrs& a, std::string_view n, std::string_view v) noexcept {
+    if (n.size() < 2 || n.size() > 10 || n.find('\0') != std::string_view::npos) return;
+    attr k = kAttrTable.find(pack_name(n), attr::count);
+    if (k != attr::count) a.set(k, v);
   }
 
   /// Counter mask for a pushed element: its own meaning plus what its id/class/role say.
@@ -1079,13 +1185,13 @@ class html_extractor {
       case T::t_td: case T::t_th: m |= html_block_table; break;
       case T::t_template: m |= 1u << kSuppressBit; break;
       case T::t_svg: case T::t_math: m |= (1u << kSuppressBit) | (1u << kForeignBit); break;
-      case T::t_a: if (a.has_href) m |= html_block_anchor; break;
+      case T::t_a: if (a.has(attr::href)) m |= html_block_anchor; break;
       default: break;
     }
     if (t == T::t_body || t == T::t_a || t == T::t_svg || t == T::t_math || t == T::t_template)
       return m;
-    if (!a.role.empty()) {
-      std::string_view role = trim_html_space(a.role);
+    if (a.has(attr::role)) {
+      std::string_view role = trim_html_space(a.get(attr::role));
       if (iequals(role, "navigation") || iequals(role, "menu") || iequals(role, "menubar") ||
           iequals(role, "banner") || iequals(role, "contentinfo") || iequals(role, "complementary") ||
           iequals(role, "search") || iequals(role, "dialog") || iequals(role, "alertdialog") ||
@@ -1094,11 +1200,11 @@ class html_extractor {
       else if (iequals(role, "main") || iequals(role, "article"))
         m |= html_block_article;
     }
-    if (a.hidden) m |= html_block_hint_boilerplate;
-    if (!a.cls.empty() || !a.id.empty()) {
+    if (a.has(attr::hidden)) m |= html_block_hint_boilerplate;
+    if (a.has(attr::cls) || a.has(attr::id)) {
       class_hints h;
-      scan_class_value(a.cls, h);
-      scan_class_value(a.id, h);
+      scan_class_value(a.get(attr::cls), h);
+      scan_class_value(a.get(attr::id), h);
       if (h.consent) m |= html_block_hint_consent;
       const bool semantic_content = (t == T::t_article || t == T::t_main);
       if (h.boiler && !h.content && !semantic_content) m |= html_block_hint_boilerplate;
@@ -1121,8 +1227,8 @@ class html_extractor {
     if ((props & tp_block) && !hidden) hard_break();
     switch (t) {
       case T::t_html:
-        if (!lang_seen_ && !hidden && (a.has_lang || a.has_xml_lang)) {
-          std::string_view v = trim_html_space(a.has_lang ? a.lang : a.xml_lang);
+        if (!lang_seen_ && !hidden && (a.has(attr::lang) || a.has(attr::xml_lang))) {
+          std::string_view v = trim_html_space(a.has(attr::lang) ? a.get(attr::lang) : a.get(attr::xml_lang));
           if (!v.empty() && v.size() <= kMaxLang) {
             r_.html_lang.clear();
             r_.invalid_sequences += decode_into(r_.html_lang, v, true, true);
@@ -1131,15 +1237,16 @@ class html_extractor {
         }
         return;
       case T::t_base:
-        if (!base_seen_ && !hidden && a.has_href) {
+        if (!base_seen_ && !hidden && a.has(attr::href)) {
           base_seen_ = true;
-          if (a.href.size() <= kMaxUrl) decode_into(r_.base_url, a.href, true, false);
+          std::string_view href = a.get(attr::href);
+          if (href.size() <= kMaxUrl) decode_into(r_.base_url, href, true, false);
         }
         return;
       case T::t_meta:
-        if (!content_language_seen_ && !hidden && a.has_content &&
-            iequals(trim_html_space(a.http_equiv), "content-language")) {
-          std::string_view v = trim_html_space(a.content);
+        if (!content_language_seen_ && !hidden && a.has(attr::content) &&
+            iequals(trim_html_space(a.get(attr::http_equiv)), "content-language")) {
+          std::string_view v = trim_html_space(a.get(attr::content));
           if (!v.empty() && v.size() <= 256) {
             r_.content_language.clear();
             r_.invalid_sequences += decode_into(r_.content_language, v, true, true);
@@ -1151,20 +1258,20 @@ class html_extractor {
         if (!hidden) soft_break();
         return;
       case T::t_img:
-        if (link_open_ && !link_alt_set_ && a.has_alt && t_.size() == link_text_start_) {
+        if (link_open_ && !link_alt_set_ && a.has(attr::alt) && t_.size() == link_text_start_) {
           html_link& l = r_.links[link_index_];
           l.text.clear();
-          decode_into(l.text, a.alt.substr(0, std::min(a.alt.size(), kMaxAnchor * 2)), true, true);
+          decode_into(l.text, a.get(attr::alt).substr(0, kMaxAnchor * 2), true, true);
           truncate_utf8(l.text, kMaxAnchor);
           link_alt_set_ = !l.text.empty();
         }
         return;
       case T::t_area:
-        if (a.has_href && !hidden) {
-          start_link(a.href);
+        if (a.has(attr::href) && !hidden) {
+          start_link(a.get(attr::href));
           if (link_open_) {
             html_link& l = r_.links[link_index_];
-            if (a.has_alt) decode_into(l.text, a.alt.substr(0, std::min(a.alt.size(), kMaxAnchor * 2)), true, true);
+            if (a.has(attr::alt)) decode_into(l.text, a.get(attr::alt).substr(0, kMaxAnchor * 2), true, true);
             truncate_utf8(l.text, kMaxAnchor);
             link_open_ = false;
           }
@@ -1188,7 +1295,7 @@ class html_extractor {
         return;
       case T::t_a:
         if (is_open(T::t_a)) pop_until(T::t_a);
-        if (a.has_href && !hidden) start_link(a.href);
+        if (a.has(attr::href) && !hidden) start_link(a.get(attr::href));
         break;
       case T::t_li: {
         static constexpr html_tag tg[] = {T::t_li}, bar[] = {T::t_ul, T::t_ol, T::t_menu};

@@ -182,9 +182,22 @@ namespace detail {
 
 /// Appends `s`, dropping tab/CR/LF, turning '\' into '/' when `slashes`, and percent-encoding
 /// controls, space, " < > ` { } DEL and bytes >= 0x80.
+inline constexpr bool uri_plain_byte(unsigned char c) noexcept {
+  return c > 0x20 && c < 0x7F && c != '\\' && c != '"' && c != '<' && c != '>' && c != '`' &&
+         c != '{' && c != '}';
+}
+
 inline void uri_append_encoded(std::string& out, std::string_view s, bool slashes) {
   static constexpr char hex[] = "0123456789ABCDEF";
-  for (char ch : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    std::size_t j = i;  // a run that needs nothing: append at once
+    while (j < s.size() && uri_plain_byte(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) {
+      out.append(s.data() + i, j - i);
+      i = j;
+      if (i == s.size()) break;
+    }
+    const char ch = s[i];
     unsigned char c = static_cast<unsigned char>(ch);
     if (c == '\t' || c == '\n' || c == '\r') continue;
     if (c == '\\' && slashes) {
@@ -229,7 +242,9 @@ inline bool uri_append_authority(std::string& out, const uri_view& u) {
     out.push_back('@');
   }
   if (!uri_valid_utf8(u.host)) return false;
-  for (char c : u.host) out.push_back(uri_lower(c));
+  const std::size_t h = out.size();
+  out.append(u.host);
+  for (std::size_t i = h; i < out.size(); ++i) out[i] = uri_lower(out[i]);
   if (!u.port.empty()) {
     out.push_back(':');
     out.append(u.port);
@@ -376,6 +391,10 @@ inline bool uri_resolve_into(const uri_view* base, std::string_view ref, std::st
     query = r.query;
     has_query = r.has_query;
   }
+  // A path that starts with "//" without an authority would read back as one ("g:/.//x"
+  // becomes "g://x"); as WHATWG does, keep it a path with a "/." prefix.
+  if (!auth_from && out.size() - path_start >= 2 && out[path_start] == '/' && out[path_start + 1] == '/')
+    out.insert(path_start, "/.");
   if (has_query) {
     out.push_back('?');
     uri_append_encoded(out, query, false);
