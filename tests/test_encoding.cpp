@@ -568,3 +568,22 @@ TEST_CASE("langsift encoding tool: one line per file, errors on stderr, exit 1 f
                     "en.ascii.txt > /dev/null 2>&1";
   CHECK(WEXITSTATUS(std::system(bad.c_str())) == 2);
 }
+
+TEST_CASE("the encoding library never prints, exits or aborts (nm)") {
+  std::string lib = std::string(LANGSIFT_BINARY_DIR) + "/liblangsift_encoding.a";
+  if (!std::ifstream(lib).good()) return;  // a shared or differently named build: not checked
+  std::string out_file = std::string(LANGSIFT_BINARY_DIR) + "/test_encoding_nm.out";
+  std::string cmd = "nm -u " + lib + " > " + out_file + " 2>/dev/null";
+  if (std::system(cmd.c_str()) != 0) return;  // no nm
+  std::ifstream f(out_file);
+  std::string line;
+  const std::vector<std::string> banned = {"printf", "fprintf", "puts", "fputs", "fwrite", "putchar",
+                                           "exit", "_exit", "abort", "_ZSt4cout", "_ZSt4cerr"};
+  while (std::getline(f, line)) {
+    std::string sym = line.substr(line.find_last_of(' ') + 1);
+    if (sym.rfind("__", 0) == 0 && sym.find("printf_chk") != std::string::npos) sym = "printf";
+    CAPTURE(sym);
+    for (const auto& b : banned) CHECK(sym != b);
+  }
+  std::remove(out_file.c_str());
+}
