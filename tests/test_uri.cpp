@@ -172,6 +172,9 @@ TEST_CASE("resolve_uri details", "[uri]") {
   // An authority with an empty path merges as "/".
   CHECK(resolve_uri("http://a", "b") == "http://a/b");
   CHECK(resolve_uri("http://a?q", "?r") == "http://a?r");
+  // Dot segments in the base are removed, also for an empty reference (as browsers do).
+  CHECK(resolve_uri("http://a/b/./c/../d", "") == "http://a/b/d");
+  CHECK(resolve_uri("http://a/b/./c/../d", "?q") == "http://a/b/d?q");
   // The base's fragment is never inherited.
   CHECK(resolve_uri("http://a/b#f", "") == "http://a/b");
   // Scheme and host are lower-cased; userinfo, port, path and query are not.

@@ -83,6 +83,8 @@ struct html_block {
   std::uint32_t stops = 0;         ///< sentence punctuation (. ! ? and their CJK forms)
   std::uint32_t lines = 1;         ///< lines: 1 + line breaks inside the block (<br>, <pre>)
   std::uint32_t flags = 0;         ///< html_block_flag bits
+  std::uint32_t container = 0;     ///< the innermost boilerplate container (nav, aside, footer,
+                                   ///< "sidebar"...) the block is in: 1, 2... in document order; 0: none
   std::uint8_t heading = 0;        ///< 1-6 inside <h1>-<h6>, else 0
   bool kept = true;                ///< main-content decision (true unless mark_main_content dropped it)
 
@@ -598,8 +600,11 @@ enum class hint_kind : std::uint8_t { none, boiler, content };
 
 inline constexpr auto kHintTable = [] {
   constexpr std::string_view boiler[] = {
+      // Not "header": in class names it mostly marks a component's header ("entry-header",
+      // "question-header", "card-header"), which holds a title; page headers are <header>,
+      // "masthead", or made of links.
       "ad", "ads", "advert", "advertisement", "banner", "breadcrumb", "breadcrumbs", "footer",
-      "header", "langs", "language", "languages", "login", "masthead", "menu", "menubar", "modal",
+      "langs", "language", "languages", "login", "masthead", "menu", "menubar", "modal",
       "nav", "navbar", "navigation", "newsletter", "pager", "pagination", "popup", "promo",
       "related", "share", "sharing", "sidebar", "signin", "signup", "skip", "social", "sponsored",
       "subscribe", "tags", "toolbar", "topbar", "widget"};
@@ -775,7 +780,8 @@ class html_extractor {
  private:
   struct stack_entry {
     html_tag tag;
-    std::uint32_t mask;  // counters this entry incremented
+    std::uint32_t mask;            // counters this entry incremented
+    std::uint32_t prev_container;  // the innermost boilerplate container before this one
   };
 
   // ---- state ----
@@ -796,6 +802,7 @@ class html_extractor {
   // open elements
   stack_entry stack_[kMaxDepth];
   std::size_t depth_ = 0, overflow_ = 0;
+  std::uint32_t container_ = 0, containers_ = 0;  // innermost boilerplate container; count so far
   std::uint32_t open_[static_cast<std::size_t>(html_tag::count)] = {};
   std::uint32_t counters_[kCounterCount] = {};
 
@@ -870,6 +877,7 @@ class html_extractor {
     cur_.begin = t_.size();
     cur_.flags = current_flags();
     cur_.heading = current_heading();
+    cur_.container = container_;
     tokens_ = linked_tokens_ = dense_ = linked_dense_ = 0;
   }
   void close_block() {
@@ -944,12 +952,14 @@ class html_extractor {
       ++overflow_;
       return;
     }
-    stack_[depth_++] = {t, mask};
+    stack_[depth_++] = {t, mask, container_};
+    if (mask & (html_block_boilerplate | html_block_hint_boilerplate)) container_ = ++containers_;
     ++open_[static_cast<std::size_t>(t)];
     for (std::uint32_t m = mask; m; m &= m - 1) ++counters_[std::countr_zero(m)];
   }
   void pop() {
     stack_entry e = stack_[--depth_];
+    container_ = e.prev_container;
     --open_[static_cast<std::size_t>(e.tag)];
     for (std::uint32_t m = e.mask; m; m &= m - 1) --counters_[std::countr_zero(m)];
     if (e.tag == html_tag::t_a) finish_link();
@@ -1516,7 +1526,7 @@ inline constexpr std::uint32_t kBoilerFlags =
     html_block_boilerplate | html_block_hint_boilerplate | html_block_control;
 
 /// A block in a boilerplate container, unless it is long prose (some sites put real text in
-/// an aside or a "sidebar"-named wrapper). Consent banners are boilerplate whatever their length.
+/// an aside). Consent banners are boilerplate whatever their length.
 inline bool mc_boiler(const html_block& b) noexcept {
   if (b.flags & html_block_hint_consent) return true;
   if (!(b.flags & kBoilerFlags)) return false;
@@ -1555,17 +1565,72 @@ inline void mark_main_content(html_result& r) noexcept {
   for (std::size_t i = 0; i < n; ++i) {
     html_block& b = B[i];
     b.flags &= ~static_cast<std::uint32_t>(html_block_title);
-    const std::size_t len = b.end - b.begin;
+    std::string_view h = std::string_view(r.text).substr(b.begin, b.end - b.begin);
+    // Permalink markers after a heading ("Title¶", "Title #", "Title §") are not its text.
+    for (bool trimmed = true; trimmed && !h.empty();) {
+      trimmed = false;
+      if (h.back() == ' ' || h.back() == '#') {
+        h.remove_suffix(1);
+        trimmed = true;
+      } else if (h.size() >= 2 && static_cast<unsigned char>(h[h.size() - 2]) == 0xC2 &&
+                 (static_cast<unsigned char>(h.back()) == 0xB6 || static_cast<unsigned char>(h.back()) == 0xA7)) {
+        h.remove_suffix(2);
+        trimmed = true;
+      }
+    }
+    const std::size_t len = h.size();
     if (b.heading && b.heading <= 3 && headings_checked < 16 && len >= 3 && len <= 512 &&
         !r.title.empty()) {
       ++headings_checked;
-      if (len > title_len && icontains(r.title, std::string_view(r.text).substr(b.begin, len))) {
+      if (len > title_len && icontains(r.title, h)) {
         title_block = i;
         title_len = len;
       }
     }
   }
   if (title_block < n) B[title_block].flags |= html_block_title;
+  // A "boilerplate" container that holds most of the page's prose is not boilerplate: it is a
+  // wrapper with a layout class ("wy-grid-for-nav", "has-sidebar") or a misused element.
+  // Navigation, sidebars and footers never hold most of a page's text. Such a container's
+  // blocks lose the boilerplate flags (its ancestors hold the same prose, so they are cleared
+  // with it; boilerplate containers nested inside it keep theirs).
+  {
+    auto prose = [](const html_block& b) {
+      return b.words > 15 && b.linked_words * 3 <= b.words && b.stops >= 1 ? b.words : 0u;
+    };
+    std::uint64_t total = 0, best_words = 0;
+    std::uint32_t best = 0;
+    for (const html_block& b : B) total += prose(b);
+    // At most one container can hold a majority of the prose words: find the candidate with a
+    // weighted Boyer-Moore majority vote (each block votes its prose words for its innermost
+    // container), then count its words in a second pass. O(n), no per-container table.
+    std::uint32_t cur = 0;
+    std::uint64_t run = 0;
+    for (const html_block& b : B) {
+      std::uint64_t w = prose(b);
+      if (!w) continue;
+      if (run == 0) {
+        cur = b.container;
+        run = w;
+      } else if (b.container == cur) {
+        run += w;
+      } else if (run >= w) {
+        run -= w;
+      } else {
+        cur = b.container;
+        run = w - run;
+      }
+    }
+    if (cur != 0) {
+      for (const html_block& b : B)
+        if (b.container == cur) best_words += prose(b);
+      best = cur;
+    }
+    if (best != 0 && best_words * 2 > total)
+      for (html_block& b : B)
+        if (b.container == best)
+          b.flags &= ~static_cast<std::uint32_t>(html_block_boilerplate | html_block_hint_boilerplate);
+  }
   // Pass 1: long low-link-density blocks are content.
   for (html_block& b : B) b.kept = mc_long(b);
   // Pass 2, forward: short blocks next to content.

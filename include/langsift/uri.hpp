@@ -364,7 +364,10 @@ inline bool uri_resolve_into(const uri_view* base, std::string_view ref, std::st
     query = r.query;
     has_query = r.has_query;
   } else if (r.path.empty()) {
-    uri_append_encoded(out, base->path, special);  // already absolute: no dot removal (§5.2.2)
+    // §5.2.2 takes the base path as it is; browsers normalise the base when they parse it, so
+    // dot segments in a base ("/b/./c") are removed here too, and resolution is idempotent.
+    uri_append_encoded(out, base->path, special);
+    uri_remove_dot_segments(out, path_start);
     if (r.has_query) {
       query = r.query;
       has_query = true;
