@@ -111,13 +111,15 @@ struct html_result {
 html_result extract_html(std::string_view html, const html_options& options = {});
 
 /// Same, into `out`, whose buffers are reused: once warmed up on pages of similar size, no
-/// allocation per document.
+/// allocation per document. `html` and `options.base_url` must not point into `out`.
 void extract_html(std::string_view html, const html_options& options, html_result& out);
 
 /// The main-content rules (in the spirit of Kohlschütter et al. 2010, see docs/html.md): sets
-/// `kept` on each block of `r.blocks` from the blocks' features, `r.text` and `r.title`. Does
-/// not change `r.text`; extract_html with main_content = true calls it and then keeps only the
-/// text of the kept blocks.
+/// `kept` on each block of `r.blocks` from the blocks' features, `r.text` and `r.title` (and
+/// updates the flags it derives: html_block_title, and the boilerplate flags of a "boilerplate"
+/// container that turns out to hold most of the page's prose). Does not change `r.text`;
+/// extract_html with main_content = true calls it and then keeps only the kept blocks' text.
+/// Call it on a full-text result: after main-content extraction the offsets no longer fit.
 void mark_main_content(html_result& r) noexcept;
 
 /// Cheap sniff for "is this HTML rather than plain text": a doctype, comment or common tag
