@@ -21,7 +21,7 @@ constexpr mode kModes[] = {
 
 void usage(std::FILE* out) {
   std::fprintf(out, "usage: langsift-eval <mode> [options] [args]\n\nmodes:\n");
-  for (const auto& m : kModes) std::fprintf(out, "  %-10s %s\n", m.name, m.summary);
+  for (const auto& m : kModes) std::fprintf(out, "  %-13s %s\n", m.name, m.summary);
   std::fprintf(out, "\n`langsift-eval <mode> --help` describes a mode. langsift %s\n", langsift::version());
 }
 

@@ -22,7 +22,7 @@ constexpr subcommand kSubcommands[] = {
 
 void usage(std::FILE* out) {
   std::fprintf(out, "usage: langsift <command> [options] [args]\n\ncommands:\n");
-  for (const auto& c : kSubcommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  for (const auto& c : kSubcommands) std::fprintf(out, "  %-13s %s\n", c.name, c.summary);
   std::fprintf(out, "\n`langsift <command> --help` describes a command. langsift %s\n", langsift::version());
 }
 

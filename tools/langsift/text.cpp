@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/cli.hpp"
+#include "langsift/encoding.hpp"
 #include "langsift/html.hpp"
 #include "subcommands.hpp"
 
@@ -19,7 +20,9 @@ void usage(std::FILE* out) {
       "Extracts the text of an HTML page and prints it as UTF-8, one line per block (paragraph,\n"
       "heading, list item, table cell...), whitespace collapsed. Tags, comments, script, style,\n"
       "noscript, template, textarea, iframe, svg and math content are dropped; character\n"
-      "references are decoded. The input is read as UTF-8 (invalid bytes become U+FFFD).\n"
+      "references are decoded. The input bytes are first decoded to UTF-8: BOM, then the charset\n"
+      "of --content-type, then <meta charset> / XML declaration, then statistical detection\n"
+      "(see `langsift encoding`); invalid sequences become U+FFFD.\n"
       "\n"
       "options:\n"
       "  --main          keep only the main content: drop navigation, menus, link lists, footers,\n"
@@ -32,10 +35,14 @@ void usage(std::FILE* out) {
       "                  are left out; relative links need --base or a <base href>)\n"
       "  --title         print the <title> as the first line, before the text (or links)\n"
       "  --meta          print KEY<TAB>VALUE lines first: title, html-lang, content-language, base,\n"
-      "                  status, invalid-utf8 (number of replaced sequences), links, blocks\n"
+      "                  status, encoding, encoding-source, replaced-bytes (bytes the decoder\n"
+      "                  replaced by U+FFFD), invalid-utf8 (sequences the extractor replaced),\n"
+      "                  links, blocks\n"
       "  --blocks        print every text block with its features and the main-content decision\n"
       "                  instead of the text: K|D<TAB>words<TAB>linked<TAB>stops<TAB>flags<TAB>text\n"
       "  --max-bytes N   process at most N bytes of input (K/M/G suffixes; default 16M)\n"
+      "  --content-type V  the HTTP Content-Type header (or a bare charset) of the page\n"
+      "  --encoding E    the input's encoding, skipping detection (e.g. utf-8, windows-1251)\n"
       "  -h, --help      this help\n"
       "\n"
       "Exit status: 0 on success (also when no text was found), 1 when FILE cannot be read,\n"
@@ -66,7 +73,7 @@ std::string flag_names(std::uint32_t f) {
 
 int langsift::cli::cmd_text(int argc, char** argv) {
   bool main_content = false, links = false, title = false, meta = false, blocks = false;
-  std::string base, path, value;
+  std::string base, path, value, content_type, forced_encoding;
   unsigned long long max_bytes = 16ull << 20;
   bool have_path = false;
   for (int i = 1; i < argc; ++i) {
@@ -91,6 +98,12 @@ int langsift::cli::cmd_text(int argc, char** argv) {
       auto v = missing ? std::nullopt : parse_size(value);
       if (!v || *v == 0) return fail(kProgram, "--max-bytes needs a positive size (e.g. 4M)") + 1;
       max_bytes = *v;
+    } else if (take_option(argc, argv, i, "--content-type", content_type, missing)) {
+      if (missing) return fail(kProgram, "--content-type needs a value") + 1;
+    } else if (take_option(argc, argv, i, "--encoding", forced_encoding, missing)) {
+      if (missing) return fail(kProgram, "--encoding needs a name") + 1;
+      if (!langsift::can_convert(forced_encoding))
+        return fail(kProgram, "unknown or unsupported encoding '" + forced_encoding + "'") + 1;
     } else if (a.size() > 1 && a[0] == '-') {
       usage(stderr);
       return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
@@ -109,12 +122,23 @@ int langsift::cli::cmd_text(int argc, char** argv) {
   std::string bytes, error;
   if (!read_file(path, bytes, error)) return fail(kProgram, error);
 
-  // ---- ENCODING STAGE GOES HERE ------------------------------------------------------------
-  // For now the input is taken as UTF-8 (extract_html replaces invalid sequences by U+FFFD).
-  // When langsift::encoding is wired in, convert `bytes` to UTF-8 here, e.g. with
-  // decode_to_utf8 from langsift/encoding.hpp, and pass the converted text on.
-  const std::string_view utf8 = bytes;
-  // -------------------------------------------------------------------------------------------
+  if (bytes.size() > max_bytes) bytes.resize(static_cast<std::size_t>(max_bytes));
+  langsift::decoded_text decoded;
+  if (forced_encoding.empty()) {
+    langsift::encoding_options eopt;
+    eopt.content_type = content_type;
+    decoded = langsift::decode_to_utf8(bytes, eopt);
+  } else {
+    decoded.encoding.name = std::string(langsift::canonical_encoding_name(forced_encoding));
+    decoded.encoding.source = langsift::encoding_source::http;
+    decoded.conversion = langsift::convert_to_utf8(bytes, decoded.encoding.name, decoded.text);
+  }
+  if (decoded.conversion.st != langsift::status::ok && decoded.conversion.st != langsift::status::empty_input)
+    return fail(kProgram, path + ": cannot convert from " + decoded.encoding.name + ": " +
+                              std::string(langsift::status_name(decoded.conversion.st)));
+  bytes.clear();
+  bytes.shrink_to_fit();
+  const std::string_view utf8 = decoded.text;
 
   html_options opt;
   opt.base_url = base;
@@ -127,10 +151,12 @@ int langsift::cli::cmd_text(int argc, char** argv) {
 
   if (meta) {
     std::printf("title\t%s\nhtml-lang\t%s\ncontent-language\t%s\nbase\t%s\nstatus\t%s\n"
+                "encoding\t%s\nencoding-source\t%s\nreplaced-bytes\t%zu\n"
                 "invalid-utf8\t%zu\nlinks\t%zu\nblocks\t%zu\n",
                 r.title.c_str(), r.html_lang.c_str(), r.content_language.c_str(), r.base_url.c_str(),
-                std::string(status_name(r.st)).c_str(), r.invalid_sequences, r.links.size(),
-                r.blocks.size());
+                std::string(status_name(r.st)).c_str(), decoded.encoding.name.c_str(),
+                std::string(langsift::encoding_source_name(decoded.encoding.source)).c_str(),
+                decoded.conversion.replaced_bytes, r.invalid_sequences, r.links.size(), r.blocks.size());
   }
   if (title) {
     put(r.title);
