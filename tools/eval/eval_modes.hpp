@@ -5,5 +5,8 @@ namespace langsift::cli {
 
 int eval_encoding(int argc, char** argv);  // encoding.cpp
 int eval_main_content(int argc, char** argv);  // main_content.cpp
+int eval_lang(int argc, char** argv);   // lang.cpp
+int eval_docs(int argc, char** argv);   // lang_docs.cpp
+int eval_mixed(int argc, char** argv);  // lang_mixed.cpp
 
 }  // namespace langsift::cli

@@ -17,6 +17,9 @@ constexpr mode kModes[] = {
     {"encoding", langsift::cli::eval_encoding,
      "score encoding detection on a directory laid out as <lang>/<charset>.txt"},
     {"main-content", langsift::cli::eval_main_content, "score HTML main-content extraction against gold texts"},
+    {"lang", langsift::cli::eval_lang, "accuracy of language identification on <code>.txt sample files"},
+    {"docs", langsift::cli::eval_docs, "per-language precision on documents of N bytes (ClueWeb09 protocol)"},
+    {"mixed", langsift::cli::eval_mixed, "reported percents of two-language documents against true byte shares"},
 };
 
 void usage(std::FILE* out) {

@@ -1,0 +1,368 @@
+// `langsift-eval lang | docs | mixed`: the scoring math on small fixtures with fake detectors
+// (tests/data/eval/README.md gives the expected figures), output formats, error paths; the
+// peer adapters when they are built or installed (skipped otherwise).
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kData = std::string(LANGSIFT_TEST_DATA_DIR) + "/eval/";
+const std::string kBin = std::string(LANGSIFT_BINARY_DIR) + "/";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct outcome {
+  int status = -1;
+  std::string out, err;
+};
+
+fs::path scratch() {
+  fs::path dir = fs::path(LANGSIFT_BINARY_DIR) / "test-eval-scratch";
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs a shell command line, capturing stdout and stderr.
+outcome sh(const std::string& cmd) {
+  static int counter = 0;
+  // ctest runs test cases as separate processes, possibly in parallel: the pid keeps names apart.
+  fs::path base = scratch() / ("run" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+  std::string full = "(" + cmd + ") >" + base.string() + ".out 2>" + base.string() + ".err </dev/null";
+  int rc = std::system(full.c_str());
+  outcome o;
+  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  o.out = slurp(base.string() + ".out");
+  o.err = slurp(base.string() + ".err");
+  return o;
+}
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+std::string eval_cmd(const std::string& mode) { return q(kBin + "langsift-eval") + " " + mode + " --no-langsift "; }
+
+std::string first_word() { return "--detector " + q("first=sh " + kData + "first-word.sh") + " "; }
+
+std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::size_t pos = 0;
+    for (;;) {
+      std::size_t tab = line.find('\t', pos);
+      fields.push_back(line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos));
+      if (tab == std::string::npos) break;
+      pos = tab + 1;
+    }
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("lang: per-language accuracy, macro means, no-answer and TSV rows") {
+  fs::path tsv = scratch() / "lang.tsv";
+  outcome o = sh(eval_cmd("lang") + first_word() + "--detector " + q("en=sed s/.*/en/") + " --tsv " +
+                 tsv.string() + " " + kData + "lang");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  auto rows = tsv_rows(slurp(tsv));
+  REQUIRE(rows.size() == 7);
+  CHECK(rows[0] == std::vector<std::string>{"set", "detector", "language", "samples", "correct", "no_answer",
+                                            "accuracy_pct", "top_wrong", "top_wrong_count"});
+  CHECK(rows[1] == std::vector<std::string>{"lang", "first", "en", "5", "2", "1", "40.00", "de", "1"});
+  CHECK(rows[2] == std::vector<std::string>{"lang", "first", "fr", "2", "2", "0", "100.00", "", "0"});
+  CHECK(rows[3] == std::vector<std::string>{"lang", "first", "zh", "3", "2", "0", "66.67", "ja", "1"});
+  CHECK(rows[4] == std::vector<std::string>{"lang", "en", "en", "5", "5", "0", "100.00", "", "0"});
+  CHECK(rows[6] == std::vector<std::string>{"lang", "en", "zh", "3", "0", "0", "0.00", "en", "3"});
+  // Macro over the 3 languages: (40 + 100 + 66.7) / 3; the always-en detector: 33.3 over all,
+  // 100 over the one language it answers.
+  CHECK(contains(o.out, "| first | **68.9** | 3 | 68.9 | 60.0 | 10.0 |"));
+  CHECK(contains(o.out, "| en | **33.3** | 1 | 100.0 | 50.0 | 0.0 |"));
+}
+
+TEST_CASE("lang: subtag matching by default, whole codes with --strict") {
+  outcome o = sh(eval_cmd("lang") + first_word() + "--strict --tsv - " + kData + "lang");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(contains(o.out, "lang\tfirst\tfr\t2\t1\t0\t50.00\tfr-CA\t1\n"));
+  CHECK(contains(o.out, "lang\tfirst\tzh\t3\t1\t0\t33.33\t"));
+  CHECK(contains(o.out, "| first | **41.1** |"));  // (40 + 50 + 33.3) / 3
+  CHECK(contains(o.out, "whole codes"));
+}
+
+TEST_CASE("lang: confused pairs overall and per detector") {
+  outcome o = sh(eval_cmd("lang") + first_word() + "--detector " + q("en=sed s/.*/en/") + " " + kData + "lang");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(contains(o.out, "| zh → en | 3 | 0 | 3 |"));
+  CHECK(contains(o.out, "| en → fr | 1 | 1 | 0 |"));
+  CHECK(contains(o.out, "| first | en → de 1 · en → fr 1 · zh → ja 1 |"));
+  CHECK(contains(o.out, "| en | zh → en 3 · fr → en 2 |"));
+  CHECK_FALSE(contains(o.out, "→ und"));  // no answer is not a confusion
+  // Only the top N pairs with --top.
+  outcome top1 = sh(eval_cmd("lang") + first_word() + "--top 1 " + kData + "lang");
+  REQUIRE(top1.status == 0);
+  CHECK(contains(top1.out, "| first | en → de 1 |"));
+}
+
+TEST_CASE("lang: length buckets count characters, not bytes") {
+  outcome o = sh(eval_cmd("lang") + first_word() + kData + "lang");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  // 1-10: "en hello", "de short", "fr un", "zh 中文", "ja 日本語です" (8 characters, 18 bytes).
+  CHECK(contains(o.out, "| 1–10 | 5 | 60.0 |"));
+  // 11-20: "en hello world again" (20), "und nothing here", "fr-CA deux trois", "zh-Hant 中文字".
+  CHECK(contains(o.out, "| 11–20 | 4 | 75.0 |"));
+  CHECK(contains(o.out, "| 21–50 | 1 | 0.0 |"));
+  CHECK_FALSE(contains(o.out, "| 51–100 |"));  // empty buckets are left out
+}
+
+TEST_CASE("lang: --only, --limit, --per-language and the SVG chart") {
+  fs::path svg = scratch() / "lang.svg";
+  outcome o = sh(eval_cmd("lang") + first_word() + "--only zh,en --limit 2 --per-language --svg " + svg.string() +
+                 " --tsv - " + kData + "lang");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(contains(o.out, "lang\tfirst\ten\t2\t2\t0\t100.00\t\t0\n"));
+  CHECK(contains(o.out, "lang\tfirst\tzh\t2\t2\t0\t100.00\t\t0\n"));
+  CHECK_FALSE(contains(o.out, "\tfr\t"));
+  CHECK(contains(o.out, "2 languages, 4 samples."));
+  CHECK(contains(o.out, "| zh | 2 | 100.0 |"));
+  std::string chart = slurp(svg);
+  CHECK(chart.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(contains(chart, "</svg>"));
+  CHECK(contains(chart, "<title>en · first: 100.0 %</title>"));
+  CHECK(contains(chart, "first — macro mean 100.0 %"));
+}
+
+TEST_CASE("lang: sample sets in sub-directories, summary, --sets order") {
+  outcome o = sh(eval_cmd("lang") + first_word() + "--sets b,a " + kData + "sets");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(contains(o.out, "## Summary: macro mean of per-language accuracy (%)"));
+  CHECK(contains(o.out, "| detector | b | a |"));
+  CHECK(contains(o.out, "| first | 0.0 | 100.0 |"));
+  CHECK(o.out.find("## b") < o.out.find("## a"));
+  // Default order: sorted by name.
+  outcome d = sh(eval_cmd("lang") + first_word() + kData + "sets");
+  REQUIRE(d.status == 0);
+  CHECK(contains(d.out, "| first | 100.0 | 0.0 |"));
+  CHECK(sh(eval_cmd("lang") + first_word() + "--sets a,zz " + kData + "sets").status == 1);
+}
+
+TEST_CASE("lang: errors name the detector and the file") {
+  SECTION("a detector that exits non-zero") {
+    outcome o = sh(eval_cmd("lang") + "--detector bad=false " + kData + "lang");
+    CHECK(o.status == 1);
+    CHECK(contains(o.err, "detector 'bad'"));
+    CHECK(contains(o.err, "en.txt"));
+    CHECK(contains(o.err, "exited with status 1"));
+  }
+  SECTION("a detector that prints too few lines (and stops reading)") {
+    outcome o = sh(eval_cmd("lang") + "--detector " + q("short=head -n 1") + " " + kData + "lang");
+    CHECK(o.status == 1);
+    CHECK(contains(o.err, "detector 'short'"));
+    CHECK(contains(o.err, "printed 1 line for 5 input lines"));
+  }
+  SECTION("a detector that prints too many lines") {
+    outcome o = sh(eval_cmd("lang") + "--detector " + q("double=sed p") + " " + kData + "lang");
+    CHECK(o.status == 1);
+    CHECK(contains(o.err, "printed 10 lines for 5 input lines"));
+  }
+  SECTION("a command that does not exist") {
+    outcome o = sh(eval_cmd("lang") + "--detector none=/nonexistent/detector " + kData + "lang");
+    CHECK(o.status == 1);
+    CHECK(contains(o.err, "detector 'none'"));
+  }
+  SECTION("a missing DIR") {
+    outcome o = sh(eval_cmd("lang") + first_word() + kData + "no-such-dir");
+    CHECK(o.status == 1);
+    CHECK(contains(o.err, "not a directory"));
+  }
+  SECTION("an empty language file") {
+    outcome o = sh(eval_cmd("lang") + first_word() + kData + "empty");
+    CHECK(o.status == 1);
+    CHECK(contains(o.err, "en.txt: no samples"));
+  }
+  SECTION("--only a language without a file") {
+    outcome o = sh(eval_cmd("lang") + first_word() + "--only en,xx " + kData + "lang");
+    CHECK(o.status == 1);
+    CHECK(contains(o.err, "xx.txt"));
+  }
+  SECTION("usage errors exit 2") {
+    CHECK(sh(eval_cmd("lang") + kData + "lang").status == 2);  // --no-langsift and no detector
+    CHECK(sh(eval_cmd("lang") + first_word() + "--frobnicate " + kData + "lang").status == 2);
+    CHECK(sh(eval_cmd("lang") + "--detector noequals " + kData + "lang").status == 2);
+    CHECK(sh(eval_cmd("lang") + first_word() + first_word() + kData + "lang").status == 2);  // name twice
+    CHECK(sh(eval_cmd("lang") + first_word()).status == 2);                                 // no DIR
+  }
+}
+
+TEST_CASE("lang: the default detector is the langsift next to langsift-eval") {
+  outcome o = sh(q(kBin + "langsift-eval") + " lang --help");
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "--detector NAME=CMD"));
+  // Whatever `langsift detect` does today, the report names it as the command run.
+  outcome run = sh(q(kBin + "langsift-eval") + " lang --limit 1 --only en " + kData + "lang");
+  if (run.status == 0)
+    CHECK(contains(run.out, "langsift detect --lines`"));
+  else
+    CHECK(contains(run.err, "detector 'langsift'"));
+}
+
+TEST_CASE("docs: documents of N bytes, precision over all documents fed together") {
+  outcome o = sh(eval_cmd("docs") + first_word() + "--langs en,fr --bytes 20 --tsv - " + kData + "docs");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  // en: 3 documents (the 7th sentence is a short tail, dropped), the second starts with a fr
+  // sentence and is answered fr; fr: 2 documents. Answered fr: 3 documents, 2 of them fr.
+  CHECK(contains(o.out, "20\tfirst\ten\t3\t2\t2\t100.00\t66.67\n"));
+  CHECK(contains(o.out, "20\tfirst\tfr\t2\t3\t2\t66.67\t100.00\n"));
+  CHECK(contains(o.out, "| **minimum precision** | | **66.67** (fr) | |"));
+  CHECK(contains(o.out, "| first | en → fr 1 |"));
+  // Several sizes in one run: at 10 bytes every sentence is a document of its own.
+  outcome two = sh(eval_cmd("docs") + first_word() + "--langs en,fr --bytes 20,10 --tsv - " + kData + "docs");
+  REQUIRE(two.status == 0);
+  CHECK(contains(two.out, "10\tfirst\ten\t7\t6\t6\t100.00\t85.71\n"));
+  CHECK(contains(two.out, "10\tfirst\tfr\t4\t5\t4\t80.00\t100.00\n"));
+}
+
+TEST_CASE("docs: errors") {
+  CHECK(sh(eval_cmd("docs") + first_word() + "--bytes 20 " + kData + "docs").status == 1);  // no zh.txt...
+  CHECK(contains(sh(eval_cmd("docs") + first_word() + "--langs en,xx --bytes 20 " + kData + "docs").err, "xx.txt"));
+  outcome big = sh(eval_cmd("docs") + first_word() + "--langs en,fr --bytes 1000 " + kData + "docs");
+  CHECK(big.status == 1);
+  CHECK(contains(big.err, "not enough text"));
+  CHECK(sh(eval_cmd("docs") + first_word() + "--langs en,fr --bytes 0 " + kData + "docs").status == 2);
+  outcome bad = sh(eval_cmd("docs") + "--detector bad=false --langs en,fr --bytes 20 " + kData + "docs");
+  CHECK(bad.status == 1);
+  CHECK(contains(bad.err, "detector 'bad'"));
+}
+
+TEST_CASE("mixed: true byte shares, percent error, both in top 3") {
+  std::string fixed = "--detector " + q("fixed=sh " + kData + "fixed-tsv.sh") + " ";
+  outcome o = sh(eval_cmd("mixed") + fixed + "--pairs en:fr --bytes 40 --docs 3 --paragraph 10 --tsv - " +
+                 kData + "mixed");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  auto rows = tsv_rows(o.out.substr(0, o.out.find("# Two-language")));
+  REQUIRE(rows.size() == 7);  // header + 3 blocks + 3 interleaved
+  // 10-byte sentences, 40-byte documents: A's share is exactly 25, 50, 75 %; the detector always
+  // reports en 60 / fr 40 → errors 35, 10, 15 points, mean 20.
+  CHECK(rows[1] == std::vector<std::string>{"fixed", "en:fr", "blocks", "25.0", "75.0", "60.0", "40.0", "35.0", "1",
+                                            "en:60:600,fr:40:400"});
+  CHECK(rows[5][2] == "interleaved");
+  CHECK(rows[5][3] == "50.0");
+  CHECK(rows[5][7] == "10.0");
+  CHECK(contains(o.out, "| en : fr | 6 | 20.0 | 100 % | 50 % |"));
+  CHECK(contains(o.out, "| **all** | 6 | 20.0 | 100 % | 50 % |"));
+
+  // A language missing from the reported ones counts 0 % and breaks "both in top 3".
+  outcome one = sh(eval_cmd("mixed") + "--detector " + q("one=sh " + kData + "fixed-tsv.sh en:100:1000") +
+                   " --pairs en:fr --bytes 40 --docs 3 --layout blocks " + kData + "mixed");
+  REQUIRE(one.status == 0);
+  // errors: (75 + 75) / 2, (50 + 50) / 2, (25 + 25) / 2 → mean 50.
+  CHECK(contains(one.out, "| en : fr | 3 | 50.0 | 0 % | 50 % |"));
+}
+
+TEST_CASE("mixed: detector output that is not the TSV format is an error") {
+  outcome plain = sh(eval_cmd("mixed") + first_word() + "--pairs en:fr --bytes 40 --docs 1 " + kData + "mixed");
+  CHECK(plain.status == 1);
+  CHECK(contains(plain.err, "no second TAB-separated field"));
+  outcome bad = sh(eval_cmd("mixed") + "--detector " + q("bad=sh " + kData + "fixed-tsv.sh en:lots") +
+                   " --pairs en:fr --bytes 40 --docs 1 " + kData + "mixed");
+  CHECK(bad.status == 1);
+  CHECK(contains(bad.err, "'en:lots'"));
+  CHECK(sh(eval_cmd("mixed") + first_word() + "--pairs en:en " + kData + "mixed").status == 2);
+  CHECK(sh(eval_cmd("mixed") + first_word() + "--pairs en:fr --random 2 " + kData + "mixed").status == 2);
+  CHECK(sh(eval_cmd("mixed") + first_word() + "--pairs en:xx " + kData + "mixed").status == 1);
+}
+
+TEST_CASE("mixed: --random pairs are deterministic") {
+  std::string fixed = "--detector " + q("fixed=sh " + kData + "fixed-tsv.sh") + " ";
+  outcome a = sh(eval_cmd("mixed") + fixed + "--random 1 --seed 7 --bytes 40 --docs 1 " + kData + "mixed");
+  outcome b = sh(eval_cmd("mixed") + fixed + "--random 1 --seed 7 --bytes 40 --docs 1 " + kData + "mixed");
+  REQUIRE(a.status == 0);
+  CHECK(a.out == b.out);
+  CHECK((contains(a.out, "| en : fr |") || contains(a.out, "| fr : en |")));
+}
+
+TEST_CASE("peers: CLD2 adapter with the full tables (skipped when not built)") {
+  fs::path peer = kBin + "langsift-peer-cld2";
+  if (!fs::exists(peer)) {
+    WARN("langsift-peer-cld2 not built (CLD2 not found): skipped");
+    return;
+  }
+  fs::path in = scratch() / "cld2.in";
+  std::ofstream(in) << "Ọjọ́ àbámẹ́ta ni àwọn ènìyàn máa ń lọ sí ọjà láti ra oúnjẹ fún ìdílé wọn\n"
+                    << "\n"
+                    << "Das ist ein ganz normaler deutscher Satz mit einigen Wörtern.\n"
+                    << "Dette er en helt vanlig norsk setning med noen ord i seg.";  // no final '\n'
+  outcome o = sh(q(peer.string()) + " < " + in.string());
+  REQUIRE(o.status == 0);
+  CHECK(o.out == "yo\nund\nde\nnb\n");  // Yoruba only with the full tables; no → nb
+  outcome t = sh(q(peer.string()) + " --tsv < " + in.string());
+  REQUIRE(t.status == 0);
+  auto rows = tsv_rows(t.out);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].size() == 6);
+  CHECK(rows[2][0] == "de");
+  CHECK(rows[2][1].rfind("de:", 0) == 0);
+  CHECK(rows[1][1].empty());
+  CHECK(sh(q(peer.string()) + " --bogus").status == 2);
+
+  // A C1 control character (U+0092, a mis-decoded apostrophe, as in lingua-dev's French) makes CLD2
+  // reject the line; --clean blanks it first.
+  fs::path c1 = scratch() / "cld2-c1.in";
+  std::ofstream(c1) << "Elle ne peut donc, \xc3\xa0 elle seule, nourrir le d\xc3\xa9" "bat qui doit s\xc2\x92" "engager "
+                       "en Europe et dans les pays candidats.\n";
+  CHECK(sh(q(peer.string()) + " < " + c1.string()).out == "und\n");
+  CHECK(sh(q(peer.string()) + " --clean < " + c1.string()).out == "fr\n");
+}
+
+TEST_CASE("peers: fastText wrapper keeps lines aligned and maps codes (fake fasttext CLI)") {
+  fs::path bin = scratch() / "fake-bin";
+  fs::create_directories(bin);
+  {
+    // Stands in for `fasttext predict MODEL - 1`: labels each line with its first word.
+    std::ofstream f(bin / "fasttext");
+    f << "#!/bin/sh\n[ \"$1\" = predict ] && [ \"$3\" = - ] && [ \"$4\" = 1 ] || exit 9\n"
+         "exec awk '{ print \"__label__\" $1 }'\n";
+  }
+  fs::permissions(bin / "fasttext", fs::perms::owner_all);
+  fs::path model = scratch() / "model.ftz";
+  std::ofstream(model) << "x";
+  fs::path in = scratch() / "ft.in";
+  std::ofstream(in) << "en hello\n\nno hei\n   \nals grüezi\nsh zdravo\n";
+  std::string script = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../tools/peers/fasttext-lines.sh";
+  outcome o = sh("PATH=" + q(bin.string()) + ":\"$PATH\" bash " + q(script) + " " + q(model.string()) + " < " +
+                 in.string());
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == "en\n_\nnb\n_\ngsw\nsh\n");
+  CHECK(sh("bash " + q(script) + " /nonexistent/model.ftz").status == 1);
+}

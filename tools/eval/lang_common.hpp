@@ -1,0 +1,131 @@
+// Shared pieces of the language-identification modes of `langsift-eval` (lang, docs, mixed):
+// samples read from <code>.txt files, detector commands run as child processes, language-code
+// matching, small formatting helpers.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace langsift::eval {
+
+// ---------------------------------------------------------------------------------------------
+// Samples
+
+/// One `<code>.txt` file of samples; `code` is the file name without `.txt`.
+struct language_file {
+  std::string code;
+  std::filesystem::path path;
+};
+
+/// Lists DIR/<code>.txt (regular files, sorted by code). Fails when DIR is not a directory.
+bool list_language_files(const std::filesystem::path& dir, std::vector<language_file>& out, std::string& error);
+
+/// Lists the sub-directories of DIR that hold at least one `.txt` file, sorted by name.
+std::vector<std::string> list_sample_sets(const std::filesystem::path& dir);
+
+/// Reads one sample per line: lines are split on '\n' only (never on U+0085 or U+2028), a
+/// trailing '\r' is dropped, empty lines are skipped. Keeps the first `limit` samples (0 = all).
+bool read_samples(const std::filesystem::path& path, std::size_t limit, std::vector<std::string>& out,
+                  std::string& error);
+
+/// Number of code points in UTF-8 text (bytes that are not continuation bytes).
+std::size_t utf8_length(std::string_view s) noexcept;
+
+// ---------------------------------------------------------------------------------------------
+// Language codes
+
+/// The answer in a detector's output line: its first TAB-separated field, without surrounding
+/// spaces or '\r'.
+std::string_view first_field(std::string_view line) noexcept;
+
+/// TAB-separated fields of a line.
+std::vector<std::string_view> tab_fields(std::string_view line);
+
+/// True for "" and "und" (any case): the detector gave no answer.
+bool is_no_answer(std::string_view code) noexcept;
+
+/// The language subtag: "zh" for "zh-Hant", "sr" for "sr_Latn".
+std::string_view primary_subtag(std::string_view code) noexcept;
+
+/// Lower-cased code as used for comparisons: the language subtag, or the whole code when strict.
+std::string normalize_code(std::string_view code, bool strict);
+
+/// Does `answer` name the language `truth`? Case-insensitive; compares only the language subtags
+/// unless `strict`.
+bool codes_match(std::string_view answer, std::string_view truth, bool strict);
+
+/// Splits "a,b,c" (empty items dropped).
+std::vector<std::string> split_list(std::string_view s, char sep = ',');
+
+// ---------------------------------------------------------------------------------------------
+// Detectors
+
+/// A detector under test: a shell command that reads one sample per line on stdin and prints
+/// exactly one line per input line on stdout.
+struct detector {
+  std::string name;
+  std::string command;
+};
+
+/// Raw result of one run of a detector command.
+struct command_run {
+  std::vector<std::string> lines;  // one per input sample, without the '\n'
+  double seconds = 0;              // wall clock from start to exit
+};
+
+/// Runs `command` with `/bin/sh -c`, feeding the samples (each followed by '\n') on its stdin from
+/// a writer thread while its stdout is read, so neither side can block the other. stderr is
+/// inherited. Fails, with `error` saying why, when the command cannot be started, exits non-zero
+/// or by a signal, or prints a number of lines other than the number of samples.
+bool run_command(const std::string& command, const std::vector<std::string>& samples, command_run& out,
+                 std::string& error);
+
+/// The command of the default detector: the `langsift` binary next to the running
+/// `langsift-eval`, with `args` (e.g. "detect --lines").
+std::string default_langsift_command(std::string_view args);
+
+/// Quotes a path for /bin/sh when it contains anything beyond [A-Za-z0-9_./+-].
+std::string shell_quote(std::string_view s);
+
+/// Collects the detectors given by the options common to the lang, docs and mixed modes.
+/// `--detector NAME=CMD` (repeatable) adds one; `--no-langsift` drops the default one
+/// (`langsift <default_args>`, listed first).
+class detector_options {
+ public:
+  explicit detector_options(std::string default_args) : default_args_(std::move(default_args)) {}
+
+  /// If argv[i] is one of these options, consumes it (and its value) and returns true; on a
+  /// malformed value returns true with `error` set.
+  bool take(int argc, char** argv, int& i, std::string& error);
+
+  /// The final list; fails when it is empty or names repeat.
+  bool finish(std::vector<detector>& out, std::string& error) const;
+
+ private:
+  std::string default_args_;
+  bool no_langsift_ = false;
+  std::vector<detector> extra_;
+};
+
+/// Help text for the options above (for the usage of each mode).
+extern const char* const kDetectorOptionsHelp;
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+/// `value` (a fraction 0..1) as a percentage with `decimals` decimals, e.g. "97.3".
+std::string pct(double fraction, int decimals = 1);
+
+/// Integer with thousands separators: 37071 → "37,071".
+std::string thousands(std::size_t n);
+
+/// Writes `text` to stdout ("" or "-") or to a file.
+bool write_text(const std::string& path, const std::string& text, std::string& error);
+
+/// Escapes '|' for a markdown table cell and backticks for inline code.
+std::string md_cell(std::string_view s);
+
+}  // namespace langsift::eval
