@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace langsift::cli {
 
@@ -54,6 +55,22 @@ inline bool take_option(int argc, char** argv, int& i, std::string_view name, st
     return true;
   }
   return false;
+}
+
+/// Splits a comma-separated list, dropping empty items and surrounding spaces.
+inline std::vector<std::string> split_list(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i <= s.size()) {
+    std::size_t j = s.find(',', i);
+    if (j == std::string_view::npos) j = s.size();
+    std::string_view item = s.substr(i, j - i);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (!item.empty()) out.emplace_back(item);
+    i = j + 1;
+  }
+  return out;
 }
 
 /// Parses a non-negative integer with an optional K/M/G suffix (powers of 1024).

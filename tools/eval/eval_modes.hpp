@@ -9,4 +9,6 @@ int eval_lang(int argc, char** argv);   // lang.cpp
 int eval_docs(int argc, char** argv);   // lang_docs.cpp
 int eval_mixed(int argc, char** argv);  // lang_mixed.cpp
 
+int eval_calibrate(int argc, char** argv);  // calibrate.cpp
+
 }  // namespace langsift::cli

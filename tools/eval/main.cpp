@@ -14,6 +14,8 @@ struct mode {
 };
 
 constexpr mode kModes[] = {
+    {"calibrate", langsift::cli::eval_calibrate,
+     "fit a model's confidence calibration on held-out lines (for langsift-train --calibration)"},
     {"encoding", langsift::cli::eval_encoding,
      "score encoding detection on a directory laid out as <lang>/<charset>.txt"},
     {"main-content", langsift::cli::eval_main_content, "score HTML main-content extraction against gold texts"},

@@ -1,0 +1,166 @@
+// langsift — n-gram features of text, shared by training and classification.
+//
+// Input: UTF-8 text (invalid sequences count as separators). Output: a stream of 64-bit feature
+// hashes, each with its kind: a character n-gram of order 1..5 or a whole word.
+//
+// Normalisation (identical at training and detection time, so profiles match):
+//  - letters and combining marks (and ZWJ/ZWNJ) are word characters; everything else — digits,
+//    punctuation, symbols, spaces, controls — separates words and carries no vote (TextCat);
+//  - letters are case-folded (simple Unicode case folding);
+//  - a combining mark that composes canonically with the preceding character is composed
+//    (so "e" + U+0301 and U+00E9 give the same features: the NFC of the common cases);
+//  - each word is padded with one boundary marker on each side (" word "), and n-grams never
+//    span two words: " w", " wo", "wor", "ord ", "d " ... and the lone boundary is not a feature;
+//  - very long words (URLs without separators, Chinese runs) are windowed: n-grams are taken at
+//    every position, the whole-word feature only for words of at most kMaxWordFeatureLength.
+//
+// Hashing: a polynomial hash of the code points modulo 2^64, updated in O(1) per code point for
+// every order, finished with a 64-bit avalanche (murmur3 fmix64) that also mixes in the order, so
+// an n-gram of order 3 and one of order 4 never collide by construction.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "langsift/unicode.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+/// Kinds of feature: n-gram orders 1..5, and whole words.
+enum feature_kind : std::uint8_t {
+  feature_kind_none = 0,
+  feature_word = 6,        ///< a whole word (between boundaries)
+  feature_kind_count = 7,  ///< array size for per-kind tables, index = order or feature_word
+};
+
+constexpr unsigned kMaxNgramOrder = 5;
+constexpr unsigned kMaxWordFeatureLength = 24;  ///< code points; longer words give n-grams only
+
+/// Which features to extract.
+struct ngram_config {
+  std::uint8_t min_order = 1;  ///< 1..5
+  std::uint8_t max_order = 5;  ///< 1..5, >= min_order
+  bool words = true;           ///< also emit whole-word features
+};
+
+namespace detail {
+
+constexpr std::uint64_t kPolyBase = 0x9E3779B97F4A7C15ull;  // odd: multiplication is a bijection
+
+constexpr std::uint64_t fmix64(std::uint64_t k) noexcept {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ull;
+  k ^= k >> 33;
+  return k;
+}
+
+constexpr std::uint64_t finish_hash(std::uint64_t poly, unsigned kind) noexcept {
+  return fmix64(poly + 0x632BE59BD9B4E019ull * (kind + 1));
+}
+
+constexpr std::uint32_t kBoundary = 0x20;  // the padding marker (a space never occurs in a word)
+
+}  // namespace detail
+
+/// The hash of one feature given its (normalised) code points, for tests and tools: an n-gram
+/// of order cps.size() (with boundary markers as U+0020), or a word when `kind == feature_word`.
+constexpr std::uint64_t feature_hash(const char32_t* cps, std::size_t n, unsigned kind) noexcept {
+  std::uint64_t h = 0;
+  for (std::size_t i = 0; i < n; ++i) h = h * detail::kPolyBase + static_cast<std::uint64_t>(cps[i]) + 1;
+  return detail::finish_hash(h, kind);
+}
+
+/// Streams the features of `text` to `sink(std::uint64_t hash, unsigned kind)`.
+/// Returns the number of word characters (letters and marks, after composition) seen.
+/// Cost: O(text.size() * max_order), no allocation.
+template <class Sink>
+std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sink&& sink) noexcept(
+    noexcept(sink(std::uint64_t{}, 0u))) {
+  using detail::kBoundary;
+  using detail::kPolyBase;
+  const unsigned lo = cfg.min_order < 1 ? 1 : cfg.min_order;
+  const unsigned hi = cfg.max_order > kMaxNgramOrder ? kMaxNgramOrder : cfg.max_order;
+
+  // poly[k] = polynomial hash of the last k code points of the current padded word (k <= len+1).
+  std::uint64_t poly[kMaxNgramOrder + 1] = {};
+  std::uint64_t word_poly = 0;  // hash of the word without padding
+  std::size_t word_len = 0;     // code points in the current word
+  std::size_t letters = 0;
+  char32_t pending = 0;  // a word character not yet emitted (it may compose with a following mark)
+  bool in_word = false;
+
+  // Feeds one code point of the padded word: updates the rolling hashes and emits the n-grams
+  // that end with it. `avail` = how many code points of the padded word end here (incl. this one).
+  auto push = [&](char32_t c, std::size_t avail) {
+    const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
+    for (unsigned k = kMaxNgramOrder; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;
+    poly[1] = v;
+    const unsigned top = avail < hi ? static_cast<unsigned>(avail) : hi;
+    for (unsigned k = lo; k <= top; ++k) {
+      if (k == 1 && c == kBoundary) continue;  // the lone boundary is not a feature
+      sink(detail::finish_hash(poly[k], k), k);
+    }
+  };
+  auto flush_pending = [&]() {
+    if (!pending) return;
+    ++word_len;
+    ++letters;
+    word_poly = word_poly * kPolyBase + static_cast<std::uint64_t>(pending) + 1;
+    push(pending, word_len + 1);  // + the leading boundary
+    pending = 0;
+  };
+  auto end_word = [&]() {
+    flush_pending();
+    push(kBoundary, word_len + 2);
+    if (cfg.words && word_len <= kMaxWordFeatureLength) sink(detail::finish_hash(word_poly, feature_word), feature_word);
+    in_word = false;
+  };
+
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    char32_t cp;
+    unsigned char b = static_cast<unsigned char>(*p);
+    if (b < 0x80) {
+      cp = b;
+      ++p;
+    } else {
+      cp = decode_utf8(p, end);
+    }
+    const code_point_info info = code_point_props(cp);
+    const bool word_char = info.cls == char_class::letter || info.cls == char_class::mark;
+    if (!word_char || cp == 0xFFFD) {
+      if (in_word) end_word();
+      continue;
+    }
+    if (!in_word) {
+      in_word = true;
+      word_len = 0;
+      word_poly = 0;
+      push(kBoundary, 1);
+    }
+    if (info.cls == char_class::mark && pending) {
+      if (char32_t composed = compose_pair(pending, cp)) {
+        pending = composed;
+        continue;
+      }
+    }
+    flush_pending();
+    pending = info.lower;
+  }
+  if (in_word) end_word();
+  return letters;
+}
+
+/// Same, with the default configuration (orders 1..5 and words).
+template <class Sink>
+std::size_t for_each_feature(std::string_view text, Sink&& sink) {
+  return for_each_feature(text, ngram_config{}, static_cast<Sink&&>(sink));
+}
+
+}  // namespace v1
+}  // namespace langsift

@@ -1,0 +1,212 @@
+// Training and the model file: determinism, round trips, and every way a file can be broken.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
+#include "langsift/train.hpp"
+
+using namespace langsift;
+
+namespace {
+
+const char* const kCorpus = LANGSIFT_TEST_DATA_DIR "/corpus/";
+
+std::vector<std::string> lines_of(const std::string& code) {
+  std::ifstream in(std::string(kCorpus) + code + ".txt");
+  std::vector<std::string> v;
+  std::string line;
+  while (std::getline(in, line)) v.push_back(line);
+  return v;
+}
+
+std::string train_mini(train_config cfg = {}) {
+  std::vector<language_counts> counts;
+  for (const char* code : {"de", "en", "es", "fr", "nl"}) {
+    counts.emplace_back(code, cfg.features);
+    counts.back().set_fit_sample(0, 0);  // tiny corpora: count every line
+    for (const auto& l : lines_of(code)) counts.back().add_text(l);
+  }
+  std::vector<const language_counts*> ptrs;
+  for (const auto& c : counts) ptrs.push_back(&c);
+  return build_model(ptrs, cfg, "name=mini\n");
+}
+
+// Re-seals a model after an edit: file size and checksum made consistent again.
+void reseal(std::string& bytes) {
+  const std::uint64_t size = bytes.size();
+  std::memcpy(bytes.data() + 16, &size, 8);
+  const std::uint64_t sum = XXH3_64bits(bytes.data() + 64, bytes.size() - 64);
+  std::memcpy(bytes.data() + 24, &sum, 8);
+}
+
+// Offset of a section's data, from the section table.
+std::size_t section_offset(const std::string& bytes, const char (&tag)[5]) {
+  std::uint32_t n;
+  std::memcpy(&n, bytes.data() + 32, 4);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t t;
+    std::memcpy(&t, bytes.data() + 64 + i * 24, 4);
+    if (t == model_tag(tag)) {
+      std::uint64_t off;
+      std::memcpy(&off, bytes.data() + 64 + i * 24 + 8, 8);
+      return static_cast<std::size_t>(off);
+    }
+  }
+  return 0;
+}
+
+status load(const std::string& bytes) {
+  model m;
+  return model::load_copy(bytes, m);
+}
+
+}  // namespace
+
+TEST_CASE("training is deterministic and the model round-trips") {
+  const std::string a = train_mini(), b = train_mini();
+  REQUIRE(a == b);
+  model m;
+  REQUIRE(model::load_copy(a, m) == status::ok);
+  CHECK(m.language_count() == 5);
+  CHECK(m.language_code(0) == "de");
+  CHECK(m.find_language("nl") == 4);
+  CHECK(m.info() == "name=mini\n");
+  CHECK(static_cast<script>(m.language(0).script) == script::latin);
+  CHECK(m.languages_of_script(script::latin).size() == 5);
+  CHECK(m.languages_of_script(script::cyrillic).empty());
+
+  // The model recognises text of its languages that it was not trained on.
+  const std::pair<const char*, const char*> samples[] = {
+      {"en", "The children were playing in the garden while their parents cooked dinner."},
+      {"de", "Die Kinder spielten im Garten, während ihre Eltern das Abendessen kochten."},
+      {"fr", "Les enfants jouaient dans le jardin pendant que leurs parents préparaient le dîner."},
+      {"es", "Los niños jugaban en el jardín mientras sus padres preparaban la cena."},
+      {"nl", "De kinderen speelden in de tuin terwijl hun ouders het avondeten kookten."},
+  };
+  for (auto [code, text] : samples) {
+    INFO(text);
+    CHECK(detect(m, text).language() == code);
+  }
+}
+
+TEST_CASE("a model file written to disk loads back; missing files are an io_error") {
+  const std::string bytes = train_mini();
+  const std::string path = std::string(LANGSIFT_BINARY_DIR) + "/test-mini.lsm";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  model m;
+  std::string error;
+  CHECK(model::load_file(path, m, &error) == status::ok);
+  CHECK(m.checksum() == XXH3_64bits(bytes.data() + 64, bytes.size() - 64));
+  CHECK(model::load_file(path + ".missing", m, &error) == status::io_error);
+  CHECK(error.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("truncated, bit-flipped, foreign and other-version files are rejected") {
+  const std::string good = train_mini();
+  REQUIRE(load(good) == status::ok);
+
+  SECTION("empty and tiny inputs") {
+    CHECK(load("") == status::corrupt_model);
+    CHECK(load("LSMODEL") == status::corrupt_model);
+    CHECK(load(std::string(64, '\0')) == status::corrupt_model);
+  }
+  SECTION("every truncation") {
+    for (std::size_t n = 0; n < good.size(); n += (n < 256 ? 1 : 97)) {
+      INFO(n);
+      CHECK(load(good.substr(0, n)) != status::ok);
+    }
+  }
+  SECTION("bit flips anywhere are caught by the checksum") {
+    std::mt19937 rng(1);
+    for (int i = 0; i < 300; ++i) {
+      std::string bad = good;
+      bad[rng() % bad.size()] ^= static_cast<char>(1u << (rng() % 8));
+      if (bad == good) continue;
+      CHECK(load(bad) != status::ok);
+    }
+  }
+  SECTION("another format version") {
+    std::string bad = good;
+    const std::uint32_t v = kModelFormatVersion + 1;
+    std::memcpy(bad.data() + 8, &v, 4);
+    reseal(bad);
+    CHECK(load(bad) == status::model_version);
+  }
+  SECTION("a consistent checksum over a broken structure") {
+    // absurd parameters
+    std::string bad = good;
+    const std::size_t parm = section_offset(bad, "PARM");
+    REQUIRE(parm);
+    bad[parm + offsetof(model_params, fp_bits)] = 30;
+    reseal(bad);
+    CHECK(load(bad) == status::corrupt_model);
+    // a list id beyond the lists
+    bad = good;
+    const std::size_t slots = section_offset(bad, "SLOT");
+    model m;
+    REQUIRE(model::load_copy(good, m) == status::ok);
+    const unsigned shift = 32 - m.params().fp_bits;
+    bool patched = false;
+    for (std::size_t i = 0; i < std::size_t{m.params().bucket_count} * 4 && !patched; ++i) {
+      std::uint32_t v;
+      std::memcpy(&v, bad.data() + slots + i * 4, 4);
+      if (!v) continue;
+      v = (v >> shift << shift) | ((1u << (shift - 1)) - 1);  // list id = max
+      std::memcpy(bad.data() + slots + i * 4, &v, 4);
+      patched = true;
+    }
+    REQUIRE(patched);
+    reseal(bad);
+    CHECK(load(bad) == status::corrupt_model);
+    // an absurd language count
+    bad = good;
+    const std::uint32_t langs = 60000;
+    std::memcpy(bad.data() + parm + offsetof(model_params, language_count), &langs, 4);
+    reseal(bad);
+    CHECK(load(bad) == status::corrupt_model);
+    // section offsets beyond the file
+    bad = good;
+    const std::uint64_t far = 1ull << 40;
+    std::memcpy(bad.data() + 64 + 8, &far, 8);
+    reseal(bad);
+    CHECK(load(bad) == status::corrupt_model);
+  }
+  SECTION("random bytes") {
+    std::mt19937 rng(2);
+    for (int i = 0; i < 50; ++i) {
+      std::string junk(200 + rng() % 5000, '\0');
+      for (auto& c : junk) c = static_cast<char>(rng());
+      CHECK(load(junk) == status::corrupt_model);
+    }
+  }
+}
+
+TEST_CASE("the built-in model loads and knows the languages it promises") {
+  const model& m = default_model();
+  REQUIRE_FALSE(m.empty());
+  CHECK(m.language_count() >= 100);
+  // lingua's 75, ClueWeb09's 10 and Urdu
+  for (const char* code :
+       {"af", "ar", "az", "be", "bg", "bn", "bs", "ca", "cs", "cy", "da", "de", "el", "en", "eo", "es", "et", "eu", "fa",
+        "fi", "fr", "ga", "gu", "he", "hi", "hr", "hu", "hy", "id", "is", "it", "ja", "ka", "kk", "ko", "la", "lg", "lt",
+        "lv", "mi", "mk", "mn", "mr", "ms", "nb", "nl", "nn", "pa", "pl", "pt", "ro", "ru", "sk", "sl", "sn", "so", "sq",
+        "sr", "st", "sv", "sw", "ta", "te", "th", "tl", "tn", "tr", "ts", "uk", "ur", "vi", "xh", "yo", "zh", "zu"}) {
+    INFO(code);
+    CHECK(m.find_language(code) >= 0);
+  }
+  CHECK(m.find_language("zh-Hant") >= 0);
+  CHECK(m.size_bytes() == default_model_bytes().size());
+}

@@ -1,0 +1,338 @@
+// `langsift-train` — trains a langsift model from a corpus directory (one UTF-8 file per
+// language, named <code>.txt). Deterministic: the same corpus and options give the same bytes.
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/cli.hpp"
+#include "langsift/train.hpp"
+
+namespace fs = std::filesystem;
+using namespace langsift;
+
+namespace {
+
+constexpr const char* kProgram = "langsift-train";
+
+void usage(std::FILE* out) {
+  std::fprintf(out,
+      "usage: langsift-train [options] CORPUS_DIR -o MODEL\n"
+      "\n"
+      "Counts character n-grams (orders 1..5, with word-boundary padding) and whole words of each\n"
+      "<code>.txt in CORPUS_DIR (UTF-8, any size, read line by line) and writes a model file.\n"
+      "Text is normalised as at detection time: case folding, canonical composition of combining\n"
+      "marks, digits and punctuation as word separators.\n"
+      "\n"
+      "options:\n"
+      "  -o, --output FILE       the model file to write (required)\n"
+      "  --langs CODES           comma-separated codes, or @FILE with one code per line (default:\n"
+      "                          every <code>.txt in CORPUS_DIR)\n"
+      "  --manifest FILE         a MANIFEST.tsv (code, bytes, lines, removed, sources(bytes)) that gives\n"
+      "                          each file's sources in file order, for --exclude-sources\n"
+      "  --exclude-sources LIST  skip the bytes of these sources, e.g. wesnoth,fortunes,lij:ud\n"
+      "                          (SOURCE for every language, CODE:SOURCE for one)\n"
+      "  --top-k N               features kept per language, most frequent first (default 18000)\n"
+      "  --min-count N           minimum count of a kept feature (default 2)\n"
+      "  --rank-size N           size of the rank-order (TextCat) profiles (default 400)\n"
+      "  --weights W1,..,W5,WW   weight of n-grams of order 1..5 and of words in the log-probability\n"
+      "                          score; 0 keeps a kind out of the table (default 1,1,2,3,4,8)\n"
+      "  --floor X               floor = lowest kept log-probability - X (default 4)\n"
+      "  --fingerprint-bits N    fingerprint bits per table slot (default 12)\n"
+      "  --calibration A,B       confidence = logistic(A x margin + B); fit them on held-out lines\n"
+      "                          with `langsift-eval calibrate` (default 0.0196,-0.44)\n"
+      "  --holdout N             leave out every Nth line (N >= 2) from training; with\n"
+      "  --holdout-dir DIR       write those lines to DIR/<code>.txt (for calibration/evaluation)\n"
+      "  --name NAME             model name recorded in the file (default: the output's file name)\n"
+      "  -j, --threads N         worker threads (default: hardware threads)\n"
+      "  -q, --quiet             no progress on stderr\n"
+      "  -h, --help              this help\n");
+}
+
+struct source_range {
+  std::uint64_t begin, end;
+};
+
+// Byte ranges of excluded sources per language, from the manifest.
+bool excluded_ranges(const std::string& manifest, const std::set<std::string>& exclude,
+                     std::map<std::string, std::vector<source_range>>& out, std::map<std::string, std::uint64_t>& sizes,
+                     std::string& error) {
+  std::ifstream in(manifest);
+  if (!in) {
+    error = manifest + ": cannot open";
+    return false;
+  }
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    std::string code, bytes, lines, removed, src;
+    if (!std::getline(ss, code, '\t') || !std::getline(ss, bytes, '\t') || !std::getline(ss, lines, '\t') ||
+        !std::getline(ss, removed, '\t') || !std::getline(ss, src))
+      continue;
+    sizes[code] = std::stoull(bytes);
+    std::uint64_t pos = 0;
+    std::istringstream ss2(src);
+    std::string item;
+    while (ss2 >> item) {
+      const auto colon = item.rfind(':');
+      if (colon == std::string::npos) continue;
+      const std::string name = item.substr(0, colon);
+      const std::uint64_t n = std::stoull(item.substr(colon + 1));
+      if (exclude.count(name) || exclude.count(code + ":" + name)) out[code].push_back({pos, pos + n});
+      pos += n;
+    }
+    if (pos != sizes[code]) {
+      error = manifest + ": sources of '" + code + "' do not add up to its bytes";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace langsift::cli;
+  std::string corpus, output, langs_arg, manifest, exclude_arg, weights_arg, name, holdout_dir, value, calib_arg;
+  train_config cfg;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  unsigned holdout = 0;
+  bool quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    bool missing = false;
+    auto number = [&](const char* opt, unsigned long long lo, unsigned long long hi, unsigned long long& v) {
+      auto x = missing ? std::nullopt : parse_size(value);
+      if (!x || *x < lo || *x > hi) {
+        fail(kProgram, std::string(opt) + " needs a number in " + std::to_string(lo) + ".." + std::to_string(hi));
+        return false;
+      }
+      v = *x;
+      return true;
+    };
+    unsigned long long v = 0;
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return 0;
+    } else if (a == "-q" || a == "--quiet") {
+      quiet = true;
+    } else if (take_option(argc, argv, i, "-o", output, missing) || take_option(argc, argv, i, "--output", output, missing)) {
+      if (missing) return fail(kProgram, "-o needs a file name") + 1;
+    } else if (take_option(argc, argv, i, "--langs", langs_arg, missing)) {
+      if (missing) return fail(kProgram, "--langs needs codes") + 1;
+    } else if (take_option(argc, argv, i, "--manifest", manifest, missing)) {
+      if (missing) return fail(kProgram, "--manifest needs a file") + 1;
+    } else if (take_option(argc, argv, i, "--exclude-sources", exclude_arg, missing)) {
+      if (missing) return fail(kProgram, "--exclude-sources needs a list") + 1;
+    } else if (take_option(argc, argv, i, "--weights", weights_arg, missing)) {
+      if (missing) return fail(kProgram, "--weights needs six numbers") + 1;
+    } else if (take_option(argc, argv, i, "--calibration", calib_arg, missing)) {
+      float ca = 0, cb = 0;
+      char extra;
+      if (missing || std::sscanf(calib_arg.c_str(), "%f,%f%c", &ca, &cb, &extra) != 2 || !(ca > 0) || ca > 100 ||
+          !(cb > -100 && cb < 100))
+        return fail(kProgram, "--calibration needs A,B with A > 0") + 1;
+      cfg.calibration_a = ca;
+      cfg.calibration_b = cb;
+    } else if (take_option(argc, argv, i, "--name", name, missing)) {
+      if (missing) return fail(kProgram, "--name needs a value") + 1;
+    } else if (take_option(argc, argv, i, "--holdout-dir", holdout_dir, missing)) {
+      if (missing) return fail(kProgram, "--holdout-dir needs a directory") + 1;
+    } else if (take_option(argc, argv, i, "--top-k", value, missing)) {
+      if (!number("--top-k", 1, 50000000, v)) return 2;
+      cfg.top_k = static_cast<std::uint32_t>(v);
+    } else if (take_option(argc, argv, i, "--min-count", value, missing)) {
+      if (!number("--min-count", 1, 1000000, v)) return 2;
+      cfg.min_count = static_cast<std::uint32_t>(v);
+    } else if (take_option(argc, argv, i, "--rank-size", value, missing)) {
+      if (!number("--rank-size", 10, 65535, v)) return 2;
+      cfg.rank_profile_size = static_cast<std::uint32_t>(v);
+    } else if (take_option(argc, argv, i, "--fingerprint-bits", value, missing)) {
+      if (!number("--fingerprint-bits", 8, 20, v)) return 2;
+      cfg.fingerprint_bits = static_cast<unsigned>(v);
+    } else if (take_option(argc, argv, i, "--holdout", value, missing)) {
+      if (!number("--holdout", 2, 1000000, v)) return 2;
+      holdout = static_cast<unsigned>(v);
+    } else if (take_option(argc, argv, i, "-j", value, missing) || take_option(argc, argv, i, "--threads", value, missing)) {
+      if (!number("--threads", 1, 256, v)) return 2;
+      threads = static_cast<unsigned>(v);
+    } else if (take_option(argc, argv, i, "--floor", value, missing)) {
+      char* end = nullptr;
+      const float f = missing ? -1 : std::strtof(value.c_str(), &end);
+      if (missing || !end || *end || !(f >= 0) || f > 100) return fail(kProgram, "--floor needs a number in 0..100") + 1;
+      cfg.floor_offset = f;
+    } else if (a.size() > 1 && a[0] == '-') {
+      usage(stderr);
+      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+    } else if (!corpus.empty()) {
+      return fail(kProgram, "only one CORPUS_DIR, please") + 1;
+    } else {
+      corpus = std::string(a);
+    }
+  }
+  if (corpus.empty() || output.empty()) {
+    usage(stderr);
+    return fail(kProgram, corpus.empty() ? "CORPUS_DIR is required" : "-o MODEL is required") + 1;
+  }
+  if (!weights_arg.empty()) {
+    std::istringstream ss(weights_arg);
+    std::string item;
+    unsigned k = 1;
+    while (std::getline(ss, item, ',')) {
+      char* end = nullptr;
+      const float w = std::strtof(item.c_str(), &end);
+      if (k >= feature_kind_count || !end || *end || !(w >= 0) || w > 1000)
+        return fail(kProgram, "--weights needs six numbers >= 0 (orders 1..5, words)") + 1;
+      cfg.order_weight[k++] = w;
+    }
+    if (k != feature_kind_count) return fail(kProgram, "--weights needs six numbers (orders 1..5, words)") + 1;
+  }
+  bool any = false;
+  for (unsigned k = 1; k < feature_kind_count; ++k) any = any || cfg.order_weight[k] > 0;
+  if (!any) return fail(kProgram, "--weights: every weight is 0") + 1;
+  // Orders 1..5 are always counted (the rank-order profiles use them); a zero weight only keeps a
+  // kind out of the log-probability table.
+  cfg.features.words = cfg.order_weight[feature_word] > 0;
+
+  // Languages.
+  std::error_code ec;
+  if (!fs::is_directory(corpus, ec)) return fail(kProgram, corpus + ": not a directory");
+  std::vector<std::string> codes;
+  if (langs_arg.empty()) {
+    for (const auto& e : fs::directory_iterator(corpus, ec))
+      if (e.path().extension() == ".txt" && e.is_regular_file()) codes.push_back(e.path().stem().string());
+  } else if (langs_arg[0] == '@') {
+    std::ifstream in(langs_arg.substr(1));
+    if (!in) return fail(kProgram, langs_arg.substr(1) + ": cannot open");
+    std::string line, c;
+    while (std::getline(in, line)) {  // codes separated by whitespace; '#' starts a comment
+      std::istringstream ss(line.substr(0, line.find('#')));
+      while (ss >> c) codes.push_back(c);
+    }
+  } else {
+    std::istringstream ss(langs_arg);
+    std::string c;
+    while (std::getline(ss, c, ','))
+      if (!c.empty()) codes.push_back(c);
+  }
+  std::sort(codes.begin(), codes.end());
+  codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+  if (codes.empty()) return fail(kProgram, corpus + ": no <code>.txt files");
+  for (const auto& c : codes)
+    if (!fs::is_regular_file(fs::path(corpus) / (c + ".txt"), ec)) return fail(kProgram, corpus + "/" + c + ".txt: missing");
+
+  std::map<std::string, std::vector<source_range>> skip;
+  std::map<std::string, std::uint64_t> sizes;
+  if (!exclude_arg.empty()) {
+    if (manifest.empty()) return fail(kProgram, "--exclude-sources needs --manifest") + 1;
+    std::set<std::string> ex;
+    std::istringstream ss(exclude_arg);
+    std::string s;
+    while (std::getline(ss, s, ','))
+      if (!s.empty()) ex.insert(s);
+    std::string error;
+    if (!excluded_ranges(manifest, ex, skip, sizes, error)) return fail(kProgram, error);
+  }
+  if (!holdout_dir.empty()) {
+    if (!holdout) return fail(kProgram, "--holdout-dir needs --holdout N") + 1;
+    fs::create_directories(holdout_dir, ec);
+    if (ec) return fail(kProgram, holdout_dir + ": " + ec.message());
+  }
+
+  // Count, one language per task.
+  std::vector<std::unique_ptr<language_counts>> counts(codes.size());
+  std::vector<std::string> errors(codes.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  auto work = [&]() {
+    for (std::size_t i; (i = next++) < codes.size();) {
+      const std::string& code = codes[i];
+      const fs::path path = fs::path(corpus) / (code + ".txt");
+      auto c = std::make_unique<language_counts>(code, cfg.features);
+      c->set_fit_sample(cfg.fit_sample_every, cfg.fit_sample_lines);
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        errors[i] = path.string() + ": cannot open";
+        continue;
+      }
+      if (sizes.count(code) && fs::file_size(path, ec) != sizes[code]) {
+        errors[i] = path.string() + ": size differs from the manifest";
+        continue;
+      }
+      std::ofstream held;
+      if (!holdout_dir.empty()) held.open(fs::path(holdout_dir) / (code + ".txt"), std::ios::binary);
+      const auto& ranges = skip[code];
+      std::string line;
+      std::uint64_t pos = 0, n = 0;
+      while (std::getline(in, line)) {
+        const std::uint64_t begin = pos;
+        pos += line.size() + 1;
+        bool skipped = false;
+        for (const auto& r : ranges)
+          if (begin >= r.begin && begin < r.end) skipped = true;
+        if (skipped) continue;
+        if (holdout && ++n % holdout == 0) {
+          if (held) held << line << '\n';
+          continue;
+        }
+        c->add_text(line);
+      }
+      if (in.bad()) {
+        errors[i] = path.string() + ": read error";
+        continue;
+      }
+      counts[i] = std::move(c);
+      const std::size_t d = ++done;
+      if (!quiet && (d % 10 == 0 || d == codes.size())) {
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "%s: counted %zu/%zu languages (%.1f s)\n", kProgram, d, codes.size(), secs);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::min<std::size_t>(threads, codes.size()); ++t) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  for (const auto& e : errors)
+    if (!e.empty()) return fail(kProgram, e);
+
+  // Model.
+  std::ostringstream info;
+  info << "name=" << (name.empty() ? fs::path(output).filename().string() : name) << "\n";
+  info << "languages=" << codes.size() << "\n";
+  info << "top_k=" << cfg.top_k << "\nmin_count=" << cfg.min_count << "\nrank_size=" << cfg.rank_profile_size
+       << "\nfloor=" << cfg.floor_offset << "\nweights=";
+  for (unsigned k = 1; k < feature_kind_count; ++k) info << (k > 1 ? "," : "") << cfg.order_weight[k];
+  info << "\ncalibration=" << cfg.calibration_a << "," << cfg.calibration_b;
+  info << "\nexcluded_sources=" << exclude_arg << "\nholdout=" << holdout << "\n";
+  std::vector<const language_counts*> ptrs;
+  for (const auto& c : counts) ptrs.push_back(c.get());
+  build_report rep;
+  std::string bytes;
+  try {
+    bytes = build_model(ptrs, cfg, info.str(), &rep);
+  } catch (const std::exception& e) {
+    return fail(kProgram, e.what());
+  }
+  {
+    std::ofstream out(output, std::ios::binary | std::ios::trunc);
+    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+      return fail(kProgram, output + ": cannot write");
+  }
+  model check;
+  std::string error;
+  if (model::load_file(output, check, &error) != status::ok) return fail(kProgram, "written model does not load: " + error);
+  std::printf("%s: %zu languages, %zu features (%zu inline), %zu lists with %zu postings, %zu buckets (load %.3f), %zu bytes, xxh3 %016llx\n",
+              output.c_str(), codes.size(), rep.features, rep.inline_postings, rep.lists, rep.postings, rep.buckets,
+              rep.load, rep.bytes, static_cast<unsigned long long>(check.checksum()));
+  return 0;
+}
