@@ -1,0 +1,623 @@
+// langsift — language identification of UTF-8 text: up to three languages with percent and bytes.
+//
+//   const langsift::model& m = langsift::default_model();      // or model::load_file(...)
+//   langsift::detection d = langsift::detect(m, text);
+//   d.language()            -> "de" (or "und")
+//   d.languages[i]          -> {code, percent, bytes, score} for i < d.count, most bytes first
+//   d.reliable, d.is_short  -> flags (see below)
+//
+// The pipeline (docs/detection.md):
+//  1. the text is split into runs of one script (script.hpp); a run in a script that only one of
+//     the model's languages is written in is that language at once (Hangul -> ko, Thai -> th,
+//     Han with kana -> ja...), and a script no model language has decides by the script table;
+//  2. other runs are cut into units of about `unit_bytes` at whitespace; each unit is scored
+//     against the model languages written in its script: the "bayes" score sums, over the unit's
+//     n-grams (orders 1..5) and words, the log-probability weights of the multi-profile table,
+//     a feature missing from a language's profile costing that language its floor; the "rank"
+//     score is TextCat's out-of-place distance between the n-gram ranks of the text and of each
+//     profile (see `scorer`);
+//  3. the units of a run are labelled by the best path through them (Viterbi): the sum of the
+//     units' scores minus `switch_penalty` for every change of language. A monolingual page is
+//     not sprinkled with near-miss languages, and a bilingual one splits where the text does;
+//  4. bytes per language give percent (of text bytes) and bytes; the top language's fit to its
+//     own training text gives `score` and the `und` decision; its margin gives `reliable`.
+// Cost is linear in the input: at most `max_text_bytes` are examined (sampled across longer
+// text), and no allocation happens per call once a thread's scratch space has grown.
+//
+// Thread safety: `detect` only reads the model; any number of threads may call it at once on the
+// same model (each thread uses its own scratch space).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "langsift/common.hpp"
+#include "langsift/model.hpp"
+#include "langsift/ngram.hpp"
+#include "langsift/script.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+/// How chunks are scored.
+enum class scorer : std::uint8_t {
+  automatic,  ///< bayes (measured best at every length, see docs/detection.md)
+  bayes,      ///< log-probability of the chunk's n-grams and words under each profile
+  rank,       ///< Cavnar–Trenkle out-of-place rank distance (TextCat), n-grams of orders 1..5
+};
+
+/// Prior knowledge about the document's language. Each hinted language that the model knows
+/// gets a prior bonus; it decides close calls on short text and is negligible on long text.
+struct detect_hints {
+  std::string_view content_language;  ///< HTTP Content-Language or <meta http-equiv>: "de, en-GB"
+  std::string_view html_lang;         ///< <html lang>: "pt-BR"
+  std::string_view languages;         ///< any other comma-separated language codes
+  float weight = 1.0f;                ///< strength of the bonus; 0 disables hints
+};
+
+struct detect_options {
+  std::size_t max_text_bytes = 64 * 1024;  ///< examined at most; longer text is sampled evenly
+  std::size_t short_text_bytes = 400;      ///< text bytes below which `is_short` is set (ClueWeb09)
+  std::size_t unit_bytes = 64;             ///< runs are scored in units of about this size
+  std::span<const std::string_view> only;  ///< restrict to these codes ("zh" also allows zh-Hant); empty: all
+  detect_hints hints;
+  scorer method = scorer::automatic;
+  float undefined_score = 0.25f;  ///< normalised score below which the answer is und (not language)
+  float switch_penalty = 300.0f;  ///< score a change of language between neighbouring units costs
+  /// Text with at least this many code-like ASCII symbols per letter ({}[]<>=;*/\\|&^~_#$@%+"():, a run
+  /// of one symbol counting once) is not natural language (source code, markup, data): the answer
+  /// is und. 0 disables the test.
+  float max_code_symbols = 0.2f;
+};
+
+/// One detected language.
+struct language_estimate {
+  std::string_view code;   ///< ISO 639-1 where one exists, else 639-3 (+ "-Xxxx" script subtag)
+  int percent = 0;         ///< share of the text bytes, 0..100
+  std::size_t bytes = 0;   ///< text bytes in this language (total bytes × percent / 100, unrounded)
+  float score = 0;         ///< fit to the language's own training text: ~1 normal, < 0.5 unusual
+};
+
+/// The answer for one document.
+struct detection {
+  std::array<language_estimate, 3> languages{};  ///< most bytes first; `count` are valid
+  std::size_t count = 0;
+  std::size_t text_bytes = 0;      ///< bytes of the text's script runs (letters and what joins them)
+  std::size_t examined_bytes = 0;  ///< bytes actually scored (< input size when sampled)
+  float confidence = 0;  ///< 0..1: how clearly the top language beats the runner-up on the whole text
+  bool reliable = false; ///< top language clearly ahead, fits its profile, and >= 70 % of the text
+  bool is_short = false; ///< fewer than `short_text_bytes` text bytes (the guess is still given)
+  bool sampled = false;  ///< the input exceeded `max_text_bytes` and was sampled
+  status st = status::ok;  ///< empty_input when there is no letter at all
+
+  /// The top language, or "und" (undefined: no letters, or not natural language).
+  std::string_view language() const noexcept { return count ? languages[0].code : std::string_view("und"); }
+};
+
+namespace detail {
+
+/// A piece of a script run, scored on its own.
+struct unit {
+  std::size_t bytes;                   // text bytes this unit stands for
+  std::uint32_t feat_begin, feat_end;  // into scratch.feats / kinds
+  std::uint32_t cand_begin, cand_end;  // into scratch.cands; per candidate one score and one fit
+  std::uint32_t run;                   // index of its script run (Viterbi runs within a run)
+  script sc;
+  int lang = -1;                       // model language index, after segmentation
+  std::string_view decided;            // a language decided by the script alone, outside the model
+  float high_features = 0;             // features of kinds >= 3 (n-grams of orders 3..5, words)
+};
+
+struct language_bytes {
+  double bytes;
+  int lang;  // model index, or -1 for a language decided by its script alone (`code`)
+  std::string_view code;
+};
+
+struct detect_scratch {
+  std::vector<script_run> runs;
+  std::vector<std::uint64_t> feats;
+  std::vector<std::uint8_t> kinds;
+  std::vector<unit> units;
+  std::vector<std::uint16_t> cands;
+  std::vector<float> scores, high_hits;  // parallel to cands
+  std::vector<float> acc, acc_high;      // per model language
+  std::vector<std::uint8_t> allowed;     // per model language
+  std::vector<float> bonus;              // per model language (hints)
+  std::vector<std::uint16_t> touched;
+  std::vector<double> viterbi, lang_bytes, own, rival;
+  std::vector<std::int32_t> back;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> ranks;
+  std::vector<language_bytes> items;
+};
+
+inline detect_scratch& thread_scratch() {
+  thread_local detect_scratch s;
+  return s;
+}
+
+inline bool code_matches(std::string_view code, std::string_view wanted) noexcept {
+  if (code == wanted) return true;
+  // "zh" allows "zh-Hant"; "sr" allows "sr-Latn"
+  return code.size() > wanted.size() && code.substr(0, wanted.size()) == wanted && code[wanted.size()] == '-';
+}
+
+inline bool allowed_code(std::string_view code, std::span<const std::string_view> only) noexcept {
+  if (only.empty()) return true;
+  for (auto w : only)
+    if (code_matches(code, w)) return true;
+  return false;
+}
+
+/// Calls f(tag) for each language tag in a comma/space separated list, lower-cased primary
+/// subtag plus the script subtag if any ("pt-BR" -> "pt", "zh-Hant-TW" -> "zh-Hant").
+template <class F>
+inline void for_each_hint(std::string_view list, F&& f) {
+  std::size_t i = 0;
+  while (i < list.size()) {
+    while (i < list.size() && (list[i] == ',' || list[i] == ' ' || list[i] == ';' || list[i] == '\t')) ++i;
+    std::size_t j = i;
+    while (j < list.size() && list[j] != ',' && list[j] != ' ' && list[j] != ';' && list[j] != '\t') ++j;
+    std::string_view tag = list.substr(i, j - i);
+    i = j;
+    if (tag.empty() || tag.size() > 40) continue;
+    char buf[16];
+    std::size_t n = 0;
+    std::size_t k = 0;
+    while (k < tag.size() && tag[k] != '-' && tag[k] != '_' && n < 8) {
+      char c = tag[k++];
+      buf[n++] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+    }
+    if (n < 2) continue;
+    f(std::string_view(buf, n));
+    // script subtag (4 letters) right after the primary one
+    if (k < tag.size() && k + 5 <= tag.size() && (k + 5 == tag.size() || tag[k + 5] == '-' || tag[k + 5] == '_')) {
+      std::string_view sub = tag.substr(k + 1, 4);
+      bool alpha = true;
+      for (char c : sub) alpha = alpha && ((c | 32) >= 'a' && (c | 32) <= 'z');
+      if (alpha && n + 5 <= sizeof buf) {
+        buf[n] = '-';
+        buf[n + 1] = static_cast<char>(sub[0] & ~32);
+        for (int q = 1; q < 4; ++q) buf[n + 1 + q] = static_cast<char>(sub[q] | 32);
+        f(std::string_view(buf, n + 5));
+      }
+    }
+  }
+}
+
+constexpr bool is_code_symbol(char c) noexcept {
+  switch (c) {
+    case '{': case '}': case '[': case ']': case '<': case '>': case '=': case ';': case '*': case '/':
+    case '\\': case '|': case '&': case '^': case '~': case '_': case '#': case '$': case '@': case '%': case '+':
+    case '"': case '(': case ')': case ':':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Cuts [begin, end) of `text` into pieces of about `target` bytes at whitespace.
+template <class F>
+inline void for_each_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target, F&& f) {
+  if (target < 16) target = 16;
+  while (begin < end) {
+    std::size_t stop = end;
+    if (end - begin > target + target / 2) {
+      stop = begin + target;
+      // forward to the next space (within target/2), else back to the previous one
+      std::size_t fwd = stop;
+      while (fwd < end && fwd < stop + target / 2 && text[fwd] != ' ' && text[fwd] != '\n') ++fwd;
+      if (fwd < end && (text[fwd] == ' ' || text[fwd] == '\n')) {
+        stop = fwd;
+      } else {
+        while (stop > begin + target / 2 && (static_cast<unsigned char>(text[stop]) & 0xC0) == 0x80) --stop;
+      }
+    }
+    f(begin, stop);
+    begin = stop;
+  }
+}
+
+}  // namespace detail
+
+/// Identifies the languages of `text` (UTF-8; invalid sequences are skipped).
+inline detection detect(const model& m, std::string_view text, const detect_options& opt = {}) {
+  detection d;
+  auto& S = detail::thread_scratch();
+  const std::size_t L = m.language_count();
+  if (L == 0) {
+    d.st = status::invalid_argument;
+    return d;
+  }
+  const model_params& P = m.params();
+  const ngram_config fcfg = m.features();
+  const bool use_rank = opt.method == scorer::rank;
+  S.acc.assign(L, 0.0f);
+  S.acc_high.assign(L, 0.0f);
+  S.allowed.assign(L, 0);
+  S.bonus.assign(L, 0.0f);
+  S.lang_bytes.assign(L, 0.0);
+  S.feats.clear();
+  S.kinds.clear();
+  S.units.clear();
+  S.cands.clear();
+  S.scores.clear();
+  S.high_hits.clear();
+  for (std::size_t l = 0; l < L; ++l) S.allowed[l] = detail::allowed_code(m.language_code(l), opt.only);
+
+  // Hints: a prior bonus for each hinted language the model knows.
+  if (opt.hints.weight > 0) {
+    auto add_hint = [&](std::string_view tag) {
+      for (std::size_t l = 0; l < L; ++l)
+        if (m.language_code(l) == tag) S.bonus[l] = std::max(S.bonus[l], 30.0f * opt.hints.weight);
+    };
+    detail::for_each_hint(opt.hints.content_language, add_hint);
+    detail::for_each_hint(opt.hints.html_lang, add_hint);
+    detail::for_each_hint(opt.hints.languages, add_hint);
+  }
+  // Han: Simplified Chinese is the default written form; Traditional needs a margin (characters
+  // that Simplified writes differently), so "中文" stays zh.
+  const int zh = m.find_language("zh");
+
+  // 1. Regions to examine: all of the text, or evenly spaced windows of it.
+  std::array<std::pair<std::size_t, std::size_t>, 16> regions;
+  std::size_t nregions = 0;
+  const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
+  if (text.size() <= cap) {
+    regions[nregions++] = {0, text.size()};
+  } else {
+    d.sampled = true;
+    const std::size_t n = regions.size(), win = cap / n, gap = text.size() / n;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::size_t a = i * gap, b = std::min(text.size(), a + win);
+      while (a < b && (static_cast<unsigned char>(text[a]) & 0xC0) == 0x80) ++a;  // code point boundary
+      while (b < text.size() && b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+      regions[nregions++] = {a, b};
+    }
+  }
+
+  // 2. Script runs -> units with their features and candidate languages. Also the signs of text
+  //    that is not natural language: code-like symbols, and case changes inside words (base64).
+  std::size_t examined = 0, text_bytes = 0, letters = 0, code_symbols = 0, case_switches = 0;
+  std::uint32_t run_index = 0;
+  for (std::size_t r = 0; r < nregions; ++r) {
+    const std::string_view region = text.substr(regions[r].first, regions[r].second - regions[r].first);
+    examined += region.size();
+    for (std::size_t i = 0; i < region.size(); ++i) {
+      const char c = region[i];
+      code_symbols += detail::is_code_symbol(c) && (i == 0 || region[i - 1] != c);  // "____" counts once
+      case_switches += i > 0 && c >= 'A' && c <= 'Z' && region[i - 1] >= 'a' && region[i - 1] <= 'z';
+    }
+    split_script_runs(region, S.runs);
+    for (const script_run& run : S.runs) {
+      const std::size_t run_bytes = run.end - run.begin;
+      text_bytes += run_bytes;
+      letters += run.letters;
+      ++run_index;
+      const auto cand_begin = static_cast<std::uint32_t>(S.cands.size());
+      for (std::uint16_t l : m.languages_of_script(run.sc))
+        if (S.allowed[l]) S.cands.push_back(l);
+      const auto cand_end = static_cast<std::uint32_t>(S.cands.size());
+      if (cand_end - cand_begin <= 1) {  // decided by the script
+        detail::unit u{};
+        u.bytes = run_bytes;
+        u.sc = run.sc;
+        u.run = run_index;
+        u.cand_begin = u.cand_end = cand_begin;
+        u.feat_begin = u.feat_end = static_cast<std::uint32_t>(S.feats.size());
+        if (cand_end > cand_begin) {
+          u.lang = S.cands[cand_begin];
+        } else {
+          const std::string_view code = script_language(run.sc);
+          if (!code.empty() && detail::allowed_code(code, opt.only)) u.decided = code;
+        }
+        S.cands.resize(cand_begin);
+        S.units.push_back(u);
+        continue;
+      }
+      bool first = true;
+      detail::for_each_piece(region, run.begin, run.end, opt.unit_bytes, [&](std::size_t a, std::size_t b) {
+        detail::unit u{};
+        u.bytes = b - a;
+        u.sc = run.sc;
+        u.run = run_index;
+        if (first) {
+          u.cand_begin = cand_begin;
+          u.cand_end = cand_end;
+          first = false;
+        } else {  // each unit has its own score slots, parallel to its own copy of the candidates
+          u.cand_begin = static_cast<std::uint32_t>(S.cands.size());
+          for (std::uint32_t i = cand_begin; i < cand_end; ++i) S.cands.push_back(S.cands[i]);
+          u.cand_end = static_cast<std::uint32_t>(S.cands.size());
+        }
+        u.feat_begin = static_cast<std::uint32_t>(S.feats.size());
+        for_each_feature(region.substr(a, b - a), fcfg, [&](std::uint64_t h, unsigned kind) {
+          if (P.order_weight[kind] <= 0 && !use_rank) return;
+          S.feats.push_back(h);
+          S.kinds.push_back(static_cast<std::uint8_t>(kind));
+        });
+        u.feat_end = static_cast<std::uint32_t>(S.feats.size());
+        S.units.push_back(u);
+      });
+    }
+  }
+  d.examined_bytes = examined;
+  if (text_bytes == 0) {
+    d.st = status::empty_input;
+    d.is_short = true;
+    return d;
+  }
+  S.scores.assign(S.cands.size(), 0.0f);
+  S.high_hits.assign(S.cands.size(), 0.0f);
+
+  // 3. Score every unit against its candidates.
+  if (use_rank) {
+    // TextCat: one profile of the text per run (rank distance needs more than a unit of text),
+    // spread over the run's units in proportion to their bytes.
+    std::size_t i = 0;
+    while (i < S.units.size()) {
+      std::size_t j = i;
+      while (j < S.units.size() && S.units[j].run == S.units[i].run) ++j;
+      const detail::unit& u0 = S.units[i];
+      if (u0.cand_end - u0.cand_begin > 1) {
+        S.ranks.clear();
+        for (std::size_t k = i; k < j; ++k)
+          for (std::uint32_t f = S.units[k].feat_begin; f < S.units[k].feat_end; ++f)
+            if (S.kinds[f] <= kMaxNgramOrder) S.ranks.push_back({S.feats[f], 1});
+        std::sort(S.ranks.begin(), S.ranks.end());
+        std::size_t w = 0;
+        for (std::size_t k = 0; k < S.ranks.size(); ++k) {
+          if (w && S.ranks[w - 1].first == S.ranks[k].first)
+            ++S.ranks[w - 1].second;
+          else
+            S.ranks[w++] = S.ranks[k];
+        }
+        S.ranks.resize(w);
+        std::sort(S.ranks.begin(), S.ranks.end(), [](const auto& a, const auto& b) {
+          return a.second != b.second ? a.second > b.second : a.first < b.first;
+        });
+        const std::size_t R = P.rank_profile_size;
+        if (S.ranks.size() > R) S.ranks.resize(R);
+        for (std::uint32_t c = u0.cand_begin; c < u0.cand_end; ++c) S.acc[S.cands[c]] = 0.0f;
+        for (std::size_t r = 0; r < S.ranks.size(); ++r)
+          m.for_each_rank(S.ranks[r].first, [&](std::uint16_t l, std::uint16_t rank) {
+            S.acc[l] += static_cast<float>(R) - static_cast<float>(r > rank ? r - rank : rank - r);
+          });
+        double run_bytes = 0;
+        for (std::size_t k = i; k < j; ++k) run_bytes += static_cast<double>(S.units[k].bytes);
+        for (std::size_t k = i; k < j; ++k) {
+          const detail::unit& u = S.units[k];
+          const float share = static_cast<float>(static_cast<double>(u.bytes) / run_bytes);
+          for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c) {
+            const std::uint16_t l = S.cands[c];
+            S.scores[c] = (S.acc[l] + S.bonus[l] * 0.1f * static_cast<float>(S.ranks.size()) / 30.0f) * share;
+          }
+        }
+        for (std::uint32_t c = u0.cand_begin; c < u0.cand_end; ++c) S.acc[S.cands[c]] = 0.0f;
+      }
+      i = j;
+    }
+  } else {
+    double doc_features = 0;
+    for (const auto& u : S.units) doc_features += u.feat_end - u.feat_begin;
+    for (auto& u : S.units) {
+      if (u.cand_end - u.cand_begin <= 1) continue;
+      float n_kind[feature_kind_count] = {};
+      S.touched.clear();
+      for (std::uint32_t i = u.feat_begin; i < u.feat_end; ++i) {
+        const unsigned kind = S.kinds[i];
+        n_kind[kind] += 1;
+        const bool high = kind >= 3;
+        m.for_each_posting(S.feats[i], [&](posting p) {
+          if (S.acc[p.lang] == 0.0f) S.touched.push_back(p.lang);
+          const float w = m.weight(p.q, true);
+          S.acc[p.lang] += w;
+          if (high) S.acc_high[p.lang] += w;
+        });
+      }
+      u.high_features = n_kind[3] + n_kind[4] + n_kind[5] + n_kind[feature_word];
+      const float nf = static_cast<float>(u.feat_end - u.feat_begin);
+      const float prior_share = doc_features > 0 ? static_cast<float>(nf / doc_features) : 0.0f;
+      for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c) {
+        const std::uint16_t l = S.cands[c];
+        const auto& rec = m.language(l);
+        float s = S.acc[l];
+        for (unsigned k = 1; k < feature_kind_count; ++k) s += n_kind[k] * rec.floor[k];
+        s += S.bonus[l] * prior_share;
+        if (u.sc == script::han && static_cast<int>(l) == zh) s += 0.8f * nf;  // see `zh` above
+        S.scores[c] = s;
+        S.high_hits[c] = S.acc_high[l];
+      }
+      for (std::uint16_t l : S.touched) S.acc[l] = S.acc_high[l] = 0.0f;
+    }
+  }
+
+  // 4. Segmentation: the best labelling of each run's units, a change of language costing
+  //    switch_penalty (Viterbi; candidates are the same along a run).
+  {
+    std::size_t i = 0;
+    while (i < S.units.size()) {
+      std::size_t j = i;
+      while (j < S.units.size() && S.units[j].run == S.units[i].run) ++j;
+      const std::uint32_t nc = S.units[i].cand_end - S.units[i].cand_begin;
+      if (nc > 1) {
+        const std::size_t n = j - i;
+        S.viterbi.assign(nc, 0.0);
+        S.back.assign(n * nc, -1);
+        for (std::size_t k = 0; k < n; ++k) {
+          const detail::unit& u = S.units[i + k];
+          std::uint32_t best_prev = 0;
+          for (std::uint32_t c = 1; c < nc; ++c)
+            if (S.viterbi[c] > S.viterbi[best_prev]) best_prev = c;
+          const double switch_from = S.viterbi[best_prev] - (k ? opt.switch_penalty : 0.0);
+          for (std::uint32_t c = 0; c < nc; ++c) {
+            double stay = S.viterbi[c];
+            std::int32_t from = static_cast<std::int32_t>(c);
+            if (switch_from > stay) {
+              stay = switch_from;
+              from = static_cast<std::int32_t>(best_prev);
+            }
+            S.back[k * nc + c] = from;
+            S.viterbi[c] = stay + S.scores[u.cand_begin + c];
+          }
+        }
+        std::uint32_t c = 0;
+        for (std::uint32_t x = 1; x < nc; ++x)
+          if (S.viterbi[x] > S.viterbi[c]) c = x;
+        for (std::size_t k = n; k-- > 0;) {
+          detail::unit& u = S.units[i + k];
+          u.lang = S.cands[u.cand_begin + c];
+          c = static_cast<std::uint32_t>(S.back[k * nc + c]);
+        }
+      }
+      i = j;
+    }
+  }
+
+  // A short run in a document that is mostly other text ("iPhone" in Russian prose, "COVID" in
+  // Khmer) is left unattributed unless its language is clear: a label for two words is noise.
+  {
+    std::size_t i = 0;
+    while (i < S.units.size()) {
+      std::size_t j = i;
+      double run_bytes = 0;
+      while (j < S.units.size() && S.units[j].run == S.units[i].run) run_bytes += static_cast<double>(S.units[j++].bytes);
+      const detail::unit& u0 = S.units[i];
+      const std::uint32_t nc = u0.cand_end - u0.cand_begin;
+      if (nc > 1 && run_bytes < 24 && run_bytes * 10 < static_cast<double>(text_bytes) && !use_rank) {
+        double best = -1e300, second = -1e300;
+        for (std::uint32_t c = 0; c < nc; ++c) {
+          double sum = 0;
+          for (std::size_t k = i; k < j; ++k) sum += S.scores[S.units[k].cand_begin + c];
+          if (sum > best) {
+            second = best;
+            best = sum;
+          } else if (sum > second) {
+            second = sum;
+          }
+        }
+        const double z = P.calibration_a * (best - second) + P.calibration_b;
+        if (z < 2.2)  // confidence < 0.9
+          for (std::size_t k = i; k < j; ++k) S.units[k].lang = -1;
+      }
+      i = j;
+    }
+  }
+
+  // 5. Bytes per language, top three.
+  auto& items = S.items;
+  items.clear();
+  for (const auto& u : S.units) {
+    if (u.lang >= 0) {
+      S.lang_bytes[static_cast<std::size_t>(u.lang)] += static_cast<double>(u.bytes);
+    } else if (!u.decided.empty()) {
+      auto it = std::find_if(items.begin(), items.end(), [&](const auto& x) { return x.lang < 0 && x.code == u.decided; });
+      if (it == items.end())
+        items.push_back({static_cast<double>(u.bytes), -1, u.decided});
+      else
+        it->bytes += static_cast<double>(u.bytes);
+    }
+  }
+  for (std::size_t l = 0; l < L; ++l)
+    if (S.lang_bytes[l] > 0) items.push_back({S.lang_bytes[l], static_cast<int>(l), m.language_code(l)});
+  std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.code < b.code;
+  });
+
+  // Fit of a model language on its units: mean hit weight per high-order feature (n-grams of
+  // orders 3..5 and words), relative to the same on held-out text of the language.
+  double top_fit_features = 0;  // evidence behind the top language's fit
+  auto fit_of = [&](int l) -> float {
+    if (use_rank) return 1.0f;
+    double hits = 0, feats = 0;
+    for (const auto& u : S.units) {
+      if (u.lang != l || u.cand_end - u.cand_begin <= 1) continue;
+      for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c)
+        if (S.cands[c] == l) hits += S.high_hits[c];
+      feats += u.high_features;
+    }
+    const float expected = m.language(static_cast<std::size_t>(l)).expected_fit;
+    if (l == items[0].lang) top_fit_features = feats;
+    if (feats <= 0 || expected <= 0) return 1.0f;
+    return static_cast<float>(hits / feats / expected);
+  };
+
+  const double scale = d.sampled ? static_cast<double>(text.size()) / static_cast<double>(examined) : 1.0;
+  d.text_bytes = static_cast<std::size_t>(std::llround(static_cast<double>(text_bytes) * scale));
+  d.is_short = d.text_bytes < opt.short_text_bytes;
+  const double total = static_cast<double>(text_bytes);
+  int percent_left = 100;
+  for (const auto& it : items) {
+    if (d.count == 3) break;
+    language_estimate e;
+    e.code = it.code;
+    e.percent = std::min(percent_left, static_cast<int>(std::lround(100.0 * it.bytes / total)));
+    percent_left -= e.percent;
+    e.bytes = static_cast<std::size_t>(std::llround(it.bytes * scale));
+    // Languages decided by their script (and Chinese, decided by Han) fit by definition.
+    const bool by_script = it.lang < 0 || static_cast<script>(m.language(static_cast<std::size_t>(it.lang)).script) == script::han;
+    e.score = by_script ? 1.0f : fit_of(it.lang);
+    d.languages[d.count++] = e;
+  }
+  if (!d.count) return d;
+
+  // 6. Confidence of the top language: its margin, on its own units, over its strongest rival
+  //    there; und and reliability.
+  const int top = items[0].lang;
+  if (top >= 0) {
+    S.own.assign(L, 0.0);
+    bool contested = false;
+    double own = 0;
+    for (const auto& u : S.units) {
+      if (u.lang != top || u.cand_end - u.cand_begin <= 1) continue;
+      contested = true;
+      for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c) {
+        S.own[S.cands[c]] += S.scores[c];
+        if (S.cands[c] == top) own += S.scores[c];
+      }
+    }
+    // Rivals are other languages: zh-Hant is not zh's rival, nor sr-Latn sr's (the variant is
+    // told apart, but "reliable" is about the language).
+    const std::string_view top_code = m.language_code(static_cast<std::size_t>(top));
+    const std::string_view top_base = top_code.substr(0, top_code.find('-'));
+    double rival = -1e300;
+    for (std::size_t l = 0; l < L; ++l) {
+      if (static_cast<int>(l) == top || S.own[l] == 0.0) continue;
+      const std::string_view c = m.language_code(l);
+      if (c.substr(0, c.find('-')) == top_base) continue;
+      rival = std::max(rival, S.own[l]);
+    }
+    if (!contested || rival < -1e299) {
+      d.confidence = 1.0f;
+    } else if (use_rank) {
+      d.confidence = static_cast<float>(1.0 / (1.0 + std::exp(-((own - rival) / std::max(1.0, own) * 20.0 - 1.0))));
+    } else {
+      const double z = P.calibration_a * (own - rival) + P.calibration_b;
+      d.confidence = static_cast<float>(1.0 / (1.0 + std::exp(-std::clamp(z, -50.0, 50.0))));
+    }
+  } else {
+    d.confidence = 1.0f;
+  }
+  const language_estimate& first = d.languages[0];
+  const bool code_like = opt.max_code_symbols > 0 && code_symbols >= 4 &&
+                         static_cast<float>(code_symbols) >= opt.max_code_symbols * static_cast<float>(letters);
+  const bool scrambled_case = case_switches >= 4 && case_switches * 20 >= letters;  // base64, hashes
+  // The fit says "not language" only with enough evidence: a few words may be rare words.
+  const bool unfit = first.score < opt.undefined_score && top_fit_features >= 30;
+  if (unfit || code_like || scrambled_case) {
+    d.count = 0;  // not natural language, in any language we know
+    d.confidence = 0;
+    return d;
+  }
+  d.reliable = d.confidence >= 0.9f && first.percent >= 70 && first.score >= 0.5f;
+  return d;
+}
+
+}  // namespace v1
+}  // namespace langsift

@@ -1,0 +1,54 @@
+// langsift — result filters (NCL-Crawl, Table 1): keep or drop a page by its detected languages.
+//
+// Each filter is switchable. A page is kept when ONE of its detected languages (up to three)
+// passes EVERY enabled filter: its code is among `labels`, it has at least `min_bytes` and at most
+// `max_bytes` of text, and at least `min_percent` of the text. With no filter enabled, every page
+// is kept. `und` pages (no language) are kept only when no filter is enabled.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "langsift/detector.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+struct language_filter {
+  std::vector<std::string> labels;  ///< codes; "zh" also matches "zh-Hant"
+  std::size_t min_bytes = 0;
+  std::size_t max_bytes = 0;
+  int min_percent = 0;
+  bool use_labels = false;
+  bool use_min_bytes = false;
+  bool use_max_bytes = false;
+  bool use_min_percent = false;
+
+  bool enabled() const noexcept { return use_labels || use_min_bytes || use_max_bytes || use_min_percent; }
+};
+
+/// True when `e` passes every enabled filter of `f`.
+inline bool passes(const language_estimate& e, const language_filter& f) noexcept {
+  if (f.use_labels) {
+    bool found = false;
+    for (const auto& l : f.labels) found = found || detail::code_matches(e.code, l);
+    if (!found) return false;
+  }
+  if (f.use_min_bytes && e.bytes < f.min_bytes) return false;
+  if (f.use_max_bytes && e.bytes > f.max_bytes) return false;
+  if (f.use_min_percent && e.percent < f.min_percent) return false;
+  return true;
+}
+
+/// True when the page is kept: some detected language passes every enabled filter.
+inline bool keep(const detection& d, const language_filter& f) noexcept {
+  if (!f.enabled()) return true;
+  for (std::size_t i = 0; i < d.count; ++i)
+    if (passes(d.languages[i], f)) return true;
+  return false;
+}
+
+}  // namespace v1
+}  // namespace langsift

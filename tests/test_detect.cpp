@@ -1,0 +1,272 @@
+// Language identification with the built-in model: known answers, scripts, mixtures, filters,
+// bad input, bounded cost, and threads sharing one model.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
+#include "langsift/filter.hpp"
+
+using namespace langsift;
+
+namespace {
+
+const model& M() { return default_model(); }
+
+std::string lang(std::string_view text, const detect_options& o = {}) { return std::string(detect(M(), text, o).language()); }
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::string> v;
+  std::string line;
+  while (std::getline(in, line)) v.push_back(line);
+  return v;
+}
+
+std::string run(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    const int rc = pclose(p);
+    out += "\nexit=" + std::to_string(WEXITSTATUS(rc));
+  }
+  return out;
+}
+
+const std::string kTool = std::string(LANGSIFT_BINARY_DIR) + "/langsift";
+const std::string kData = LANGSIFT_TEST_DATA_DIR;
+
+}  // namespace
+
+TEST_CASE("known answers of the built-in model (re-bless with scripts/bless-known-answers.sh)") {
+  const std::string out = run(kTool + " detect --lines --format tsv < " + kData + "/detect/known.txt");
+  std::ifstream in(kData + "/detect/known.tsv", std::ios::binary);
+  std::stringstream expected;
+  expected << in.rdbuf();
+  CHECK(out == expected.str() + "\nexit=0");
+}
+
+TEST_CASE("sentences in many languages and scripts") {
+  const std::vector<std::string> text = read_lines(kData + "/detect/known.txt");
+  const char* expected[] = {"en", "de", "fr", "es", "it", "pt", "nl", "ru", "uk", "pl", "sv", "fi", "tr",
+                            "ja", "zh", "zh-Hant", "ko", "ar", "fa", "hi", "el", "th", "vi"};
+  for (std::size_t i = 0; i < std::size(expected); ++i) {
+    INFO(text[i]);
+    const detection d = detect(M(), text[i]);
+    CHECK(d.language() == expected[i]);
+    CHECK(d.reliable);
+    CHECK(d.is_short);  // all under 400 bytes
+    CHECK(d.languages[0].percent == 100);
+    CHECK(d.st == status::ok);
+  }
+}
+
+TEST_CASE("scripts decide at once; Han with kana is Japanese, Han alone Chinese") {
+  CHECK(lang("한국어") == "ko");
+  CHECK(lang("ภาษาไทย") == "th");
+  CHECK(lang("ქართული ენა") == "ka");
+  CHECK(lang("Հայերեն լեզու") == "hy");
+  CHECK(lang("日本語のテキスト") == "ja");
+  CHECK(lang("中文文本") == "zh");
+  CHECK(lang("东京") == "zh");       // Han only is Chinese; Simplified unless Traditional forms show
+  CHECK(lang("東京都廳") == "zh-Hant");  // 東, 廳: Traditional forms
+}
+
+TEST_CASE("two languages: percent and bytes follow the byte shares") {
+  const std::string en =
+      "The committee met on Monday to discuss the future of the railway line, and most members agreed that the "
+      "service should continue for at least another ten years, although the costs have risen sharply. ";
+  const std::string fr =
+      "Le comité s'est réuni lundi pour discuter de l'avenir de la ligne de chemin de fer, et la plupart des "
+      "membres ont convenu que le service devait continuer pendant au moins dix ans, malgré la hausse des coûts. ";
+  const std::string doc = en + en + fr;
+  const detection d = detect(M(), doc);
+  REQUIRE(d.count >= 2);
+  CHECK(d.languages[0].code == "en");
+  CHECK(d.languages[1].code == "fr");
+  const double en_share = 100.0 * 2 * en.size() / doc.size();
+  CHECK(std::abs(d.languages[0].percent - en_share) <= 8);
+  CHECK(std::abs(d.languages[1].percent - (100 - en_share)) <= 8);
+  CHECK(d.languages[0].bytes + d.languages[1].bytes <= d.text_bytes);
+  CHECK_FALSE(d.is_short);
+  // mixed scripts: each run counts for its language
+  const detection m = detect(M(), "Привет, как дела? Это мой новый дом. Hello, how are you? This is my new house.");
+  REQUIRE(m.count == 2);
+  CHECK(((m.languages[0].code == "ru" && m.languages[1].code == "en") ||
+         (m.languages[0].code == "en" && m.languages[1].code == "ru")));
+}
+
+TEST_CASE("no language: empty, whitespace, digits, random letters, base64, source code") {
+  for (std::string_view s : {std::string_view(""), std::string_view("   \n\t "), std::string_view("12 34 56.78"),
+                             std::string_view("!!! ??? ...")}) {
+    const detection d = detect(M(), s);
+    CHECK(d.language() == "und");
+    CHECK(d.st == status::empty_input);
+    CHECK_FALSE(d.reliable);
+    CHECK(d.is_short);
+  }
+  std::mt19937 rng(3);
+  std::string letters, b64;
+  for (int i = 0; i < 400; ++i) letters += "abcdefghijklmnopqrstuvwxyz    "[rng() % 30];
+  for (int i = 0; i < 400; ++i) b64 += "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[rng() % 64];
+  CHECK(lang(letters) == "und");
+  CHECK(lang(b64) == "und");
+  CHECK(lang("for (int i = 0; i < n; ++i) { sum += values[i] * weights[i]; } return sum / n;") == "und");
+  CHECK(lang("#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 42); return 0; }") == "und");
+  CHECK(lang("{\"name\": \"value\", \"items\": [1, 2, 3], \"nested\": {\"key\": \"other\"}}") == "und");
+}
+
+TEST_CASE("short text is flagged short and unreliable when ambiguous") {
+  const detection d = detect(M(), "hello");
+  CHECK(d.is_short);
+  CHECK_FALSE(d.reliable);
+  CHECK(d.count == 1);  // still a best guess
+  detect_options o;
+  o.short_text_bytes = 3;
+  CHECK_FALSE(detect(M(), "hello", o).is_short);
+}
+
+TEST_CASE("restricting the language set and hints") {
+  detect_options o;
+  std::vector<std::string_view> only = {"de", "nl"};
+  o.only = only;
+  CHECK(lang("The city council approved a new budget for schools and libraries.", o) != "en");
+  const detection d = detect(M(), "The city council approved a new budget for schools and libraries.", o);
+  for (std::size_t i = 0; i < d.count; ++i) CHECK((d.languages[i].code == "de" || d.languages[i].code == "nl"));
+  std::vector<std::string_view> zh = {"zh"};
+  o.only = zh;
+  CHECK(lang("市議會週二晚上批准了一項用於學校和公共圖書館的新預算。", o) == "zh-Hant");  // "zh" admits zh-Hant
+  std::vector<std::string_view> none = {"xx"};
+  o.only = none;
+  CHECK(lang("The city council approved a new budget.", o) == "und");
+
+  // A hint decides a close call on short text and does not override clear evidence.
+  detect_options h;
+  const std::string ambiguous = "kan ikke";  // Danish and Norwegian Bokmål alike
+  h.hints.content_language = "nb-NO";
+  CHECK(lang(ambiguous, h) == "nb");
+  h.hints.content_language = "da";
+  CHECK(lang(ambiguous, h) == "da");
+  h.hints.content_language = "de";
+  CHECK(lang("The city council approved a new budget for schools and public libraries.", h) == "en");
+}
+
+TEST_CASE("filters keep a page when one language passes every enabled filter (NCL-Crawl)") {
+  detection d;
+  d.count = 2;
+  d.languages[0] = {"de", 70, 700, 1.0f};
+  d.languages[1] = {"en", 30, 300, 1.0f};
+  language_filter f;
+  CHECK(keep(d, f));  // nothing enabled
+  f.use_labels = true;
+  f.labels = {"en"};
+  CHECK(keep(d, f));
+  f.use_min_percent = true;
+  f.min_percent = 50;
+  CHECK_FALSE(keep(d, f));  // en has 30 %
+  f.labels = {"de", "en"};
+  CHECK(keep(d, f));
+  f.use_max_bytes = true;
+  f.max_bytes = 500;
+  CHECK_FALSE(keep(d, f));  // de has 700 bytes, en only 30 %
+  f.use_max_bytes = false;
+  f.use_min_bytes = true;
+  f.min_bytes = 800;
+  CHECK_FALSE(keep(d, f));
+  f.min_bytes = 700;
+  CHECK(keep(d, f));
+  language_filter zh;
+  zh.use_labels = true;
+  zh.labels = {"zh"};
+  detection t;
+  t.count = 1;
+  t.languages[0] = {"zh-Hant", 100, 90, 1.0f};
+  CHECK(keep(t, zh));
+  CHECK_FALSE(keep(detection{}, zh));  // und is dropped by any filter
+}
+
+TEST_CASE("invalid UTF-8, NUL bytes and binary data never crash") {
+  std::string s = "Der Stadtrat hat \xFF\xFE einen neuen Haushalt \xC3 beschlossen und \xED\xA0\x80 die Schulen";
+  CHECK(lang(s) == "de");
+  std::string nul("Der Stadtrat hat\0einen neuen Haushalt beschlossen", 49);
+  CHECK(lang(nul) == "de");
+  std::mt19937 rng(9);
+  for (int i = 0; i < 200; ++i) {
+    std::string junk(rng() % 3000, '\0');
+    for (auto& c : junk) c = static_cast<char>(rng());
+    const detection d = detect(M(), junk);
+    CHECK(d.count <= 3);
+    int sum = 0;
+    for (std::size_t k = 0; k < d.count; ++k) sum += d.languages[k].percent;
+    CHECK(sum <= 100);
+  }
+}
+
+TEST_CASE("a 1 GB input costs what the cap allows: it is sampled, not read whole") {
+  const std::string unit =
+      "Der Stadtrat hat am Dienstagabend einen neuen Haushalt für Schulen und öffentliche Bibliotheken beschlossen. ";
+  std::string big;
+  big.reserve(std::size_t{1} << 30);
+  while (big.size() + unit.size() <= (std::size_t{1} << 30)) big += unit;
+  const detection d = detect(M(), big);
+  CHECK(d.sampled);
+  CHECK(d.examined_bytes <= detect_options{}.max_text_bytes);
+  CHECK(d.language() == "de");
+  CHECK(d.languages[0].percent >= 95);
+  CHECK(d.text_bytes > (std::size_t{1} << 29));  // extrapolated to the whole input
+}
+
+TEST_CASE("threads sharing one model get the answers of a single thread") {
+  const std::vector<std::string> text = read_lines(kData + "/detect/known.txt");
+  std::vector<std::string> expected;
+  for (const auto& t : text) {
+    const detection d = detect(M(), t);
+    std::string s(d.language());
+    for (std::size_t i = 0; i < d.count; ++i) s += "," + std::to_string(d.languages[i].percent);
+    expected.push_back(s);
+  }
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 50; ++round)
+        for (std::size_t i = 0; i < text.size(); ++i) {
+          const detection d = detect(M(), text[(i + t) % text.size()]);
+          std::string s(d.language());
+          for (std::size_t k = 0; k < d.count; ++k) s += "," + std::to_string(d.languages[k].percent);
+          if (s != expected[(i + t) % text.size()]) ++mismatches[t];
+        }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) CHECK(mismatches[t] == 0);
+}
+
+TEST_CASE("langsift detect: one output line per input line, errors to stderr with a status") {
+  // empty lines and a line with only U+0085 inside keep the alignment
+  const std::string out = run("printf 'Guten Morgen, wie geht es dir heute?\\n\\nGood morning, how are you today?\\nA\\302\\205B\\n' | " +
+                              kTool + " detect --lines --format code");
+  std::string expected = "de\nund\nen\n";
+  expected += lang("A\xC2\x85" "B");
+  expected += "\n\nexit=0";
+  CHECK(out == expected);
+  CHECK(run(kTool + " detect /nonexistent/file 2>/dev/null").find("exit=1") != std::string::npos);
+  CHECK(run(kTool + " detect --bogus 2>/dev/null").find("exit=2") != std::string::npos);
+  CHECK(run(kTool + " detect --model " + kData + "/detect/known.txt --lines < /dev/null 2>&1").find("not a langsift model") !=
+        std::string::npos);
+  const std::string html = run(kTool + " detect --format jsonl " + std::string(LANGSIFT_TEST_DATA_DIR) +
+                               "/../../examples/pages/ru-blog.windows-1251.html");
+  CHECK(html.find("\"language\":\"ru\"") != std::string::npos);
+  CHECK(html.find("\"encoding\":\"windows-1251\"") != std::string::npos);
+  // filters
+  CHECK(run("printf 'Guten Morgen, wie geht es dir heute?\\nGood morning, how are you today?\\n' | " + kTool +
+            " detect --lines --label de --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
+}

@@ -1,0 +1,403 @@
+// `langsift detect` — the whole pipeline: bytes -> encoding -> (HTML ->) text -> languages.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/cli.hpp"
+#include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
+#include "langsift/encoding.hpp"
+#include "langsift/filter.hpp"
+#include "langsift/html.hpp"
+#include "subcommands.hpp"
+
+namespace {
+
+constexpr const char* kProgram = "langsift detect";
+
+void usage(std::FILE* out) {
+  std::fprintf(out,
+      "usage: langsift detect [options] [FILE...|-]\n"
+      "\n"
+      "Identifies the languages of each FILE (or of stdin): the bytes are decoded to UTF-8 (BOM,\n"
+      "--content-type, <meta charset>, detection), HTML is reduced to its text, and the text is\n"
+      "classified: up to three languages with their share of the text. Codes are ISO 639-1 where\n"
+      "one exists, else ISO 639-3 (with a script subtag where the model has one, e.g. zh-Hant);\n"
+      "'und' means no language could be determined (no letters, or not natural language).\n"
+      "\n"
+      "input:\n"
+      "  --lines             every input line is a document (UTF-8 text); exactly one output line\n"
+      "                      per input line, in order\n"
+      "  --html, --text      the input is HTML / plain text (default: sniffed per document)\n"
+      "  --main              HTML: classify only the main content (drop navigation, link lists...)\n"
+      "  --content-type V    HTTP Content-Type of the input (charset, and text/plain vs HTML)\n"
+      "  --encoding E        the input's encoding (skips detection)\n"
+      "\n"
+      "output (--format):\n"
+      "  code                the top language code only\n"
+      "  tsv                 code<TAB>langs<TAB>text_bytes<TAB>reliable<TAB>short<TAB>score, langs\n"
+      "                      = code:percent:bytes,... (up to three); FILE<TAB> first when reading\n"
+      "                      files; with HTML also <TAB>encoding<TAB>encoding-source (default)\n"
+      "  jsonl               one JSON object per document\n"
+      "\n"
+      "model and classification:\n"
+      "  --model FILE        a model file (default: the built-in model)\n"
+      "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
+      "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (HTML input\n"
+      "                      adds its own <html lang> and http-equiv content-language)\n"
+      "  --scorer S          auto (default), bayes or rank (TextCat's rank-order distance)\n"
+      "  --short-bytes N     documents with fewer text bytes are flagged short (default 400)\n"
+      "  --max-text-bytes N  examine at most N bytes of text, sampled across it (default 64K)\n"
+      "  --unit-bytes N      score text in units of about N bytes (default 64)\n"
+      "  --switch-penalty X  cost of a change of language between units (default 300; higher\n"
+      "                      keeps documents more monolingual)\n"
+      "\n"
+      "filters (NCL-Crawl): a document is kept when one of its languages passes every filter set;\n"
+      "with a filter, tsv/jsonl output gains a keep field, and --kept-only prints only kept documents\n"
+      "  --label CODES       the language is one of these\n"
+      "  --min-bytes N       the language has at least N bytes of text\n"
+      "  --max-bytes N       the language has at most N bytes of text\n"
+      "  --min-percent P     the language has at least P percent of the text\n"
+      "  --kept-only         print only the documents the filters keep\n"
+      "\n"
+      "Exit status: 0 on success, 1 when a file cannot be read or the model cannot be loaded, 2 on\n"
+      "a usage error.\n");
+}
+
+enum class input_kind { sniff, html, text };
+enum class out_format { code, tsv, jsonl };
+
+void put(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+
+void json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+struct settings {
+  input_kind kind = input_kind::sniff;
+  out_format format = out_format::tsv;
+  bool lines = false, main_content = false, kept_only = false, filtering = false;
+  std::string content_type, encoding, hint;
+  langsift::detect_options opt;
+  langsift::language_filter filter;
+};
+
+struct page_info {
+  bool html = false;
+  std::string encoding, encoding_source;
+};
+
+void print_result(const settings& s, const std::string* name, const langsift::detection& d, const page_info& page,
+                  bool keep, std::string& line) {
+  line.clear();
+  if (s.format == out_format::code) {
+    if (name && !s.lines) {
+      line += *name;
+      line += '\t';
+    }
+    line += d.language();
+    line += '\n';
+    put(line);
+    return;
+  }
+  if (s.format == out_format::tsv) {
+    if (name && !s.lines) {
+      line += *name;
+      line += '\t';
+    }
+    line += d.language();
+    line += '\t';
+    for (std::size_t i = 0; i < d.count; ++i) {
+      if (i) line += ',';
+      line += d.languages[i].code;
+      line += ':' + std::to_string(d.languages[i].percent) + ':' + std::to_string(d.languages[i].bytes);
+    }
+    if (!d.count) line += '-';
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "\t%zu\t%d\t%d\t%.3f", d.text_bytes, d.reliable ? 1 : 0, d.is_short ? 1 : 0,
+                  d.count ? d.languages[0].score : 0.0f);
+    line += buf;
+    if (page.html || !page.encoding.empty()) line += "\t" + page.encoding + "\t" + page.encoding_source;
+    if (s.filtering) line += keep ? "\tkeep" : "\tdrop";
+    line += '\n';
+    put(line);
+    return;
+  }
+  line += '{';
+  if (name && !s.lines) {
+    line += "\"file\":";
+    json_string(line, *name);
+    line += ',';
+  }
+  line += "\"language\":";
+  json_string(line, d.language());
+  line += ",\"languages\":[";
+  for (std::size_t i = 0; i < d.count; ++i) {
+    if (i) line += ',';
+    line += "{\"code\":";
+    json_string(line, d.languages[i].code);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ",\"percent\":%d,\"bytes\":%zu,\"score\":%.3f}", d.languages[i].percent,
+                  d.languages[i].bytes, d.languages[i].score);
+    line += buf;
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "],\"text_bytes\":%zu,\"reliable\":%s,\"short\":%s,\"confidence\":%.3f",
+                d.text_bytes, d.reliable ? "true" : "false", d.is_short ? "true" : "false", d.confidence);
+  line += buf;
+  if (d.sampled) line += ",\"sampled\":true";
+  if (d.st != langsift::status::ok) {
+    line += ",\"status\":";
+    json_string(line, langsift::status_name(d.st));
+  }
+  if (!page.encoding.empty()) {
+    line += ",\"encoding\":";
+    json_string(line, page.encoding);
+    line += ",\"encoding_source\":";
+    json_string(line, page.encoding_source);
+  }
+  if (s.filtering) line += keep ? ",\"keep\":true" : ",\"keep\":false";
+  line += "}\n";
+  put(line);
+}
+
+// Decodes and extracts one file's bytes, then detects.
+langsift::detection detect_page(const langsift::model& m, const settings& s, const std::string& bytes, page_info& page,
+                                std::string& hints_buf) {
+  langsift::decoded_text decoded;
+  if (s.encoding.empty()) {
+    langsift::encoding_options eo;
+    eo.content_type = s.content_type;
+    decoded = langsift::decode_to_utf8(bytes, eo);
+  } else {
+    decoded.encoding.name = std::string(langsift::canonical_encoding_name(s.encoding));
+    decoded.encoding.source = langsift::encoding_source::http;
+    decoded.conversion = langsift::convert_to_utf8(bytes, decoded.encoding.name, decoded.text);
+  }
+  page.encoding = decoded.encoding.name;
+  page.encoding_source = std::string(langsift::encoding_source_name(decoded.encoding.source));
+  bool html = s.kind == input_kind::html;
+  if (s.kind == input_kind::sniff) {
+    const bool ct_plain = s.content_type.find("text/plain") != std::string::npos;
+    html = !ct_plain && langsift::looks_like_html(decoded.text);
+  }
+  page.html = html;
+  langsift::detect_options opt = s.opt;
+  if (!html) return langsift::detect(m, decoded.text, opt);
+  langsift::html_options ho;
+  ho.main_content = s.main_content;
+  ho.collect_links = false;
+  const langsift::html_result r = langsift::extract_html(decoded.text, ho);
+  hints_buf = s.hint;
+  opt.hints.languages = hints_buf;
+  opt.hints.html_lang = r.html_lang;
+  opt.hints.content_language = r.content_language;
+  return langsift::detect(m, r.text, opt);
+}
+
+}  // namespace
+
+int langsift::cli::cmd_detect(int argc, char** argv) {
+  settings s;
+  std::vector<std::string> files;
+  std::string model_path, only_arg, labels_arg, value;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    bool missing = false;
+    auto size_opt = [&](const char* name, unsigned long long& v) {
+      auto x = missing ? std::nullopt : parse_size(value);
+      if (!x) {
+        fail(kProgram, std::string(name) + " needs a size (e.g. 400, 64K)");
+        return false;
+      }
+      v = *x;
+      return true;
+    };
+    unsigned long long v = 0;
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return 0;
+    } else if (a == "--lines") {
+      s.lines = true;
+    } else if (a == "--html") {
+      s.kind = input_kind::html;
+    } else if (a == "--text") {
+      s.kind = input_kind::text;
+    } else if (a == "--main") {
+      s.main_content = true;
+    } else if (a == "--kept-only") {
+      s.kept_only = true;
+    } else if (take_option(argc, argv, i, "--format", value, missing)) {
+      if (value == "code") s.format = out_format::code;
+      else if (value == "tsv") s.format = out_format::tsv;
+      else if (value == "jsonl" || value == "json") s.format = out_format::jsonl;
+      else return fail(kProgram, "--format is code, tsv or jsonl") + 1;
+    } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
+      if (missing) return fail(kProgram, "--model needs a file") + 1;
+    } else if (take_option(argc, argv, i, "--only", only_arg, missing)) {
+      if (missing) return fail(kProgram, "--only needs language codes") + 1;
+    } else if (take_option(argc, argv, i, "--hint", s.hint, missing)) {
+      if (missing) return fail(kProgram, "--hint needs language codes") + 1;
+    } else if (take_option(argc, argv, i, "--content-type", s.content_type, missing)) {
+      if (missing) return fail(kProgram, "--content-type needs a value") + 1;
+    } else if (take_option(argc, argv, i, "--encoding", s.encoding, missing)) {
+      if (missing || !langsift::can_convert(s.encoding)) return fail(kProgram, "--encoding needs a known encoding") + 1;
+    } else if (take_option(argc, argv, i, "--scorer", value, missing)) {
+      if (value == "auto") s.opt.method = langsift::scorer::automatic;
+      else if (value == "bayes") s.opt.method = langsift::scorer::bayes;
+      else if (value == "rank") s.opt.method = langsift::scorer::rank;
+      else return fail(kProgram, "--scorer is auto, bayes or rank") + 1;
+    } else if (take_option(argc, argv, i, "--short-bytes", value, missing)) {
+      if (!size_opt("--short-bytes", v)) return 2;
+      s.opt.short_text_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--max-text-bytes", value, missing)) {
+      if (!size_opt("--max-text-bytes", v) || v < 256) return fail(kProgram, "--max-text-bytes needs at least 256") + 1;
+      s.opt.max_text_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--unit-bytes", value, missing)) {
+      if (!size_opt("--unit-bytes", v) || v < 16 || v > (1u << 20)) return fail(kProgram, "--unit-bytes needs 16..1M") + 1;
+      s.opt.unit_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--switch-penalty", value, missing)) {
+      char* end = nullptr;
+      const float x = missing ? -1 : std::strtof(value.c_str(), &end);
+      if (missing || !end || *end || !(x >= 0) || x > 1e6f) return fail(kProgram, "--switch-penalty needs a number >= 0") + 1;
+      s.opt.switch_penalty = x;
+    } else if (take_option(argc, argv, i, "--label", labels_arg, missing)) {
+      if (missing) return fail(kProgram, "--label needs language codes") + 1;
+    } else if (take_option(argc, argv, i, "--min-bytes", value, missing)) {
+      if (!size_opt("--min-bytes", v)) return 2;
+      s.filter.min_bytes = static_cast<std::size_t>(v);
+      s.filter.use_min_bytes = true;
+    } else if (take_option(argc, argv, i, "--max-bytes", value, missing)) {
+      if (!size_opt("--max-bytes", v)) return 2;
+      s.filter.max_bytes = static_cast<std::size_t>(v);
+      s.filter.use_max_bytes = true;
+    } else if (take_option(argc, argv, i, "--min-percent", value, missing)) {
+      if (!size_opt("--min-percent", v) || v > 100) return fail(kProgram, "--min-percent needs 0..100") + 1;
+      s.filter.min_percent = static_cast<int>(v);
+      s.filter.use_min_percent = true;
+    } else if (a == "-") {
+      files.emplace_back("-");
+    } else if (a.size() > 1 && a[0] == '-') {
+      usage(stderr);
+      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+    } else {
+      files.emplace_back(a);
+    }
+  }
+  if (files.empty()) files.emplace_back("-");
+
+  std::vector<std::string> only_codes = split_list(only_arg), label_codes = split_list(labels_arg);
+  std::vector<std::string_view> only_views(only_codes.begin(), only_codes.end());
+  s.opt.only = only_views;
+  if (!label_codes.empty()) {
+    s.filter.labels = label_codes;
+    s.filter.use_labels = true;
+  }
+  s.filtering = s.filter.use_labels || s.filter.use_min_bytes || s.filter.use_max_bytes || s.filter.use_min_percent;
+  if (s.kept_only && !s.filtering) return fail(kProgram, "--kept-only needs a filter (--label, --min-bytes...)") + 1;
+
+  langsift::model loaded;
+  const langsift::model* m = &loaded;
+  if (!model_path.empty()) {
+    std::string error;
+    if (langsift::model::load_file(model_path, loaded, &error) != langsift::status::ok) return fail(kProgram, error);
+  } else {
+    m = &langsift::default_model();
+    if (m->empty()) return fail(kProgram, "the built-in model failed to load (a broken build)");
+  }
+  if (!s.opt.only.empty()) {
+    for (const auto& c : only_codes) {
+      bool known = false;
+      for (std::size_t l = 0; l < m->language_count() && !known; ++l)
+        known = langsift::detail::code_matches(m->language_code(l), c);
+      if (!known)
+        std::fprintf(stderr, "%s: warning: --only %s: not a language of the model\n", kProgram, c.c_str());
+    }
+  }
+
+  std::string bytes, error, out_line, hints_buf;
+  int rc = 0;
+  for (const std::string& path : files) {
+    if (s.lines) {
+      std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+      if (!f) {
+        rc = fail(kProgram, path + ": " + std::strerror(errno));
+        continue;
+      }
+      std::string line;
+      int c;
+      page_info none;
+      auto flush_line = [&]() {
+        langsift::detection d = langsift::detect(*m, line, s.opt);
+        const bool keep = !s.filtering || langsift::keep(d, s.filter);
+        if (s.kept_only) {
+          if (keep) {
+            put(line);
+            put("\n");
+          }
+        } else {
+          print_result(s, nullptr, d, none, keep, out_line);
+        }
+        line.clear();
+      };
+      // Lines end at '\n' only (U+0085 and '\r' stay inside a line; a trailing '\r' is dropped).
+      char buf[1 << 16];
+      std::size_t n;
+      bool pending = false;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+        for (std::size_t k = 0; k < n; ++k) {
+          c = static_cast<unsigned char>(buf[k]);
+          if (c == '\n') {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            flush_line();
+            pending = false;
+          } else {
+            line.push_back(static_cast<char>(c));
+            pending = true;
+          }
+        }
+      }
+      if (pending) flush_line();
+      if (std::ferror(f)) rc = fail(kProgram, path + ": read error");
+      if (f != stdin) std::fclose(f);
+      std::fflush(stdout);
+      continue;
+    }
+    if (!read_file(path, bytes, error)) {
+      rc = fail(kProgram, error);
+      continue;
+    }
+    page_info page;
+    langsift::detection d = detect_page(*m, s, bytes, page, hints_buf);
+    const bool keep = !s.filtering || langsift::keep(d, s.filter);
+    if (s.kept_only) {
+      if (keep) {
+        put(path);
+        put("\n");
+      }
+    } else {
+      print_result(s, files.size() > 1 || path != "-" ? &path : nullptr, d, page, keep, out_line);
+    }
+  }
+  return rc;
+}
