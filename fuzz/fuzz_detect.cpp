@@ -1,0 +1,64 @@
+// libFuzzer: language identification on arbitrary bytes, text-only and through the whole page
+// pipeline (decode -> HTML -> detect), with options derived from the input. Invariants: no crash,
+// at most three languages, percents within 0..100 and summing to at most 100, bytes within the
+// text, identical answers on a second call (no state leaks between calls).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+#include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
+#include "langsift/encoding.hpp"
+#include "langsift/html.hpp"
+
+namespace {
+
+void check(const langsift::detection& d) {
+  if (d.count > 3) std::abort();
+  int sum = 0;
+  for (std::size_t i = 0; i < d.count; ++i) {
+    const auto& e = d.languages[i];
+    if (e.percent < 0 || e.percent > 100 || e.code.empty() || !(e.score >= 0) || e.bytes > d.text_bytes + 1) std::abort();
+    sum += e.percent;
+  }
+  if (sum > 100 || !(d.confidence >= 0 && d.confidence <= 1)) std::abort();
+  if (d.count && d.language() == "und") std::abort();
+}
+
+bool same(const langsift::detection& a, const langsift::detection& b) {
+  if (a.count != b.count || a.text_bytes != b.text_bytes || a.reliable != b.reliable) return false;
+  for (std::size_t i = 0; i < a.count; ++i)
+    if (a.languages[i].code != b.languages[i].code || a.languages[i].percent != b.languages[i].percent) return false;
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const langsift::model& m = langsift::default_model();
+  if (m.empty()) std::abort();
+  const std::string_view in(reinterpret_cast<const char*>(data), size);
+  const unsigned char flags = size ? data[0] : 0;
+
+  langsift::detect_options opt;
+  opt.unit_bytes = 16 + (flags & 0x3F);
+  opt.max_text_bytes = (flags & 0x40) ? 300 : 64 * 1024;  // exercise sampling on small inputs too
+  opt.method = (flags & 0x80) ? langsift::scorer::rank : langsift::scorer::bayes;
+  std::vector<std::string_view> only = {"de", "zh", "sr"};
+  if ((flags & 0x41) == 0x41) opt.only = only;
+  opt.hints.content_language = in.substr(0, std::min<std::size_t>(size, 12));
+
+  const langsift::detection a = langsift::detect(m, in, opt);
+  check(a);
+  if (!same(a, langsift::detect(m, in, opt))) std::abort();
+
+  // Whole pipeline.
+  const langsift::decoded_text page = langsift::decode_to_utf8(in);
+  langsift::html_options ho;
+  ho.main_content = flags & 1;
+  const langsift::html_result html = langsift::extract_html(page.text, ho);
+  check(langsift::detect(m, html.text, opt));
+  return 0;
+}
