@@ -32,8 +32,9 @@
 //     last is treated the same way (so "123 Hello 456" is the run "Hello", "«Hello»" is whole).
 //     Consequently no run begins or ends with whitespace, and runs are ordered, disjoint, lie on
 //     code-point boundaries, and cover every voter.
-//  4. Every run has at least one voter, so there are no letterless runs: text without letters
-//     (emoji, digits, punctuation, whitespace, invalid bytes) gives no runs.
+//  4. Every run has at least one voter, so there are no letterless runs to drop or merge: text
+//     without letters (emoji, digits, punctuation, whitespace, invalid bytes) gives no runs.
+//     Neighbouring runs differ in script (two CJK runs that both fall back to han are joined).
 //  5. `letters` counts the letter and mark code points inside the run's byte range (voters,
 //     attached Inherited marks, and Common letters such as "ー" that fall inside it).
 //  Invalid UTF-8 decodes as U+FFFD per maximal subpart (decode_utf8): a Common non-voter.
