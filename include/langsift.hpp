@@ -5,6 +5,13 @@
 
 #include "langsift/common.hpp"
 #include "langsift/version.hpp"
+#include "langsift/unicode.hpp"   // code point properties, UTF-8 decoding
+#include "langsift/script.hpp"    // script runs, single-language scripts
+#include "langsift/ngram.hpp"     // n-gram features
+#include "langsift/model.hpp"     // model files
+#include "langsift/detector.hpp"  // text -> up to three languages with percent and bytes
+#include "langsift/filter.hpp"    // keep/drop by language, bytes, percent
 #include "langsift/uri.hpp"       // URI parsing and reference resolution
 #include "langsift/html.hpp"      // HTML -> text, title, lang attributes, out-links
 #include "langsift/encoding.hpp"  // bytes -> encoding -> UTF-8 (links langsift::encoding: ICU + uchardet)
+#include "langsift/default_model.hpp"  // the built-in model (links langsift::models)

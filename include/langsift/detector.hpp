@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "langsift/common.hpp"
+#include "langsift/country.hpp"
 #include "langsift/model.hpp"
 #include "langsift/ngram.hpp"
 #include "langsift/script.hpp"
@@ -58,6 +59,8 @@ struct detect_hints {
   std::string_view content_language;  ///< HTTP Content-Language or <meta http-equiv>: "de, en-GB"
   std::string_view html_lang;         ///< <html lang>: "pt-BR"
   std::string_view languages;         ///< any other comma-separated language codes
+  std::string_view tld;               ///< the page's top-level domain or host ("de", "www.x.co.uk"):
+                                      ///< the country's official languages, at half the weight
   float weight = 1.0f;                ///< strength of the bonus; 0 disables hints
 };
 
@@ -260,6 +263,12 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     detail::for_each_hint(opt.hints.content_language, add_hint);
     detail::for_each_hint(opt.hints.html_lang, add_hint);
     detail::for_each_hint(opt.hints.languages, add_hint);
+    const std::string_view country = tld_country(opt.hints.tld);
+    if (!country.empty())
+      for_each_country_language(country, [&](std::string_view code, float) {
+        for (std::size_t l = 0; l < L; ++l)
+          if (m.language_code(l) == code) S.bonus[l] = std::max(S.bonus[l], 15.0f * opt.hints.weight);
+      });
   }
   // Han: Simplified Chinese is the default written form; Traditional needs a margin (characters
   // that Simplified writes differently), so "中文" stays zh.

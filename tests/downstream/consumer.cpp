@@ -1,5 +1,5 @@
 // A downstream program: decodes a windows-1251 HTML page and extracts its text with the
-// installed (or add_subdirectory'd) langsift. Exits 0 only if every stage gives the known answer.
+// installed (or add_subdirectory'd) langsift, and identifies its language with the built-in model. Exits 0 only if every stage gives the known answer.
 #include <cstdio>
 #include <string>
 
@@ -18,6 +18,11 @@ int main() {
   langsift::html_result html = langsift::extract_html(decoded.text);
   if (html.text != "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82, \xd0\xbc\xd0\xb8\xd1\x80!") {
     std::fprintf(stderr, "consumer: text '%s'\n", html.text.c_str());
+    return 1;
+  }
+  const langsift::detection d = langsift::detect(langsift::default_model(), html.text);
+  if (d.language() != "ru") {
+    std::fprintf(stderr, "consumer: language %.*s, expected ru\n", static_cast<int>(d.language().size()), d.language().data());
     return 1;
   }
   std::printf("consumer: langsift %s ok\n", langsift::version());

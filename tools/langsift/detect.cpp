@@ -11,6 +11,7 @@
 #include "langsift/encoding.hpp"
 #include "langsift/filter.hpp"
 #include "langsift/html.hpp"
+#include "langsift/uri.hpp"
 #include "subcommands.hpp"
 
 namespace {
@@ -47,6 +48,7 @@ void usage(std::FILE* out) {
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
       "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (HTML input\n"
       "                      adds its own <html lang> and http-equiv content-language)\n"
+      "  --url URL           the document's URL: its country-code TLD is a (weaker) hint\n"
       "  --scorer S          auto (default), bayes or rank (TextCat's rank-order distance)\n"
       "  --short-bytes N     documents with fewer text bytes are flagged short (default 400)\n"
       "  --max-text-bytes N  examine at most N bytes of text, sampled across it (default 64K)\n"
@@ -97,7 +99,7 @@ struct settings {
   input_kind kind = input_kind::sniff;
   out_format format = out_format::tsv;
   bool lines = false, main_content = false, kept_only = false, filtering = false;
-  std::string content_type, encoding, hint;
+  std::string content_type, encoding, hint, url_host;
   langsift::detect_options opt;
   langsift::language_filter filter;
 };
@@ -182,8 +184,7 @@ void print_result(const settings& s, const std::string* name, const langsift::de
 }
 
 // Decodes and extracts one file's bytes, then detects.
-langsift::detection detect_page(const langsift::model& m, const settings& s, const std::string& bytes, page_info& page,
-                                std::string& hints_buf) {
+langsift::detection detect_page(const langsift::model& m, const settings& s, const std::string& bytes, page_info& page) {
   langsift::decoded_text decoded;
   if (s.encoding.empty()) {
     langsift::encoding_options eo;
@@ -208,8 +209,6 @@ langsift::detection detect_page(const langsift::model& m, const settings& s, con
   ho.main_content = s.main_content;
   ho.collect_links = false;
   const langsift::html_result r = langsift::extract_html(decoded.text, ho);
-  hints_buf = s.hint;
-  opt.hints.languages = hints_buf;
   opt.hints.html_lang = r.html_lang;
   opt.hints.content_language = r.content_language;
   return langsift::detect(m, r.text, opt);
@@ -258,6 +257,10 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       if (missing) return fail(kProgram, "--only needs language codes") + 1;
     } else if (take_option(argc, argv, i, "--hint", s.hint, missing)) {
       if (missing) return fail(kProgram, "--hint needs language codes") + 1;
+    } else if (take_option(argc, argv, i, "--url", value, missing)) {
+      const auto u = missing ? std::nullopt : langsift::parse_uri(value);
+      if (!u || u->host.empty()) return fail(kProgram, "--url needs an absolute URL") + 1;
+      s.url_host = std::string(u->host);
     } else if (take_option(argc, argv, i, "--content-type", s.content_type, missing)) {
       if (missing) return fail(kProgram, "--content-type needs a value") + 1;
     } else if (take_option(argc, argv, i, "--encoding", s.encoding, missing)) {
@@ -309,6 +312,8 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   std::vector<std::string> only_codes = split_list(only_arg), label_codes = split_list(labels_arg);
   std::vector<std::string_view> only_views(only_codes.begin(), only_codes.end());
   s.opt.only = only_views;
+  s.opt.hints.languages = s.hint;
+  s.opt.hints.tld = s.url_host;
   if (!label_codes.empty()) {
     s.filter.labels = label_codes;
     s.filter.use_labels = true;
@@ -335,7 +340,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     }
   }
 
-  std::string bytes, error, out_line, hints_buf;
+  std::string bytes, error, out_line;
   int rc = 0;
   for (const std::string& path : files) {
     if (s.lines) {
@@ -388,7 +393,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       continue;
     }
     page_info page;
-    langsift::detection d = detect_page(*m, s, bytes, page, hints_buf);
+    langsift::detection d = detect_page(*m, s, bytes, page);
     const bool keep = !s.filtering || langsift::keep(d, s.filter);
     if (s.kept_only) {
       if (keep) {

@@ -1,0 +1,97 @@
+// langsift — countries and their languages (CLDR territory data, generated from ICU), and the
+// country a top-level domain stands for. Used for TLD hints in detection and for the host-country
+// features of the URL classifier.
+//
+//   for (const auto& l : langsift::country_languages("CH")) ...  // de 0.73 official, en 0.61, ...
+//   langsift::tld_country("uk") == "GB";  langsift::tld_country("com") == ""
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace langsift {
+inline namespace v1 {
+
+/// A language spoken in a country: its code (ISO 639-1, else 639-3, "-Xxxx" for a non-default
+/// script), the share of the population that speaks it (CLDR; second-language speakers count, so
+/// English is high in many countries), and whether it is official there.
+struct country_language {
+  std::string_view language;
+  float share;
+  bool official;  ///< official or de facto official nationwide (not regional or minority status)
+};
+
+namespace detail {
+struct country_index_entry {
+  char cc[2];
+  unsigned short begin, end;
+};
+}  // namespace detail
+
+}  // namespace v1
+}  // namespace langsift
+
+#include "langsift/detail/country_tables.inc"
+
+namespace langsift {
+inline namespace v1 {
+
+/// The languages of a country (ISO 3166-1 alpha-2, case-insensitive), most widely spoken first;
+/// empty for an unknown code.
+inline std::span<const country_language> country_languages(std::string_view cc) noexcept {
+  if (cc.size() != 2) return {};
+  auto up = [](char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; };
+  const char a = up(cc[0]), b = up(cc[1]);
+  std::size_t lo = 0, hi = std::size(detail::country_index);
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    const auto& e = detail::country_index[mid];
+    if (e.cc[0] < a || (e.cc[0] == a && e.cc[1] < b))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == std::size(detail::country_index)) return {};
+  const auto& e = detail::country_index[lo];
+  if (e.cc[0] != a || e.cc[1] != b) return {};
+  return {detail::country_language_table + e.begin, static_cast<std::size_t>(e.end - e.begin)};
+}
+
+/// The country (ISO 3166-1 alpha-2, upper case) a top-level domain stands for: the ccTLDs, with
+/// "uk" -> GB; "" for generic TLDs (com, org, net, info, eu...) and unknown ones. Accepts a bare
+/// TLD ("de") or a host name ("www.example.co.uk" -> GB).
+inline std::string_view tld_country(std::string_view tld) noexcept {
+  if (auto dot = tld.rfind('.'); dot != std::string_view::npos) tld = tld.substr(dot + 1);
+  if (tld.size() != 2) return {};
+  char cc[2] = {tld[0], tld[1]};
+  for (char& c : cc) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+    if (c < 'A' || c > 'Z') return {};
+  }
+  if (cc[0] == 'U' && cc[1] == 'K') return "GB";
+  if (cc[0] == 'E' && cc[1] == 'U') return {};  // European Union: no single language
+  if (cc[0] == 'S' && cc[1] == 'U') return "RU";  // former Soviet Union, still Russian-language
+  if (cc[0] == 'A' && cc[1] == 'C') return "SH";
+  // a view into the static index, which owns the characters
+  for (const auto& e : detail::country_index)
+    if (e.cc[0] == cc[0] && e.cc[1] == cc[1]) return std::string_view(e.cc, 2);
+  return {};
+}
+
+/// Calls f(language, share) for the languages a country's sites are likely written in: its
+/// nationwide official languages, or, where CLDR names none, its most widely spoken language.
+template <class F>
+inline void for_each_country_language(std::string_view cc, F&& f) {
+  const auto langs = country_languages(cc);
+  bool any = false;
+  for (const auto& l : langs)
+    if (l.official) {
+      f(l.language, l.share);
+      any = true;
+    }
+  if (!any && !langs.empty()) f(langs[0].language, langs[0].share);
+}
+
+}  // namespace v1
+}  // namespace langsift
