@@ -239,8 +239,16 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     return d;
   }
   const model_params& P = m.params();
-  const ngram_config fcfg = m.features();
   const bool use_rank = opt.method == scorer::rank;
+  // Extract only the kinds the scorer uses: the rank profiles hold orders 1..5, the table the
+  // kinds with a weight.
+  ngram_config fcfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false};
+  if (!use_rank) {
+    fcfg = m.features();
+    while (fcfg.min_order < fcfg.max_order && P.order_weight[fcfg.min_order] <= 0) ++fcfg.min_order;
+    while (fcfg.max_order > fcfg.min_order && P.order_weight[fcfg.max_order] <= 0) --fcfg.max_order;
+    fcfg.words = P.order_weight[feature_word] > 0;
+  }
   S.acc.assign(L, 0.0f);
   S.acc_high.assign(L, 0.0f);
   S.allowed.assign(L, 0);

@@ -45,7 +45,7 @@ void usage(std::FILE* out) {
       "  --min-count N           minimum count of a kept feature (default 2)\n"
       "  --rank-size N           size of the rank-order (TextCat) profiles (default 400)\n"
       "  --weights W1,..,W5,WW   weight of n-grams of order 1..5 and of words in the log-probability\n"
-      "                          score; 0 keeps a kind out of the table (default 1,1,2,3,4,8)\n"
+      "                          score; 0 keeps a kind out of the table (default 0,0,2,4,0,8)\n"
       "  --floor X               floor = lowest kept log-probability - X (default 4)\n"
       "  --fingerprint-bits N    fingerprint bits per table slot (default 12)\n"
       "  --calibration A,B       confidence = logistic(A x margin + B); fit them on held-out lines\n"
@@ -160,6 +160,9 @@ int main(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--fingerprint-bits", value, missing)) {
       if (!number("--fingerprint-bits", 8, 20, v)) return 2;
       cfg.fingerprint_bits = static_cast<unsigned>(v);
+    } else if (take_option(argc, argv, i, "--weight-bits", value, missing)) {
+      if (!number("--weight-bits", 4, 16, v)) return 2;
+      cfg.weight_bits = static_cast<unsigned>(v);
     } else if (take_option(argc, argv, i, "--holdout", value, missing)) {
       if (!number("--holdout", 2, 1000000, v)) return 2;
       holdout = static_cast<unsigned>(v);
