@@ -83,6 +83,7 @@ TEST_CASE("training is deterministic and the model round-trips") {
   CHECK(m.info() == "name=mini\n");
   CHECK(static_cast<script>(m.language(0).script) == script::latin);
   CHECK(m.languages_of_script(script::latin).size() == 5);
+  CHECK(m.group_count() == 1);
   CHECK(m.languages_of_script(script::cyrillic).empty());
 
   // The model recognises text of its languages that it was not trained on.
@@ -153,22 +154,30 @@ TEST_CASE("truncated, bit-flipped, foreign and other-version files are rejected"
     bad[parm + offsetof(model_params, fp_bits)] = 30;
     reseal(bad);
     CHECK(load(bad) == status::corrupt_model);
-    // a list id beyond the lists
+    // a list id beyond the group's lists
     bad = good;
-    const std::size_t slots = section_offset(bad, "SLOT");
     model m;
     REQUIRE(model::load_copy(good, m) == status::ok);
-    const unsigned shift = 32 - m.params().fp_bits;
+    const group_table& g0 = m.group(0);
+    const std::size_t slots = section_offset(bad, "TABL") + g0.rec->slots_offset;
+    const unsigned payload_bits = 32 - m.params().fp_bits - 2;
     bool patched = false;
-    for (std::size_t i = 0; i < std::size_t{m.params().bucket_count} * 4 && !patched; ++i) {
+    for (std::size_t i = 0; i < std::size_t{g0.rec->bucket_count} * 4 && !patched; ++i) {
       std::uint32_t v;
       std::memcpy(&v, bad.data() + slots + i * 4, 4);
       if (!v) continue;
-      v = (v >> shift << shift) | ((1u << (shift - 1)) - 1);  // list id = max
+      v = (v >> (payload_bits + 2) << (payload_bits + 2)) | (1u << payload_bits) | g0.rec->list_count;  // type 1
       std::memcpy(bad.data() + slots + i * 4, &v, 4);
       patched = true;
     }
     REQUIRE(patched);
+    reseal(bad);
+    CHECK(load(bad) == status::corrupt_model);
+    // a group claiming a language of another group
+    bad = good;
+    const std::size_t grup = section_offset(bad, "GRUP");
+    const std::uint32_t size = 100000;
+    std::memcpy(bad.data() + grup + offsetof(group_record, size), &size, 4);
     reseal(bad);
     CHECK(load(bad) == status::corrupt_model);
     // an absurd language count

@@ -109,12 +109,15 @@ namespace detail {
 struct unit {
   std::size_t bytes;                   // text bytes this unit stands for
   std::uint32_t feat_begin, feat_end;  // into scratch.feats / kinds
-  std::uint32_t cand_begin, cand_end;  // into scratch.cands; per candidate one score and one fit
-  std::uint32_t run;                   // index of its script run (Viterbi runs within a run)
+  std::uint32_t run;                   // index of its script run (segmentation runs within a run)
+  std::uint32_t score_begin;           // into scratch.scores / hits: size_pad floats, by local index
+  const group_table* g;                // the languages of its script; null: decided without scores
+  std::uint32_t group;
   script sc;
   int lang = -1;                       // model language index, after segmentation
   std::string_view decided;            // a language decided by the script alone, outside the model
-  float high_features = 0;             // features of kinds >= 3 (n-grams of orders 3..5, words)
+  float features = 0;                  // features with a weight
+  float n_kind[feature_kind_count] = {};  // features of each kind
 };
 
 struct language_bytes {
@@ -126,16 +129,18 @@ struct language_bytes {
 struct detect_scratch {
   std::vector<script_run> runs;
   std::vector<std::uint64_t> feats;
-  std::vector<std::uint8_t> kinds;
   std::vector<unit> units;
-  std::vector<std::uint16_t> cands;
-  std::vector<float> scores, high_hits;  // parallel to cands
-  std::vector<float> acc, acc_high;      // per model language
-  std::vector<std::uint8_t> allowed;     // per model language
+  std::vector<float> scores, hits;       // per scored unit: size_pad floats, by local language
+  std::vector<std::uint16_t> acc16;      // per group language: quantised weights of a batch
+  std::vector<std::uint32_t> slotv;      // slots of a unit's features
+  std::vector<slot_address> addr;        // their bucket addresses
+  std::vector<float> allowed;            // per group: size_pad, 0 allowed / -inf not (restricted calls)
+  std::vector<std::uint32_t> allowed_at; // per group: offset into `allowed`, or ~0 when not built
+  std::vector<std::uint32_t> allowed_count;
   std::vector<float> bonus;              // per model language (hints)
-  std::vector<std::uint16_t> touched;
-  std::vector<double> viterbi, lang_bytes, own, rival;
+  std::vector<float> viterbi, own;
   std::vector<std::int32_t> back;
+  std::vector<float> acc;                // per model language (rank scorer)
   std::vector<std::pair<std::uint64_t, std::uint32_t>> ranks;
   std::vector<language_bytes> items;
 };
@@ -238,6 +243,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     d.st = status::invalid_argument;
     return d;
   }
+  constexpr float kNone = -3.0e38f;  // the score of a language that may not be chosen
   const model_params& P = m.params();
   const bool use_rank = opt.method == scorer::rank;
   // Extract only the kinds the scorer uses: the rank profiles hold orders 1..5, the table the
@@ -249,43 +255,61 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     while (fcfg.max_order > fcfg.min_order && P.order_weight[fcfg.max_order] <= 0) --fcfg.max_order;
     fcfg.words = P.order_weight[feature_word] > 0;
   }
-  S.acc.assign(L, 0.0f);
-  S.acc_high.assign(L, 0.0f);
-  S.allowed.assign(L, 0);
-  S.bonus.assign(L, 0.0f);
-  S.lang_bytes.assign(L, 0.0);
-  S.feats.clear();
-  S.kinds.clear();
   S.units.clear();
-  S.cands.clear();
+  const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
+  // Feature hashes are written through a pointer into storage sized for the worst case (a
+  // feature per order and one per word for every byte), not pushed one by one.
+  {
+    const std::size_t need = std::min(text.size(), cap) * (kMaxNgramOrder + 1) + 64;
+    if (S.feats.size() < need) S.feats.resize(need);
+  }
+  std::uint64_t* const feats = S.feats.data();
+  std::uint32_t nfeats = 0;
   S.scores.clear();
-  S.high_hits.clear();
-  for (std::size_t l = 0; l < L; ++l) S.allowed[l] = detail::allowed_code(m.language_code(l), opt.only);
+  S.hits.clear();
 
-  // Hints: a prior bonus for each hinted language the model knows.
-  if (opt.hints.weight > 0) {
-    auto add_hint = [&](std::string_view tag) {
-      for (std::size_t l = 0; l < L; ++l)
-        if (m.language_code(l) == tag) S.bonus[l] = std::max(S.bonus[l], 30.0f * opt.hints.weight);
+  // Restrictions (`only`): per group a mask of allowed languages, built for the groups the text
+  // uses. Nothing per call is proportional to the model's size without restrictions or hints.
+  const bool restricted = !opt.only.empty();
+  if (restricted) {
+    S.allowed.clear();
+    S.allowed_at.assign(m.group_count(), ~0u);
+    S.allowed_count.assign(m.group_count(), 0);
+  }
+  auto allowed_mask = [&](std::uint32_t gi) -> const float* {
+    if (S.allowed_at[gi] == ~0u) {
+      const group_table& g = m.group(gi);
+      S.allowed_at[gi] = static_cast<std::uint32_t>(S.allowed.size());
+      S.allowed.resize(S.allowed.size() + g.size_pad(), kNone);
+      for (std::uint32_t i = 0; i < g.size(); ++i)
+        if (detail::allowed_code(m.language_code(g.langs[i]), opt.only)) {
+          S.allowed[S.allowed_at[gi] + i] = 0.0f;
+          ++S.allowed_count[gi];
+        }
+    }
+    return S.allowed.data() + S.allowed_at[gi];
+  };
+  const bool hinted = opt.hints.weight > 0 && (!opt.hints.content_language.empty() || !opt.hints.html_lang.empty() ||
+                                               !opt.hints.languages.empty() || !opt.hints.tld.empty());
+  if (hinted) {
+    S.bonus.assign(L, 0.0f);
+    auto add_hint = [&](std::string_view tag, float w) {
+      const int l = m.find_language(tag);
+      if (l >= 0) S.bonus[static_cast<std::size_t>(l)] = std::max(S.bonus[static_cast<std::size_t>(l)], w * opt.hints.weight);
     };
-    detail::for_each_hint(opt.hints.content_language, add_hint);
-    detail::for_each_hint(opt.hints.html_lang, add_hint);
-    detail::for_each_hint(opt.hints.languages, add_hint);
+    detail::for_each_hint(opt.hints.content_language, [&](std::string_view t) { add_hint(t, 30.0f); });
+    detail::for_each_hint(opt.hints.html_lang, [&](std::string_view t) { add_hint(t, 30.0f); });
+    detail::for_each_hint(opt.hints.languages, [&](std::string_view t) { add_hint(t, 30.0f); });
     const std::string_view country = tld_country(opt.hints.tld);
-    if (!country.empty())
-      for_each_country_language(country, [&](std::string_view code, float) {
-        for (std::size_t l = 0; l < L; ++l)
-          if (m.language_code(l) == code) S.bonus[l] = std::max(S.bonus[l], 15.0f * opt.hints.weight);
-      });
+    if (!country.empty()) for_each_country_language(country, [&](std::string_view code, float) { add_hint(code, 15.0f); });
   }
   // Han: Simplified Chinese is the default written form; Traditional needs a margin (characters
   // that Simplified writes differently), so "中文" stays zh.
-  const int zh = m.find_language("zh");
+  const int zh = m.chinese();
 
   // 1. Regions to examine: all of the text, or evenly spaced windows of it.
   std::array<std::pair<std::size_t, std::size_t>, 16> regions;
   std::size_t nregions = 0;
-  const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
   if (text.size() <= cap) {
     regions[nregions++] = {0, text.size()};
   } else {
@@ -299,8 +323,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     }
   }
 
-  // 2. Script runs -> units with their features and candidate languages. Also the signs of text
-  //    that is not natural language: code-like symbols, and case changes inside words (base64).
+  // 2. Script runs -> units with their features. Also the signs of text that is not natural
+  //    language: code-like symbols, and case changes inside words (base64).
   std::size_t examined = 0, text_bytes = 0, letters = 0, code_symbols = 0, case_switches = 0;
   std::uint32_t run_index = 0;
   for (std::size_t r = 0; r < nregions; ++r) {
@@ -317,49 +341,40 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       text_bytes += run_bytes;
       letters += run.letters;
       ++run_index;
-      const auto cand_begin = static_cast<std::uint32_t>(S.cands.size());
-      for (std::uint16_t l : m.languages_of_script(run.sc))
-        if (S.allowed[l]) S.cands.push_back(l);
-      const auto cand_end = static_cast<std::uint32_t>(S.cands.size());
-      if (cand_end - cand_begin <= 1) {  // decided by the script
-        detail::unit u{};
+      detail::unit u{};
+      u.sc = run.sc;
+      u.run = run_index;
+      const group_table* g = m.group_of_script(run.sc);
+      std::size_t candidates = 0;
+      if (g) {
+        u.group = static_cast<std::uint32_t>(g - &m.group(0));
+        candidates = restricted ? (allowed_mask(u.group), S.allowed_count[u.group]) : g->size();
+      }
+      if (candidates <= 1) {  // decided by the script
         u.bytes = run_bytes;
-        u.sc = run.sc;
-        u.run = run_index;
-        u.cand_begin = u.cand_end = cand_begin;
-        u.feat_begin = u.feat_end = static_cast<std::uint32_t>(S.feats.size());
-        if (cand_end > cand_begin) {
-          u.lang = S.cands[cand_begin];
-        } else {
+        u.feat_begin = u.feat_end = nfeats;
+        if (candidates == 1) {
+          for (std::uint32_t i = 0; i < g->size(); ++i)
+            if (!restricted || allowed_mask(u.group)[i] == 0.0f) u.lang = g->langs[i];
+        } else if (!g) {
           const std::string_view code = script_language(run.sc);
           if (!code.empty() && detail::allowed_code(code, opt.only)) u.decided = code;
         }
-        S.cands.resize(cand_begin);
         S.units.push_back(u);
         continue;
       }
-      bool first = true;
+      u.g = g;
       detail::for_each_piece(region, run.begin, run.end, opt.unit_bytes, [&](std::size_t a, std::size_t b) {
-        detail::unit u{};
         u.bytes = b - a;
-        u.sc = run.sc;
-        u.run = run_index;
-        if (first) {
-          u.cand_begin = cand_begin;
-          u.cand_end = cand_end;
-          first = false;
-        } else {  // each unit has its own score slots, parallel to its own copy of the candidates
-          u.cand_begin = static_cast<std::uint32_t>(S.cands.size());
-          for (std::uint32_t i = cand_begin; i < cand_end; ++i) S.cands.push_back(S.cands[i]);
-          u.cand_end = static_cast<std::uint32_t>(S.cands.size());
-        }
-        u.feat_begin = static_cast<std::uint32_t>(S.feats.size());
+        u.feat_begin = nfeats;
+        for (float& x : u.n_kind) x = 0;
         for_each_feature(region.substr(a, b - a), fcfg, [&](std::uint64_t h, unsigned kind) {
-          if (P.order_weight[kind] <= 0 && !use_rank) return;
-          S.feats.push_back(h);
-          S.kinds.push_back(static_cast<std::uint8_t>(kind));
+          feats[nfeats++] = h;
+          u.n_kind[kind] += 1;
         });
-        u.feat_end = static_cast<std::uint32_t>(S.feats.size());
+        u.feat_end = nfeats;
+        u.score_begin = static_cast<std::uint32_t>(S.scores.size());
+        S.scores.resize(S.scores.size() + g->size_pad());
         S.units.push_back(u);
       });
     }
@@ -370,23 +385,22 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     d.is_short = true;
     return d;
   }
-  S.scores.assign(S.cands.size(), 0.0f);
-  S.high_hits.assign(S.cands.size(), 0.0f);
+  S.hits.assign(S.scores.size(), 0.0f);
 
-  // 3. Score every unit against its candidates.
+  // 3. Score every unit: scores[local] for each language of its group (kNone where not allowed).
+  double doc_features = nfeats;
   if (use_rank) {
     // TextCat: one profile of the text per run (rank distance needs more than a unit of text),
     // spread over the run's units in proportion to their bytes.
+    S.acc.assign(L, 0.0f);
     std::size_t i = 0;
     while (i < S.units.size()) {
       std::size_t j = i;
       while (j < S.units.size() && S.units[j].run == S.units[i].run) ++j;
-      const detail::unit& u0 = S.units[i];
-      if (u0.cand_end - u0.cand_begin > 1) {
+      if (const group_table* g = S.units[i].g) {
         S.ranks.clear();
         for (std::size_t k = i; k < j; ++k)
-          for (std::uint32_t f = S.units[k].feat_begin; f < S.units[k].feat_end; ++f)
-            if (S.kinds[f] <= kMaxNgramOrder) S.ranks.push_back({S.feats[f], 1});
+          for (std::uint32_t f = S.units[k].feat_begin; f < S.units[k].feat_end; ++f) S.ranks.push_back({feats[f], 1});
         std::sort(S.ranks.begin(), S.ranks.end());
         std::size_t w = 0;
         for (std::size_t k = 0; k < S.ranks.size(); ++k) {
@@ -401,96 +415,124 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         });
         const std::size_t R = P.rank_profile_size;
         if (S.ranks.size() > R) S.ranks.resize(R);
-        for (std::uint32_t c = u0.cand_begin; c < u0.cand_end; ++c) S.acc[S.cands[c]] = 0.0f;
+        for (std::uint32_t c = 0; c < g->size(); ++c) S.acc[g->langs[c]] = 0.0f;
         for (std::size_t r = 0; r < S.ranks.size(); ++r)
           m.for_each_rank(S.ranks[r].first, [&](std::uint16_t l, std::uint16_t rank) {
             S.acc[l] += static_cast<float>(R) - static_cast<float>(r > rank ? r - rank : rank - r);
           });
         double run_bytes = 0;
         for (std::size_t k = i; k < j; ++k) run_bytes += static_cast<double>(S.units[k].bytes);
+        const float* mask = restricted ? allowed_mask(S.units[i].group) : nullptr;
         for (std::size_t k = i; k < j; ++k) {
-          const detail::unit& u = S.units[k];
+          detail::unit& u = S.units[k];
           const float share = static_cast<float>(static_cast<double>(u.bytes) / run_bytes);
-          for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c) {
-            const std::uint16_t l = S.cands[c];
-            S.scores[c] = (S.acc[l] + S.bonus[l] * 0.1f * static_cast<float>(S.ranks.size()) / 30.0f) * share;
+          float* sc = S.scores.data() + u.score_begin;
+          for (std::uint32_t c = 0; c < g->size_pad(); ++c) {
+            if (c >= g->size() || (mask && mask[c] != 0.0f)) {
+              sc[c] = kNone;
+              continue;
+            }
+            const std::uint16_t l = g->langs[c];
+            sc[c] = (S.acc[l] + (hinted ? S.bonus[l] : 0.0f) * 0.1f * static_cast<float>(S.ranks.size()) / 30.0f) * share;
           }
         }
-        for (std::uint32_t c = u0.cand_begin; c < u0.cand_end; ++c) S.acc[S.cands[c]] = 0.0f;
       }
       i = j;
     }
   } else {
-    double doc_features = 0;
-    for (const auto& u : S.units) doc_features += u.feat_end - u.feat_begin;
+    const float step = P.weight_step;
     for (auto& u : S.units) {
-      if (u.cand_end - u.cand_begin <= 1) continue;
-      float n_kind[feature_kind_count] = {};
-      S.touched.clear();
-      for (std::uint32_t i = u.feat_begin; i < u.feat_end; ++i) {
-        const unsigned kind = S.kinds[i];
-        n_kind[kind] += 1;
-        const bool high = kind >= 3;
-        m.for_each_posting(S.feats[i], [&](posting p) {
-          if (S.acc[p.lang] == 0.0f) S.touched.push_back(p.lang);
-          const float w = m.weight(p.q, true);
-          S.acc[p.lang] += w;
-          if (high) S.acc_high[p.lang] += w;
-        });
+      if (!u.g) continue;
+      const group_table& g = *u.g;
+      const std::size_t pad = g.size_pad();
+      if (S.acc16.size() < pad) S.acc16.resize(pad);
+      std::uint16_t* acc = S.acc16.data();
+      std::fill_n(acc, pad, std::uint16_t{0});
+      float* hits = S.hits.data() + u.score_begin;
+      auto flush = [&] {
+        for (std::size_t k = 0; k < pad; ++k) {
+          hits[k] += static_cast<float>(acc[k]) * step;
+          acc[k] = 0;
+        }
+      };
+      const float* n_kind = u.n_kind;
+      // Two passes, each fetching ahead, so that the memory accesses of several features are in
+      // flight at once: find every feature's slot, then add every payload (row or list).
+      constexpr std::uint32_t kAhead = 8;
+      const std::uint32_t b = u.feat_begin, e = u.feat_end, n = e - b;
+      if (S.slotv.size() < n) S.slotv.resize(n);
+      if (S.addr.size() < n) S.addr.resize(n);
+      std::uint32_t* sv = S.slotv.data();
+      detail::slot_address* ad = S.addr.data();
+      for (std::uint32_t i = 0; i < n; ++i) {
+        ad[i] = g.address(feats[b + i]);
+        g.prefetch(ad[i]);
       }
-      u.high_features = n_kind[3] + n_kind[4] + n_kind[5] + n_kind[feature_word];
-      const float nf = static_cast<float>(u.feat_end - u.feat_begin);
-      const float prior_share = doc_features > 0 ? static_cast<float>(nf / doc_features) : 0.0f;
-      for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c) {
-        const std::uint16_t l = S.cands[c];
-        const auto& rec = m.language(l);
-        float s = S.acc[l];
-        for (unsigned k = 1; k < feature_kind_count; ++k) s += n_kind[k] * rec.floor[k];
-        s += S.bonus[l] * prior_share;
-        if (u.sc == script::han && static_cast<int>(l) == zh) s += 0.8f * nf;  // see `zh` above
-        S.scores[c] = s;
-        S.high_hits[c] = S.acc_high[l];
+      for (std::uint32_t i = 0; i < n; ++i) sv[i] = g.find(ad[i]);
+      for (std::uint32_t i = 0; i < std::min(kAhead, n); ++i)
+        if (sv[i]) g.prefetch_payload(sv[i]);
+      std::uint32_t batch = 0;
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (i + kAhead < n && sv[i + kAhead]) g.prefetch_payload(sv[i + kAhead]);
+        if (!sv[i]) continue;
+        g.add(sv[i], acc);
+        if (++batch == 256) {  // q <= 255: 256 features cannot overflow 16 bits
+          flush();
+          batch = 0;
+        }
       }
-      for (std::uint16_t l : S.touched) S.acc[l] = S.acc_high[l] = 0.0f;
+      flush();
+      u.features = static_cast<float>(n);
+      // score = hits + the floors of the features a language lacks... written as hits + Σ n_k × floor_k
+      float* sc = S.scores.data() + u.score_begin;
+      const float* fl = m.floors(u.group);
+      for (std::size_t k = 0; k < pad; ++k) sc[k] = hits[k];
+      for (unsigned kind = 1; kind < feature_kind_count; ++kind)
+        if (n_kind[kind] > 0)
+          for (std::size_t k = 0; k < pad; ++k) sc[k] += n_kind[kind] * fl[kind * pad + k];
+      if (hinted) {
+        const float share = doc_features > 0 ? static_cast<float>(n / doc_features) : 0.0f;
+        for (std::size_t k = 0; k < g.size(); ++k) sc[k] += S.bonus[g.langs[k]] * share;
+      }
+      if (u.sc == script::han && zh >= 0 && m.language(static_cast<std::size_t>(zh)).group == u.group)
+        sc[m.language(static_cast<std::size_t>(zh)).local] += 0.8f * static_cast<float>(n);
+      for (std::size_t k = g.size(); k < pad; ++k) sc[k] = kNone;
+      if (restricted) {
+        const float* mask = allowed_mask(u.group);
+        for (std::size_t k = 0; k < pad; ++k) sc[k] += mask[k];
+      }
     }
   }
 
   // 4. Segmentation: the best labelling of each run's units, a change of language costing
-  //    switch_penalty (Viterbi; candidates are the same along a run).
+  //    switch_penalty (Viterbi over the group's languages).
   {
     std::size_t i = 0;
     while (i < S.units.size()) {
       std::size_t j = i;
       while (j < S.units.size() && S.units[j].run == S.units[i].run) ++j;
-      const std::uint32_t nc = S.units[i].cand_end - S.units[i].cand_begin;
-      if (nc > 1) {
-        const std::size_t n = j - i;
-        S.viterbi.assign(nc, 0.0);
-        S.back.assign(n * nc, -1);
-        for (std::size_t k = 0; k < n; ++k) {
-          const detail::unit& u = S.units[i + k];
+      if (const group_table* g = S.units[i].g) {
+        const std::uint32_t nc = static_cast<std::uint32_t>(g->size_pad()), n = static_cast<std::uint32_t>(j - i);
+        S.viterbi.assign(nc, 0.0f);
+        S.back.resize(std::size_t{n} * nc);
+        for (std::uint32_t k = 0; k < n; ++k) {
+          const float* sc = S.scores.data() + S.units[i + k].score_begin;
           std::uint32_t best_prev = 0;
           for (std::uint32_t c = 1; c < nc; ++c)
             if (S.viterbi[c] > S.viterbi[best_prev]) best_prev = c;
-          const double switch_from = S.viterbi[best_prev] - (k ? opt.switch_penalty : 0.0);
+          const float switch_from = S.viterbi[best_prev] - (k ? opt.switch_penalty : 0.0f);
           for (std::uint32_t c = 0; c < nc; ++c) {
-            double stay = S.viterbi[c];
-            std::int32_t from = static_cast<std::int32_t>(c);
-            if (switch_from > stay) {
-              stay = switch_from;
-              from = static_cast<std::int32_t>(best_prev);
-            }
-            S.back[k * nc + c] = from;
-            S.viterbi[c] = stay + S.scores[u.cand_begin + c];
+            const bool sw = switch_from > S.viterbi[c];
+            S.back[std::size_t{k} * nc + c] = sw ? static_cast<std::int32_t>(best_prev) : static_cast<std::int32_t>(c);
+            S.viterbi[c] = (sw ? switch_from : S.viterbi[c]) + sc[c];
           }
         }
         std::uint32_t c = 0;
         for (std::uint32_t x = 1; x < nc; ++x)
           if (S.viterbi[x] > S.viterbi[c]) c = x;
-        for (std::size_t k = n; k-- > 0;) {
-          detail::unit& u = S.units[i + k];
-          u.lang = S.cands[u.cand_begin + c];
-          c = static_cast<std::uint32_t>(S.back[k * nc + c]);
+        for (std::uint32_t k = n; k-- > 0;) {
+          S.units[i + k].lang = g->langs[c];
+          c = static_cast<std::uint32_t>(S.back[std::size_t{k} * nc + c]);
         }
       }
       i = j;
@@ -499,19 +541,17 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
 
   // A short run in a document that is mostly other text ("iPhone" in Russian prose, "COVID" in
   // Khmer) is left unattributed unless its language is clear: a label for two words is noise.
-  {
+  if (!use_rank) {
     std::size_t i = 0;
     while (i < S.units.size()) {
       std::size_t j = i;
       double run_bytes = 0;
       while (j < S.units.size() && S.units[j].run == S.units[i].run) run_bytes += static_cast<double>(S.units[j++].bytes);
-      const detail::unit& u0 = S.units[i];
-      const std::uint32_t nc = u0.cand_end - u0.cand_begin;
-      if (nc > 1 && run_bytes < 24 && run_bytes * 10 < static_cast<double>(text_bytes) && !use_rank) {
-        double best = -1e300, second = -1e300;
-        for (std::uint32_t c = 0; c < nc; ++c) {
-          double sum = 0;
-          for (std::size_t k = i; k < j; ++k) sum += S.scores[S.units[k].cand_begin + c];
+      if (const group_table* g = S.units[i].g; g && run_bytes < 24 && run_bytes * 10 < static_cast<double>(text_bytes)) {
+        float best = kNone, second = kNone;
+        for (std::uint32_t c = 0; c < g->size(); ++c) {
+          float sum = 0;
+          for (std::size_t k = i; k < j; ++k) sum += S.scores[S.units[k].score_begin + c];
           if (sum > best) {
             second = best;
             best = sum;
@@ -519,7 +559,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
             second = sum;
           }
         }
-        const double z = P.calibration_a * (best - second) + P.calibration_b;
+        const double z = P.calibration_a * (static_cast<double>(best) - second) + P.calibration_b;
         if (z < 2.2)  // confidence < 0.9
           for (std::size_t k = i; k < j; ++k) S.units[k].lang = -1;
       }
@@ -531,38 +571,34 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   auto& items = S.items;
   items.clear();
   for (const auto& u : S.units) {
-    if (u.lang >= 0) {
-      S.lang_bytes[static_cast<std::size_t>(u.lang)] += static_cast<double>(u.bytes);
-    } else if (!u.decided.empty()) {
-      auto it = std::find_if(items.begin(), items.end(), [&](const auto& x) { return x.lang < 0 && x.code == u.decided; });
-      if (it == items.end())
-        items.push_back({static_cast<double>(u.bytes), -1, u.decided});
-      else
-        it->bytes += static_cast<double>(u.bytes);
-    }
+    if (u.lang < 0 && u.decided.empty()) continue;  // unattributed
+    auto it = std::find_if(items.begin(), items.end(), [&](const auto& x) {
+      return u.lang >= 0 ? x.lang == u.lang : (x.lang < 0 && x.code == u.decided);
+    });
+    if (it == items.end())
+      items.push_back({static_cast<double>(u.bytes), u.lang, u.lang >= 0 ? m.language_code(static_cast<std::size_t>(u.lang)) : u.decided});
+    else
+      it->bytes += static_cast<double>(u.bytes);
   }
-  for (std::size_t l = 0; l < L; ++l)
-    if (S.lang_bytes[l] > 0) items.push_back({S.lang_bytes[l], static_cast<int>(l), m.language_code(l)});
   std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.code < b.code;
   });
 
-  // Fit of a model language on its units: mean hit weight per high-order feature (n-grams of
-  // orders 3..5 and words), relative to the same on held-out text of the language.
+  // Fit of a model language on its units: mean hit weight per feature, relative to the same on
+  // held-out text of the language.
   double top_fit_features = 0;  // evidence behind the top language's fit
   auto fit_of = [&](int l) -> float {
     if (use_rank) return 1.0f;
-    double hits = 0, feats = 0;
+    double hits = 0, nfeat = 0;
+    const auto& rec = m.language(static_cast<std::size_t>(l));
     for (const auto& u : S.units) {
-      if (u.lang != l || u.cand_end - u.cand_begin <= 1) continue;
-      for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c)
-        if (S.cands[c] == l) hits += S.high_hits[c];
-      feats += u.high_features;
+      if (u.lang != l || !u.g) continue;
+      hits += S.hits[u.score_begin + rec.local];
+      nfeat += u.features;
     }
-    const float expected = m.language(static_cast<std::size_t>(l)).expected_fit;
-    if (l == items[0].lang) top_fit_features = feats;
-    if (feats <= 0 || expected <= 0) return 1.0f;
-    return static_cast<float>(hits / feats / expected);
+    if (l == items[0].lang) top_fit_features = nfeat;
+    if (nfeat <= 0 || rec.expected_fit <= 0) return 1.0f;
+    return static_cast<float>(hits / nfeat / rec.expected_fit);
   };
 
   const double scale = d.sampled ? static_cast<double>(text.size()) / static_cast<double>(examined) : 1.0;
@@ -585,41 +621,32 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   if (!d.count) return d;
 
   // 6. Confidence of the top language: its margin, on its own units, over its strongest rival
-  //    there; und and reliability.
+  //    there (another language: zh-Hant is not zh's rival, nor sr-Latn sr's).
   const int top = items[0].lang;
+  d.confidence = 1.0f;
   if (top >= 0) {
-    S.own.assign(L, 0.0);
+    const auto& rec = m.language(static_cast<std::size_t>(top));
+    const group_table& g = m.group(rec.group);
+    S.own.assign(g.size_pad(), 0.0f);
     bool contested = false;
-    double own = 0;
     for (const auto& u : S.units) {
-      if (u.lang != top || u.cand_end - u.cand_begin <= 1) continue;
+      if (u.lang != top || !u.g) continue;
       contested = true;
-      for (std::uint32_t c = u.cand_begin; c < u.cand_end; ++c) {
-        S.own[S.cands[c]] += S.scores[c];
-        if (S.cands[c] == top) own += S.scores[c];
-      }
+      const float* sc = S.scores.data() + u.score_begin;
+      for (std::size_t c = 0; c < g.size(); ++c) S.own[c] += sc[c];
     }
-    // Rivals are other languages: zh-Hant is not zh's rival, nor sr-Latn sr's (the variant is
-    // told apart, but "reliable" is about the language).
-    const std::string_view top_code = m.language_code(static_cast<std::size_t>(top));
-    const std::string_view top_base = top_code.substr(0, top_code.find('-'));
+    const std::uint16_t top_base = m.base_id(static_cast<std::size_t>(top));
     double rival = -1e300;
-    for (std::size_t l = 0; l < L; ++l) {
-      if (static_cast<int>(l) == top || S.own[l] == 0.0) continue;
-      const std::string_view c = m.language_code(l);
-      if (c.substr(0, c.find('-')) == top_base) continue;
-      rival = std::max(rival, S.own[l]);
+    for (std::size_t c = 0; c < g.size(); ++c) {
+      if (c == rec.local || S.own[c] <= kNone / 2 || m.base_id(g.langs[c]) == top_base) continue;
+      rival = std::max(rival, static_cast<double>(S.own[c]));
     }
-    if (!contested || rival < -1e299) {
-      d.confidence = 1.0f;
-    } else if (use_rank) {
-      d.confidence = static_cast<float>(1.0 / (1.0 + std::exp(-((own - rival) / std::max(1.0, own) * 20.0 - 1.0))));
-    } else {
-      const double z = P.calibration_a * (own - rival) + P.calibration_b;
+    if (contested && rival > -1e299) {
+      const double own = S.own[rec.local];
+      const double z = use_rank ? (own - rival) / std::max(1.0, own) * 20.0 - 1.0
+                                : P.calibration_a * (own - rival) + P.calibration_b;
       d.confidence = static_cast<float>(1.0 / (1.0 + std::exp(-std::clamp(z, -50.0, 50.0))));
     }
-  } else {
-    d.confidence = 1.0f;
   }
   const language_estimate& first = d.languages[0];
   const bool code_like = opt.max_code_symbols > 0 && code_symbols >= 4 &&

@@ -2,12 +2,15 @@
 //
 // A model holds, for every language it knows, two views of the same trained n-gram counts:
 //  - the log-probability table ("bayes"): for every kept feature (n-gram of order 1..5 or whole
-//    word), the languages whose profile holds it with a quantised weight = order weight ×
-//    (log P(feature | language) − floor(language, order)); the floor is what a feature that a
-//    language does not hold costs it. One multi-profile hash maps a feature to the postings of
-//    every language at once (the Language Observatory's design), stored ready to use, so loading
-//    is a validation pass and no copy (the default model is used in place from the library's
-//    read-only data);
+//    word), the languages whose profile holds it with a quantised weight q (1..255; weight =
+//    q × weight_step = order weight × (log P(feature | language) − floor(language, order))); the
+//    floor is what a feature that a language does not hold costs it. The languages are grouped by
+//    the script they are written in, and each group has one multi-profile hash mapping a feature
+//    to the weights of every language of the group at once (the Language Observatory's design):
+//    a feature held by one language is stored in its slot, by a few in a list of (language, q),
+//    by many in a dense row of q per language that is added with SIMD instructions. The tables
+//    are stored ready to use, so loading is a validation pass and no copy (the default model is
+//    used in place from the library's read-only data);
 //  - the rank-order profiles (Cavnar–Trenkle / TextCat): the top R n-grams of each language in
 //    rank order. Their multi-profile hash (n-gram → (language, rank) of every profile holding it)
 //    is built once when the model loads.
@@ -16,8 +19,8 @@
 //   header (64 bytes): magic "LSMODEL\x1a", u32 format version, u32 header size, u64 file size,
 //                      u64 XXH3-64 of bytes [64, file size), u32 section count, u32 flags, padding
 //   section table:     section count × {u32 tag, u32 reserved, u64 offset, u64 size}
-//   sections:          INFO (text), PARM (model_params), LANG (language_record[]), SLOT (u32
-//                      slots), LOFF (u32 list offsets), POST (u16/u32 postings), RANK (rank profiles)
+//   sections:          INFO (text), PARM (model_params), LANG (language_record[]), GRUP
+//                      (group_record[]), TABL (the groups' arrays), RANK (rank profiles)
 // A truncated, bit-flipped, foreign or other-version file is rejected with a status, never read
 // out of bounds.
 #pragma once
@@ -37,6 +40,10 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+
+#if defined(__SSE2__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "langsift/common.hpp"
 #include "langsift/ngram.hpp"
@@ -58,40 +65,58 @@ constexpr std::uint32_t model_tag(const char (&s)[5]) noexcept {
 
 /// Global parameters of a model (the PARM section, stored as is).
 struct model_params {
-  std::uint8_t min_order;      ///< n-gram orders kept, 1..5
+  std::uint8_t min_order;      ///< n-gram orders counted, 1..5
   std::uint8_t max_order;
   std::uint8_t words;          ///< whole-word features kept
-  std::uint8_t lang_bits;      ///< bits of a language index in a posting
   std::uint8_t fp_bits;        ///< fingerprint bits of a slot
-  std::uint8_t inline_weight_bits;  ///< weight bits of a posting stored in its slot
-  std::uint8_t posting_bytes;  ///< 2 or 4
-  std::uint8_t list_weight_bits;    ///< weight bits of a posting in a list
-  float order_weight[feature_kind_count];  ///< weight of each feature kind in the bayes score
-  float weight_step;           ///< a quantised weight q stands for (q + 0.5) × weight_step
-  std::uint32_t bucket_count;  ///< slots = 4 × bucket_count; two candidate buckets per feature
-  std::uint32_t feature_count;
-  std::uint32_t list_count;
-  std::uint32_t posting_count;
-  std::uint32_t rank_profile_size;  ///< R of the rank-order profiles
+  std::uint8_t reserved_u8[4];
+  float order_weight[feature_kind_count];  ///< weight of each feature kind; 0 = not in the table
+  float weight_step;           ///< a quantised weight q (1..255) stands for q × weight_step
   std::uint32_t language_count;
+  std::uint32_t group_count;
+  std::uint32_t rank_profile_size;  ///< R of the rank-order profiles
   float calibration_a;   ///< confidence = logistic(a × margin + b), margin = top score − runner-up's
   float calibration_b;
-  std::uint32_t reserved[4];
+  std::uint32_t reserved[5];
 };
-static_assert(sizeof(model_params) == 88);
+static_assert(sizeof(model_params) == 80);
 
 /// One language of a model (the LANG section is an array of these).
 struct language_record {
   char code[16];               ///< ISO 639-1 where one exists, else 639-3, + "-Xxxx" script subtag; NUL padded
   std::uint8_t script;         ///< the script the language is written in (langsift::script value)
   std::uint8_t flags;
+  std::uint16_t group;         ///< its script group
+  std::uint16_t local;         ///< its index within the group
   std::uint16_t reserved0;
   std::uint32_t train_bytes;   ///< bytes of training text
   float floor[feature_kind_count];  ///< order weight × floor log-probability, per feature kind
-  float expected_fit;          ///< mean hit weight per feature of orders 3..5 and words, on held-out text
-  std::uint32_t reserved[6];
+  float expected_fit;          ///< mean hit weight per weighted feature, on held-out text
+  std::uint32_t reserved[5];
 };
 static_assert(sizeof(language_record) == 80);
+
+/// The table of one script group (the GRUP section is an array of these; offsets are into TABL).
+/// Slots: 4 per bucket, two candidate buckets per feature, u32 = fingerprint (fp_bits) | type (2)
+/// | payload: type 0 = one posting (local language << inline_q_bits | q); 1 = a list record: up to
+/// 8 entries (local << 8 | q) of entry_bytes each, a zero entry ending a shorter list; 2 = a row
+/// of q per language. Every feature is thus at most two memory accesses: its slot, its payload.
+struct group_record {
+  std::uint8_t script;
+  std::uint8_t lang_bits;      ///< bits of a local language index in a slot
+  std::uint8_t inline_q_bits;  ///< bits of q in a slot (<= 8)
+  std::uint8_t entry_bytes;    ///< 2 (local << 8 | q) or 4, per list entry; a list record is 8 entries
+  std::uint32_t size;          ///< languages in the group
+  std::uint32_t size_pad;      ///< bytes of a dense row (size rounded up to 32)
+  std::uint32_t bucket_count;
+  std::uint32_t list_count, row_count, reserved0, reserved1;
+  std::uint64_t langs_offset;    ///< u16[size]: global language indices, ascending
+  std::uint64_t slots_offset;    ///< u32[4 × bucket_count]
+  std::uint64_t lists_offset;    ///< 8 × entry_bytes × list_count
+  std::uint64_t reserved2;
+  std::uint64_t rows_offset;     ///< size_pad × row_count bytes of q
+};
+static_assert(sizeof(group_record) == 72);
 
 namespace detail {
 
@@ -124,6 +149,28 @@ inline slot_address address_of(std::uint64_t h, std::uint32_t buckets, unsigned 
   return a;
 }
 
+/// acc[i] += row[i] for i < n (n a multiple of 32): widening byte adds, 16 or 32 lanes at a time.
+inline void add_row(std::uint16_t* acc, const std::uint8_t* row, std::size_t n) noexcept {
+#if defined(__AVX2__)
+  for (std::size_t i = 0; i < n; i += 16) {
+    const __m256i w = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i)));
+    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
+    _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a), w));
+  }
+#elif defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (std::size_t i = 0; i < n; i += 16) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i));
+    __m128i* a0 = reinterpret_cast<__m128i*>(acc + i);
+    __m128i* a1 = reinterpret_cast<__m128i*>(acc + i + 8);
+    _mm_storeu_si128(a0, _mm_add_epi16(_mm_loadu_si128(a0), _mm_unpacklo_epi8(w, zero)));
+    _mm_storeu_si128(a1, _mm_add_epi16(_mm_loadu_si128(a1), _mm_unpackhi_epi8(w, zero)));
+  }
+#else
+  for (std::size_t i = 0; i < n; ++i) acc[i] = static_cast<std::uint16_t>(acc[i] + row[i]);
+#endif
+}
+
 }  // namespace detail
 
 /// The (language index, quantised weight) of one posting.
@@ -132,14 +179,105 @@ struct posting {
   std::uint16_t q;
 };
 
+/// A script group's table, ready to use (pointers into the model's bytes).
+struct group_table {
+  static constexpr unsigned kListEntries = 8;
+  const group_record* rec = nullptr;
+  const std::uint16_t* langs = nullptr;  ///< global indices of the group's languages
+  const std::uint32_t* slots = nullptr;
+  const unsigned char* lists = nullptr;
+  const std::uint8_t* rows = nullptr;
+  unsigned fp_bits = 12;
+
+  std::size_t size() const noexcept { return rec->size; }
+  std::size_t size_pad() const noexcept { return rec->size_pad; }
+
+  /// Where feature `h` may be (compute once, then prefetch and find).
+  detail::slot_address address(std::uint64_t h) const noexcept { return detail::address_of(h, rec->bucket_count, fp_bits); }
+  void prefetch(const detail::slot_address& a) const noexcept {
+    __builtin_prefetch(slots + 4 * static_cast<std::size_t>(a.b1));
+    __builtin_prefetch(slots + 4 * static_cast<std::size_t>(a.b2));
+  }
+  /// The slot of feature `h`, or 0 when no language of the group holds it.
+  std::uint32_t find(std::uint64_t h) const noexcept { return find(address(h)); }
+  std::uint32_t find(const detail::slot_address& a) const noexcept {
+    const std::uint32_t* s1 = slots + 4 * static_cast<std::size_t>(a.b1);
+    const std::uint32_t* s2 = slots + 4 * static_cast<std::size_t>(a.b2);
+    const unsigned shift = 32 - fp_bits;
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v = (s1[i] >> shift) == a.fp ? s1[i] : v;
+    for (int i = 0; i < 4; ++i) v = (!v && (s2[i] >> shift) == a.fp) ? s2[i] : v;
+    return v;
+  }
+  /// Hints the CPU to fetch the buckets of `h` (call some features ahead of find).
+  void prefetch(std::uint64_t h) const noexcept {
+    const auto a = detail::address_of(h, rec->bucket_count, fp_bits);
+    __builtin_prefetch(slots + 4 * static_cast<std::size_t>(a.b1));
+    __builtin_prefetch(slots + 4 * static_cast<std::size_t>(a.b2));
+  }
+  /// Hints the CPU to fetch the payload of slot `v` (call some features ahead of add).
+  void prefetch_payload(std::uint32_t v) const noexcept {
+    const unsigned payload_bits = 30 - fp_bits;
+    const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
+    if (type == 1) __builtin_prefetch(lists + std::size_t{payload} * kListEntries * rec->entry_bytes);
+    if (type == 2) __builtin_prefetch(rows + std::size_t{payload} * rec->size_pad);
+  }
+  /// Adds the q of every language holding the feature of slot `v` (non-zero) to acc[local]
+  /// (acc has size_pad() u16s).
+  void add(std::uint32_t v, std::uint16_t* acc) const noexcept {
+    const unsigned payload_bits = 30 - fp_bits;
+    const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
+    if (type == 0) {
+      acc[payload >> rec->inline_q_bits] += static_cast<std::uint16_t>(payload & ((1u << rec->inline_q_bits) - 1));
+    } else if (type == 1) {
+      if (rec->entry_bytes == 2) {
+        const auto* x = reinterpret_cast<const std::uint16_t*>(lists) + std::size_t{payload} * kListEntries;
+        for (unsigned i = 0; i < kListEntries && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
+      } else {
+        const auto* x = reinterpret_cast<const std::uint32_t*>(lists) + std::size_t{payload} * kListEntries;
+        for (unsigned i = 0; i < kListEntries && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
+      }
+    } else {
+      detail::add_row(acc, rows + static_cast<std::size_t>(payload) * rec->size_pad, rec->size_pad);
+    }
+  }
+  /// Adds feature `h` (see add); false when no language of the group holds it.
+  bool accumulate(std::uint64_t h, std::uint16_t* acc) const noexcept {
+    const std::uint32_t v = find(h);
+    if (v) add(v, acc);
+    return v != 0;
+  }
+  /// Calls f(posting{local, q}) for every language holding `h` (slow path, for tools and tests).
+  template <class F>
+  std::size_t for_each_posting(std::uint64_t h, F&& f) const noexcept {
+    const std::uint32_t v = find(h);
+    if (!v) return 0;
+    std::uint16_t acc[512 + 32];
+    std::size_t n = 0;
+    if (rec->size_pad <= 512) {
+      std::fill_n(acc, rec->size_pad, std::uint16_t{0});
+      add(v, acc);
+      for (std::uint32_t i = 0; i < rec->size; ++i)
+        if (acc[i]) {
+          f(posting{static_cast<std::uint16_t>(i), acc[i]});
+          ++n;
+        }
+    }
+    return n;
+  }
+};
+
 /// A loaded model: immutable once loaded, shared by any number of threads.
 class model {
  public:
   model() = default;
 
   /// Loads a model from bytes that outlive the model (e.g. the library's embedded default model,
-  /// or a caller's mmap). Nothing is copied but the rank-order hash built at load.
-  static status load_view(std::string_view bytes, model& out) noexcept;
+  /// or a caller's mmap; 8-byte aligned). Nothing is copied. The checksum is always verified; the
+  /// structure (every slot, list, row and rank entry within bounds) unless `verify_structure` is
+  /// false, which only a model known to come from langsift-train should be loaded with (the
+  /// built-in model is: the tests load it fully verified).
+  static status load_view(std::string_view bytes, model& out, bool verify_structure = true) noexcept;
   /// Loads a model from bytes it copies and owns.
   static status load_copy(std::string_view bytes, model& out) noexcept;
   /// Loads a model file. `error` (optional) receives a human-readable reason on failure.
@@ -147,15 +285,16 @@ class model {
 
   bool empty() const noexcept { return langs_.empty(); }
   std::size_t language_count() const noexcept { return langs_.size(); }
-  std::string_view language_code(std::size_t i) const noexcept {
-    const char* c = langs_[i].code;
-    return std::string_view(c, strnlen(c, sizeof langs_[i].code));
-  }
+  std::string_view language_code(std::size_t i) const noexcept { return codes_[i]; }
   const language_record& language(std::size_t i) const noexcept { return langs_[i]; }
+  /// Index of "zh" (Simplified Chinese, the default for Han text), or -1.
+  int chinese() const noexcept { return zh_; }
+  /// An id shared by the languages with the same primary subtag (zh and zh-Hant, sr and sr-Latn).
+  std::uint16_t base_id(std::size_t i) const noexcept { return base_ids_[i]; }
   /// Index of a language code (exact match), or -1.
   int find_language(std::string_view code) const noexcept {
-    for (std::size_t i = 0; i < langs_.size(); ++i)
-      if (language_code(i) == code) return static_cast<int>(i);
+    for (std::size_t i = 0; i < codes_.size(); ++i)
+      if (codes_[i] == code) return static_cast<int>(i);
     return -1;
   }
   const model_params& params() const noexcept { return params_; }
@@ -165,67 +304,45 @@ class model {
   ngram_config features() const noexcept {
     return ngram_config{params_.min_order, params_.max_order, params_.words != 0};
   }
-  /// Languages whose profile is written in script `sc` (indices, ascending).
-  std::span<const std::uint16_t> languages_of_script(script sc) const noexcept {
+  std::size_t group_count() const noexcept { return groups_.size(); }
+  const group_table& group(std::size_t g) const noexcept { return groups_[g]; }
+  /// The group of languages written in script `sc`, or nullptr.
+  const group_table* group_of_script(script sc) const noexcept {
     const auto s = static_cast<std::size_t>(sc);
-    if (s + 1 >= script_start_.size()) return {};
-    return {script_langs_.data() + script_start_[s], script_start_[s + 1] - script_start_[s]};
+    return s < script_group_.size() && script_group_[s] >= 0 ? &groups_[static_cast<std::size_t>(script_group_[s])]
+                                                              : nullptr;
   }
-
-  /// Calls `f(posting)` for every posting of feature `h` in the bayes table; returns how many.
+  /// Languages whose profile is written in script `sc` (global indices, ascending).
+  std::span<const std::uint16_t> languages_of_script(script sc) const noexcept {
+    const group_table* g = group_of_script(sc);
+    return g ? std::span<const std::uint16_t>(g->langs, g->size()) : std::span<const std::uint16_t>();
+  }
+  /// Calls `f(posting{global language, q})` for every language holding feature `h` (any group).
   template <class F>
   std::size_t for_each_posting(std::uint64_t h, F&& f) const noexcept {
-    const auto a = detail::address_of(h, params_.bucket_count, params_.fp_bits);
-    const std::uint32_t* s1 = slots_ + 4 * static_cast<std::size_t>(a.b1);
-    const std::uint32_t* s2 = slots_ + 4 * static_cast<std::size_t>(a.b2);
-    const unsigned shift = 32 - params_.fp_bits;
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i)
-      if ((s1[i] >> shift) == a.fp) v = s1[i];
-    if (!v)
-      for (int i = 0; i < 4; ++i)
-        if ((s2[i] >> shift) == a.fp) v = s2[i];
-    if (!v) return 0;
-    const std::uint32_t payload = v & ((1u << shift) - 1);
-    const unsigned payload_bits = shift - 1;
-    if (payload >> payload_bits) {  // inline single posting
-      const std::uint32_t x = payload & ((1u << payload_bits) - 1);
-      f(posting{static_cast<std::uint16_t>(x >> params_.inline_weight_bits),
-                static_cast<std::uint16_t>(x & ((1u << params_.inline_weight_bits) - 1))});
-      return 1;
-    }
-    const std::uint32_t begin = list_offsets_[payload], end = list_offsets_[payload + 1];
-    const unsigned wb = params_.list_weight_bits;
-    if (params_.posting_bytes == 2) {
-      for (std::uint32_t i = begin; i < end; ++i) {
-        const std::uint16_t x = postings16_[i];
-        f(posting{static_cast<std::uint16_t>(x >> wb), static_cast<std::uint16_t>(x & ((1u << wb) - 1))});
-      }
-    } else {
-      for (std::uint32_t i = begin; i < end; ++i) {
-        const std::uint32_t x = postings32_[i];
-        f(posting{static_cast<std::uint16_t>(x >> wb), static_cast<std::uint16_t>(x & ((1u << wb) - 1))});
-      }
-    }
-    return end - begin;
+    std::size_t n = 0;
+    for (const auto& g : groups_)
+      n += g.for_each_posting(h, [&](posting p) { f(posting{g.langs[p.lang], p.q}); });
+    return n;
   }
   /// The weight a quantised value stands for, in score units.
-  float weight(std::uint16_t q, bool in_list) const noexcept {
-    (void)in_list;
-    return (static_cast<float>(q) + 0.5f) * params_.weight_step;
-  }
+  float weight(std::uint16_t q) const noexcept { return static_cast<float>(q) * params_.weight_step; }
 
   /// Rank-order profiles: calls `f(lang, rank)` for every profile holding n-gram `h`.
   template <class F>
   void for_each_rank(std::uint64_t h, F&& f) const noexcept {
-    const auto it = std::lower_bound(rank_keys_.begin(), rank_keys_.end(), h);
-    if (it == rank_keys_.end() || *it != h) return;
-    const auto k = static_cast<std::size_t>(it - rank_keys_.begin());
+    const std::uint64_t* end = rank_keys_ + rank_key_count_;
+    const std::uint64_t* it = std::lower_bound(rank_keys_, end, h);
+    if (it == end || *it != h) return;
+    const auto k = static_cast<std::size_t>(it - rank_keys_);
     for (std::uint32_t i = rank_offsets_[k]; i < rank_offsets_[k + 1]; ++i) f(rank_postings_[i].lang, rank_postings_[i].q);
   }
+  /// Per group, per feature kind, per local language (size_pad() of them): the language's floor
+  /// (the cost of a feature it lacks), 0 in padding lanes: floors(g)[kind * size_pad + local].
+  const float* floors(std::size_t g) const noexcept { return group_floors_[g].data(); }
 
  private:
-  status parse() noexcept;
+  status parse(bool verify_structure) noexcept;
 
   std::shared_ptr<const std::string> owned_;
   std::string_view bytes_;
@@ -233,26 +350,27 @@ class model {
   std::string_view info_;
   model_params params_{};
   std::span<const language_record> langs_;
-  const std::uint32_t* slots_ = nullptr;
-  const std::uint32_t* list_offsets_ = nullptr;
-  const std::uint16_t* postings16_ = nullptr;
-  const std::uint32_t* postings32_ = nullptr;
-  std::vector<std::uint32_t> script_start_;
-  std::vector<std::uint16_t> script_langs_;
-  // The rank-order multi-profile hash, built at load: sorted distinct n-gram hashes, and for the
-  // k-th the (language, rank) postings [rank_offsets_[k], rank_offsets_[k + 1]).
-  std::vector<std::uint64_t> rank_keys_;
-  std::vector<std::uint32_t> rank_offsets_;
-  std::vector<posting> rank_postings_;
+  std::vector<std::string_view> codes_;
+  std::vector<std::uint16_t> base_ids_;
+  int zh_ = -1;
+  std::vector<group_table> groups_;
+  std::vector<int> script_group_;  // by script value: group index or -1
+  std::vector<std::vector<float>> group_floors_;
+  // The rank-order multi-profile hash, stored by the trainer: sorted distinct n-gram hashes, and
+  // for the k-th the (language, rank) postings [rank_offsets_[k], rank_offsets_[k + 1]).
+  const std::uint64_t* rank_keys_ = nullptr;
+  std::size_t rank_key_count_ = 0;
+  const std::uint32_t* rank_offsets_ = nullptr;
+  const posting* rank_postings_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------
 // Implementation
 
-inline status model::load_view(std::string_view bytes, model& out) noexcept {
+inline status model::load_view(std::string_view bytes, model& out, bool verify_structure) noexcept {
   model m;
   m.bytes_ = bytes;
-  status s = m.parse();
+  status s = m.parse(verify_structure);
   if (s == status::ok) out = std::move(m);
   return s;
 }
@@ -263,7 +381,7 @@ inline status model::load_copy(std::string_view bytes, model& out) noexcept {
     model m;
     m.owned_ = owned;
     m.bytes_ = *owned;
-    status s = m.parse();
+    status s = m.parse(true);
     if (s == status::ok) out = std::move(m);
     return s;
   } catch (const std::bad_alloc&) {
@@ -324,7 +442,7 @@ inline status model::load_file(const std::string& path, model& out, std::string*
   return s;
 }
 
-inline status model::parse() noexcept {
+inline status model::parse(bool verify) noexcept {
   using detail::load_le;
   if (!detail::host_is_little_endian()) return status::model_version;
   const auto* b = reinterpret_cast<const unsigned char*>(bytes_.data());
@@ -333,6 +451,8 @@ inline status model::parse() noexcept {
   if (load_le<std::uint32_t>(b + 8) != kModelFormatVersion) return status::model_version;
   if (load_le<std::uint32_t>(b + 12) != 64 || load_le<std::uint64_t>(b + 16) != n) return status::corrupt_model;
   checksum_ = load_le<std::uint64_t>(b + 24);
+  for (std::size_t i = 36; i < 64; ++i)  // flags and padding: reserved, zero (the checksum starts at 64)
+    if (b[i]) return status::corrupt_model;
   if (XXH3_64bits(b + 64, n - 64) != checksum_) return status::corrupt_model;
   const std::uint32_t nsec = load_le<std::uint32_t>(b + 32);
   if (nsec > 64 || 64 + std::size_t{nsec} * 24 > n) return status::corrupt_model;
@@ -361,14 +481,10 @@ inline status model::parse() noexcept {
   std::memcpy(&params_, p, sizeof params_);
   const model_params& P = params_;
   if (P.min_order < 1 || P.max_order > kMaxNgramOrder || P.min_order > P.max_order) return status::corrupt_model;
-  if (P.fp_bits < 4 || P.fp_bits > 24 || P.lang_bits < 1 || P.lang_bits > 16) return status::corrupt_model;
-  if (P.inline_weight_bits + P.lang_bits + 1 + P.fp_bits != 32) return status::corrupt_model;
-  if (P.posting_bytes != 2 && P.posting_bytes != 4) return status::corrupt_model;
-  if (P.list_weight_bits + P.lang_bits != 8u * P.posting_bytes) return status::corrupt_model;
-  if (P.bucket_count == 0 || !(P.weight_step > 0) || P.weight_step > 1e6f) return status::corrupt_model;
-  if (P.language_count == 0 || P.language_count > (1u << P.lang_bits) || P.language_count > 65535)
-    return status::corrupt_model;
-  if (P.list_count >= (1u << (32 - P.fp_bits - 1))) return status::corrupt_model;
+  if (P.fp_bits < 8 || P.fp_bits > 20) return status::corrupt_model;
+  if (!(P.weight_step > 0) || P.weight_step > 1e6f) return status::corrupt_model;
+  if (P.language_count == 0 || P.language_count > 65535) return status::corrupt_model;
+  if (P.group_count == 0 || P.group_count > P.language_count) return status::corrupt_model;
   for (float w : P.order_weight)
     if (!(w >= 0) || w > 1e6f) return status::corrupt_model;
   if (!(P.calibration_a > 0) || P.calibration_a > 1e3f || !(std::fabs(P.calibration_b) < 1e3f)) return status::corrupt_model;
@@ -378,102 +494,123 @@ inline status model::parse() noexcept {
   langs_ = {reinterpret_cast<const language_record*>(p), P.language_count};
   for (const auto& L : langs_) {
     if (L.code[0] == 0 || L.code[sizeof L.code - 1] != 0) return status::corrupt_model;
-    if (L.script >= script_count) return status::corrupt_model;
+    if (L.script >= script_count || L.group >= P.group_count) return status::corrupt_model;
     for (float f : L.floor)
       if (!(f <= 0) || f < -1e9f) return status::corrupt_model;
+    if (!(L.expected_fit >= 0) || L.expected_fit > 1e9f) return status::corrupt_model;
   }
 
-  p = section("SLOT", sz);
-  if (!p || sz != std::size_t{P.bucket_count} * 16) return status::corrupt_model;
-  slots_ = reinterpret_cast<const std::uint32_t*>(p);
-
-  p = section("LOFF", sz);
-  if (!p || sz != (std::size_t{P.list_count} + 1) * 4) return status::corrupt_model;
-  list_offsets_ = reinterpret_cast<const std::uint32_t*>(p);
-  if (list_offsets_[0] != 0 || list_offsets_[P.list_count] != P.posting_count) return status::corrupt_model;
-  for (std::uint32_t i = 0; i < P.list_count; ++i)
-    if (list_offsets_[i] > list_offsets_[i + 1]) return status::corrupt_model;
-
-  p = section("POST", sz);
-  if (!p || sz < std::size_t{P.posting_count} * P.posting_bytes) return status::corrupt_model;
-  if (P.posting_bytes == 2)
-    postings16_ = reinterpret_cast<const std::uint16_t*>(p);
-  else
-    postings32_ = reinterpret_cast<const std::uint32_t*>(p);
-  {
-    const unsigned wb = P.list_weight_bits;
-    for (std::uint32_t i = 0; i < P.posting_count; ++i) {
-      const std::uint32_t x = P.posting_bytes == 2 ? postings16_[i] : postings32_[i];
-      if ((x >> wb) >= P.language_count) return status::corrupt_model;
-    }
-  }
-  // Every inline posting must name an existing language, every list id an existing list.
-  {
-    const unsigned shift = 32 - P.fp_bits, payload_bits = shift - 1;
-    for (std::size_t i = 0; i < std::size_t{P.bucket_count} * 4; ++i) {
-      const std::uint32_t v = slots_[i];
-      if (!v) continue;
-      const std::uint32_t payload = v & ((1u << shift) - 1);
-      if (payload >> payload_bits) {
-        if (((payload & ((1u << payload_bits) - 1)) >> P.inline_weight_bits) >= P.language_count)
-          return status::corrupt_model;
-      } else if (payload >= P.list_count) {
-        return status::corrupt_model;
-      }
-    }
-  }
-
-  // Rank-order profiles: u32 language count, u32 offsets[count + 1], then u64 hashes in rank order.
-  p = section("RANK", sz);
-  if (!p || sz < 4) return status::corrupt_model;
+  std::size_t gsz = 0, tsz = 0;
+  const unsigned char* gp = section("GRUP", gsz);
+  const unsigned char* tp = section("TABL", tsz);
+  if (!gp || !tp || gsz != std::size_t{P.group_count} * sizeof(group_record)) return status::corrupt_model;
   try {
-    const std::uint32_t nl = load_le<std::uint32_t>(p);
-    if (nl != P.language_count || sz < 4 + (std::size_t{nl} + 1) * 4) return status::corrupt_model;
-    const unsigned char* offs = p + 4;
-    std::size_t hash_base = 4 + (std::size_t{nl} + 1) * 4;
-    hash_base = (hash_base + 7) & ~std::size_t{7};
-    const std::uint32_t total = load_le<std::uint32_t>(offs + std::size_t{nl} * 4);
-    if (hash_base + std::size_t{total} * 8 > sz) return status::corrupt_model;
-    struct entry {
-      std::uint64_t h;
-      posting p;
-    };
-    std::vector<entry> all;
-    all.reserve(total);
-    for (std::uint32_t l = 0; l < nl; ++l) {
-      const std::uint32_t a = load_le<std::uint32_t>(offs + l * 4), e = load_le<std::uint32_t>(offs + (l + 1) * 4);
-      if (a > e || e > total || e - a > 65535) return status::corrupt_model;
-      for (std::uint32_t i = a; i < e; ++i)
-        all.push_back({load_le<std::uint64_t>(p + hash_base + std::size_t{i} * 8),
-                       posting{static_cast<std::uint16_t>(l), static_cast<std::uint16_t>(i - a)}});
+    codes_.clear();
+    for (const auto& L : langs_) codes_.emplace_back(L.code, strnlen(L.code, sizeof L.code));
+    base_ids_.assign(codes_.size(), 0);
+    for (std::size_t i = 0; i < codes_.size(); ++i) {
+      const std::string_view base = codes_[i].substr(0, codes_[i].find('-'));
+      base_ids_[i] = static_cast<std::uint16_t>(i);
+      for (std::size_t j = 0; j < i; ++j)
+        if (codes_[j].substr(0, codes_[j].find('-')) == base) {
+          base_ids_[i] = base_ids_[j];
+          break;
+        }
     }
-    std::sort(all.begin(), all.end(), [](const entry& x, const entry& y) {
-      return x.h != y.h ? x.h < y.h : x.p.lang < y.p.lang;
-    });
-    rank_keys_.clear();
-    rank_offsets_.clear();
-    rank_postings_.clear();
-    rank_postings_.reserve(all.size());
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      if (i == 0 || all[i].h != all[i - 1].h) {
-        rank_keys_.push_back(all[i].h);
-        rank_offsets_.push_back(static_cast<std::uint32_t>(rank_postings_.size()));
+    zh_ = find_language("zh");
+    groups_.assign(P.group_count, group_table{});
+    script_group_.assign(script_count, -1);
+    std::vector<std::uint8_t> seen(P.language_count, 0);
+    const unsigned shift = 32 - P.fp_bits, payload_bits = shift - 2;
+    for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
+      const auto* rec = reinterpret_cast<const group_record*>(gp + std::size_t{gi} * sizeof(group_record));
+      // Every array must lie inside TABL, aligned for its type.
+      auto array = [&](std::uint64_t off, std::uint64_t count, std::uint64_t elem, std::uint64_t align) -> const unsigned char* {
+        if (off % align || off > tsz || count > (tsz - off) / elem) return nullptr;
+        return tp + off;
+      };
+      if (rec->script >= script_count || script_group_[rec->script] >= 0) return status::corrupt_model;
+      if (rec->size == 0 || rec->size > P.language_count || rec->size_pad < rec->size || rec->size_pad % 32 ||
+          rec->size_pad > 65536)
+        return status::corrupt_model;
+      if (rec->entry_bytes != 2 && rec->entry_bytes != 4) return status::corrupt_model;
+      if (rec->entry_bytes == 2 && rec->size > 256) return status::corrupt_model;
+      if (rec->inline_q_bits < 1 || rec->inline_q_bits > 8 || rec->lang_bits + rec->inline_q_bits > payload_bits ||
+          (std::size_t{1} << rec->lang_bits) < rec->size)
+        return status::corrupt_model;
+      if (rec->size_pad > 512 || rec->bucket_count == 0 || rec->list_count >= (1u << payload_bits) ||
+          rec->row_count >= (1u << payload_bits))
+        return status::corrupt_model;
+      group_table& g = groups_[gi];
+      g.rec = rec;
+      g.fp_bits = P.fp_bits;
+      g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
+      g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
+      g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,
+                      rec->entry_bytes);
+      g.rows = array(rec->rows_offset, std::uint64_t{rec->row_count} * rec->size_pad, 1, 1);
+      if (!g.langs || !g.slots || !g.lists || !g.rows) return status::corrupt_model;
+      for (std::uint32_t i = 0; i < rec->size; ++i) {
+        const std::uint16_t l = g.langs[i];
+        if (l >= P.language_count || seen[l] || langs_[l].group != gi || langs_[l].local != i ||
+            (i && g.langs[i - 1] >= l))
+          return status::corrupt_model;
+        seen[l] = 1;
       }
-      rank_postings_.push_back(all[i].p);
+      // List entries name languages of the group (a zero entry ends a list).
+      for (std::size_t i = 0; verify && i < std::size_t{rec->list_count} * group_table::kListEntries; ++i) {
+        const std::uint32_t x = rec->entry_bytes == 2 ? reinterpret_cast<const std::uint16_t*>(g.lists)[i]
+                                                      : reinterpret_cast<const std::uint32_t*>(g.lists)[i];
+        if ((x >> 8) >= rec->size) return status::corrupt_model;
+      }
+      // Padding lanes of the rows are zero, so no weight lands beyond the group's languages.
+      for (std::uint32_t r = 0; verify && r < rec->row_count; ++r)
+        for (std::uint32_t i = rec->size; i < rec->size_pad; ++i)
+          if (g.rows[std::size_t{r} * rec->size_pad + i]) return status::corrupt_model;
+      for (std::size_t i = 0; verify && i < std::size_t{rec->bucket_count} * 4; ++i) {
+        const std::uint32_t v = g.slots[i];
+        if (!v) continue;
+        const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
+        if (type == 0 ? (payload >> rec->inline_q_bits) >= rec->size
+                      : type == 1 ? payload >= rec->list_count : type == 2 ? payload >= rec->row_count : true)
+          return status::corrupt_model;
+      }
+      script_group_[rec->script] = static_cast<int>(gi);
     }
-    rank_offsets_.push_back(static_cast<std::uint32_t>(rank_postings_.size()));
-    rank_keys_.shrink_to_fit();
-    rank_offsets_.shrink_to_fit();
-
-    // Languages by script.
-    script_start_.assign(script_count + 1, 0);
-    for (const auto& L : langs_) ++script_start_[L.script + 1];
-    for (std::size_t s = 1; s < script_start_.size(); ++s) script_start_[s] += script_start_[s - 1];
-    script_langs_.assign(langs_.size(), 0);
-    std::vector<std::uint32_t> fill(script_start_.begin(), script_start_.end() - 1);
-    for (std::size_t i = 0; i < langs_.size(); ++i) script_langs_[fill[langs_[i].script]++] = static_cast<std::uint16_t>(i);
+    for (std::uint8_t x : seen)
+      if (!x) return status::corrupt_model;  // every language in exactly one group
+    group_floors_.assign(P.group_count, {});
+    for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
+      const group_table& g = groups_[gi];
+      auto& f = group_floors_[gi];
+      f.assign(std::size_t{feature_kind_count} * g.size_pad(), 0.0f);
+      for (std::uint32_t i = 0; i < g.size(); ++i)
+        for (unsigned k = 0; k < feature_kind_count; ++k) f[k * g.size_pad() + i] = langs_[g.langs[i]].floor[k];
+    }
+    for (const auto& L : langs_)
+      if (static_cast<int>(L.group) != script_group_[L.script]) return status::corrupt_model;
   } catch (const std::bad_alloc&) {
     return status::out_of_memory;
+  }
+
+  // Rank-order profiles: u32 key count, u32 posting count, u64 keys (ascending), u32 offsets
+  // [key count + 1], then (u16 language, u16 rank) postings.
+  p = section("RANK", sz);
+  if (!p || sz < 8) return status::corrupt_model;
+  {
+    const std::uint32_t nk = load_le<std::uint32_t>(p), np = load_le<std::uint32_t>(p + 4);
+    const std::size_t need = 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4 + std::size_t{np} * 4;
+    if (nk > sz / 8 || np > sz / 4 || need > sz) return status::corrupt_model;
+    rank_keys_ = reinterpret_cast<const std::uint64_t*>(p + 8);
+    rank_key_count_ = nk;
+    rank_offsets_ = reinterpret_cast<const std::uint32_t*>(p + 8 + std::size_t{nk} * 8);
+    rank_postings_ = reinterpret_cast<const posting*>(p + 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4);
+    if (rank_offsets_[0] != 0 || rank_offsets_[nk] != np) return status::corrupt_model;
+    for (std::uint32_t i = 0; verify && i < nk; ++i)
+      if ((i && rank_keys_[i - 1] >= rank_keys_[i]) || rank_offsets_[i] > rank_offsets_[i + 1]) return status::corrupt_model;
+    for (std::uint32_t i = 0; verify && i < np; ++i)
+      if (rank_postings_[i].lang >= P.language_count || rank_postings_[i].q >= P.rank_profile_size)
+        return status::corrupt_model;
   }
   return status::ok;
 }

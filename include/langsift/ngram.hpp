@@ -97,7 +97,7 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
   // that end with it. `avail` = how many code points of the padded word end here (incl. this one).
   auto push = [&](char32_t c, std::size_t avail) {
     const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
-    for (unsigned k = kMaxNgramOrder; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;
+    for (unsigned k = hi; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;  // orders above hi are never read
     poly[1] = v;
     const unsigned top = avail < hi ? static_cast<unsigned>(avail) : hi;
     for (unsigned k = lo; k <= top; ++k) {

@@ -60,20 +60,38 @@ class language_counts {
       return 0;
     }
     bytes_ += text.size();
-    const std::size_t letters = for_each_feature(text, features_, [&](std::uint64_t h, unsigned kind) {
+    scripts_.add(text);
+    return for_each_counted_feature(text, [&](std::uint64_t h, unsigned kind) {
       auto& e = counts_[h];
       if (e.count++ == 0) e.kind = static_cast<std::uint8_t>(kind);
       ++totals_[kind];
     });
-    scripts_.add(text);
+  }
+
+  /// Counts only text in runs of script `sc` (the language's own script; detection classifies a
+  /// run only against the languages written in its script, so foreign-script words in a corpus —
+  /// English in Japanese text — would only be noise). Unset: every run counts.
+  void set_script(script sc) noexcept {
+    only_script_ = sc;
+    restricted_ = true;
+  }
+
+  /// The features this counter would count in `text`: those of each script run (as detection
+  /// extracts them), of the set script only if one is set. Returns the letters they came from.
+  template <class F>
+  std::size_t for_each_counted_feature(std::string_view text, F&& f) const {
+    split_script_runs(text, runs_);
+    std::size_t letters = 0;
+    for (const auto& r : runs_)
+      if (!restricted_ || r.sc == only_script_) letters += for_each_feature(text.substr(r.begin, r.end - r.begin), features_, f);
     return letters;
   }
 
   const std::string& code() const noexcept { return code_; }
   std::uint64_t bytes() const noexcept { return bytes_; }
   /// The script most of the letters are in, as a run script (Han with kana is `japanese`,
-  /// Hangul `korean`; see script_histogram::dominant).
-  script main_script() const noexcept { return scripts_.dominant(); }
+  /// Hangul `korean`; see script_histogram::dominant) — or the script set by set_script.
+  script main_script() const noexcept { return restricted_ ? only_script_ : scripts_.dominant(); }
   const script_histogram& scripts() const noexcept { return scripts_; }
 
   struct entry {
@@ -97,12 +115,15 @@ class language_counts {
   script_histogram scripts_;
   std::uint64_t bytes_ = 0;
   std::vector<std::string> sample_;
+  mutable std::vector<script_run> runs_;  // scratch of for_each_counted_feature
+  script only_script_ = script::common;
+  bool restricted_ = false;
   std::size_t sample_limit_ = 400, sample_every_ = 50, pieces_ = 0;
 };
 
 /// What a model build reports about itself (for models/README.md and the trainer's output).
 struct build_report {
-  std::size_t features = 0, lists = 0, postings = 0, inline_postings = 0, buckets = 0, bytes = 0;
+  std::size_t features = 0, lists = 0, postings = 0, rows = 0, inline_postings = 0, buckets = 0, bytes = 0;
   double load = 0;
 };
 
@@ -154,15 +175,9 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
   const std::size_t L = langs.size();
   if (L == 0) throw std::invalid_argument("no languages to train");
   if (L > 65535) throw std::invalid_argument("too many languages");
-  unsigned lang_bits = 1;
-  while ((std::size_t{1} << lang_bits) < L) ++lang_bits;
   const unsigned fp_bits = cfg.fingerprint_bits;
   if (fp_bits < 8 || fp_bits > 20) throw std::invalid_argument("fingerprint bits must be 8..20");
-  if (fp_bits + 1 + lang_bits + 4 > 32) throw std::invalid_argument("too many languages for the slot layout");
-  const unsigned inline_weight_bits = 32 - fp_bits - 1 - lang_bits;
-  const unsigned posting_bytes = lang_bits <= 8 ? 2 : 4;
-  const unsigned list_weight_bits = 8 * posting_bytes - lang_bits;
-  const unsigned weight_bits = cfg.weight_bits ? std::min({cfg.weight_bits, inline_weight_bits, list_weight_bits}) : std::min(inline_weight_bits, list_weight_bits);
+  const unsigned payload_bits = 32 - fp_bits - 2;
 
   // 1. Per language: kept features, log-probabilities, floors.
   struct lang_model {
@@ -197,115 +212,157 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
     }
     for (const auto& f : detail::select_features(c, cfg, cfg.rank_profile_size, 1, true)) m.rank.push_back(f.hash);
   }
-  const float step = max_weight > 0 ? max_weight / static_cast<float>((1u << weight_bits) - 1) : 1.0f;
+  // Weights are quantised to q in 1..255 (weight = q × step): 8 bits lose nothing measurable on
+  // lingua-dev (6 bits neither), and let a dense row hold one byte per language.
+  const unsigned qmax = cfg.weight_bits ? (1u << std::min(cfg.weight_bits, 8u)) - 1 : 255;
+  const float step = max_weight > 0 ? max_weight / static_cast<float>(qmax) : 1.0f;
   auto quantise = [&](float w) -> std::uint32_t {
-    const long q = std::lround(w / step - 0.5);
-    return static_cast<std::uint32_t>(std::clamp<long>(q, 0, (1l << weight_bits) - 1));
+    return static_cast<std::uint32_t>(std::clamp<long>(std::lround(w / step), 1, static_cast<long>(qmax)));
   };
 
-  // 2. The multi-profile table: feature -> postings (lang, q), lists de-duplicated.
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> postings;  // (lang << 16 | q)
-  for (std::size_t l = 0; l < L; ++l)
-    for (std::size_t i = 0; i < lm[l].kept.size(); ++i)
-      postings[lm[l].kept[i].hash].push_back(static_cast<std::uint32_t>(l) << 16 | quantise(lm[l].weight[i]));
-  std::vector<std::uint64_t> hashes;
-  hashes.reserve(postings.size());
-  for (auto& [h, v] : postings) hashes.push_back(h);
-  std::sort(hashes.begin(), hashes.end());
+  // 2. Script groups: the languages written in each script, in language order.
+  std::vector<script> group_script;
+  std::vector<std::uint16_t> lang_group(L), lang_local(L);
+  std::vector<std::vector<std::uint16_t>> group_langs;
+  for (std::size_t l = 0; l < L; ++l) {
+    const script sc = langs[l]->main_script();
+    auto it = std::find(group_script.begin(), group_script.end(), sc);
+    std::size_t g = static_cast<std::size_t>(it - group_script.begin());
+    if (it == group_script.end()) {
+      group_script.push_back(sc);
+      group_langs.emplace_back();
+    }
+    lang_group[l] = static_cast<std::uint16_t>(g);
+    lang_local[l] = static_cast<std::uint16_t>(group_langs[g].size());
+    group_langs[g].push_back(static_cast<std::uint16_t>(l));
+  }
+  const std::size_t G = group_script.size();
 
-  std::map<std::vector<std::uint32_t>, std::uint32_t> list_ids;
-  std::vector<std::uint32_t> list_offsets{0};
-  std::vector<std::uint32_t> list_postings;
-  std::vector<std::uint32_t> slot_value(hashes.size());
+  // 3. Per group: feature -> (local language, q) postings; one posting inline in the slot, 2..8
+  //    in a list record, more in a dense row; lists and rows de-duplicated.
+  struct group_build {
+    group_record rec{};
+    std::vector<std::uint32_t> slots, lists;  // lists: 8 entries per record
+    std::vector<std::uint8_t> rows;
+  };
+  std::vector<group_build> gb(G);
   build_report rep;
-  const unsigned shift = 32 - fp_bits, payload_bits = shift - 1;
-  for (std::size_t i = 0; i < hashes.size(); ++i) {
-    auto& v = postings[hashes[i]];
-    std::sort(v.begin(), v.end());
-    std::uint32_t payload;
-    if (v.size() == 1) {
-      payload = (1u << payload_bits) | (v[0] >> 16) << inline_weight_bits | (v[0] & 0xFFFF);
-      ++rep.inline_postings;
-    } else {
-      auto [it, fresh] = list_ids.emplace(v, static_cast<std::uint32_t>(list_ids.size()));
-      if (fresh) {
-        for (std::uint32_t x : v) list_postings.push_back((x >> 16) << list_weight_bits | (x & 0xFFFF));
-        list_offsets.push_back(static_cast<std::uint32_t>(list_postings.size()));
+  for (std::size_t g = 0; g < G; ++g) {
+    group_build& B = gb[g];
+    const std::size_t n = group_langs[g].size();
+    B.rec.script = static_cast<std::uint8_t>(group_script[g]);
+    B.rec.size = static_cast<std::uint32_t>(n);
+    B.rec.size_pad = static_cast<std::uint32_t>((n + 31) / 32 * 32);
+    unsigned lang_bits = 1;
+    while ((std::size_t{1} << lang_bits) < n) ++lang_bits;
+    if (lang_bits + 1 > payload_bits) throw std::invalid_argument("too many languages in one script for the slot layout");
+    B.rec.lang_bits = static_cast<std::uint8_t>(lang_bits);
+    B.rec.inline_q_bits = static_cast<std::uint8_t>(std::min(8u, payload_bits - lang_bits));
+    if (B.rec.inline_q_bits < 8 || B.rec.size_pad > 512)
+      throw std::invalid_argument("too many languages in one script (at most 512)");
+    B.rec.entry_bytes = n <= 256 ? 2 : 4;
+
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> postings;  // (local << 8 | q)
+    for (std::uint16_t l : group_langs[g])
+      for (std::size_t i = 0; i < lm[l].kept.size(); ++i)
+        postings[lm[l].kept[i].hash].push_back(static_cast<std::uint32_t>(lang_local[l]) << 8 | quantise(lm[l].weight[i]));
+    std::vector<std::uint64_t> hashes;
+    hashes.reserve(postings.size());
+    for (auto& [h, v] : postings) hashes.push_back(h);
+    std::sort(hashes.begin(), hashes.end());
+
+    std::map<std::vector<std::uint32_t>, std::uint32_t> list_ids, row_ids;
+    std::vector<std::uint32_t> value(hashes.size());
+    for (std::size_t i = 0; i < hashes.size(); ++i) {
+      auto& v = postings[hashes[i]];
+      std::sort(v.begin(), v.end());
+      std::uint32_t type, payload;
+      if (v.size() == 1) {
+        type = 0;
+        payload = (v[0] >> 8) << B.rec.inline_q_bits | (v[0] & 0xFF);
+        ++rep.inline_postings;
+      } else if (v.size() > group_table::kListEntries) {
+        type = 2;
+        auto [it, fresh] = row_ids.emplace(v, static_cast<std::uint32_t>(row_ids.size()));
+        if (fresh) {
+          B.rows.resize(B.rows.size() + B.rec.size_pad, 0);
+          std::uint8_t* row = B.rows.data() + B.rows.size() - B.rec.size_pad;
+          for (std::uint32_t x : v) row[x >> 8] = static_cast<std::uint8_t>(x & 0xFF);
+        }
+        payload = it->second;
+      } else {
+        type = 1;
+        auto [it, fresh] = list_ids.emplace(v, static_cast<std::uint32_t>(list_ids.size()));
+        if (fresh) {
+          B.lists.insert(B.lists.end(), v.begin(), v.end());
+          B.lists.resize(B.lists.size() + group_table::kListEntries - v.size(), 0);
+        }
+        payload = it->second;
       }
-      payload = it->second;
       if (payload >= (1u << payload_bits)) throw std::invalid_argument("too many distinct posting lists; lower top_k");
+      value[i] = type << payload_bits | payload;
     }
-    slot_value[i] = payload;
-  }
-  rep.features = hashes.size();
-  rep.lists = list_ids.size();
-  rep.postings = list_postings.size();
+    B.rec.list_count = static_cast<std::uint32_t>(list_ids.size());
+    B.rec.row_count = static_cast<std::uint32_t>(row_ids.size());
+    rep.features += hashes.size();
+    rep.lists += list_ids.size();
+    rep.postings += B.lists.size();
+    rep.rows += row_ids.size();
 
-  // 3. Bucketed cuckoo hashing: 4 slots per bucket, two candidate buckets per feature.
-  std::uint32_t buckets = static_cast<std::uint32_t>(
-      std::max<double>(1, std::ceil(static_cast<double>(hashes.size()) / (4 * cfg.max_load))));
-  std::vector<std::uint32_t> slots;
-  std::vector<std::int64_t> slot_item;  // index into hashes, -1 empty
-  for (int attempt = 0;; ++attempt) {
-    slots.assign(std::size_t{buckets} * 4, 0);
-    slot_item.assign(std::size_t{buckets} * 4, -1);
-    std::uint64_t rng = 0x853c49e6748fea9bull;
-    bool ok = true;
-    for (std::size_t i = 0; i < hashes.size() && ok; ++i) {
-      std::int64_t item = static_cast<std::int64_t>(i);
-      for (int kick = 0; kick < 2000; ++kick) {
-        const auto a = detail::address_of(hashes[static_cast<std::size_t>(item)], buckets, fp_bits);
-        bool placed = false;
-        for (std::uint32_t b : {a.b1, a.b2}) {
-          for (int s = 0; s < 4 && !placed; ++s)
-            if (slot_item[std::size_t{b} * 4 + s] < 0) {
-              slot_item[std::size_t{b} * 4 + s] = item;
-              placed = true;
-            }
-          if (placed) break;
+    // Bucketed cuckoo hashing: 4 slots per bucket, two candidate buckets per feature.
+    std::uint32_t buckets = static_cast<std::uint32_t>(
+        std::max<double>(1, std::ceil(static_cast<double>(hashes.size()) / (4 * cfg.max_load))));
+    std::vector<std::int64_t> slot_item;  // index into hashes, -1 empty
+    for (int attempt = 0;; ++attempt) {
+      slot_item.assign(std::size_t{buckets} * 4, -1);
+      std::uint64_t rng = 0x853c49e6748fea9bull;
+      bool ok = true;
+      for (std::size_t i = 0; i < hashes.size() && ok; ++i) {
+        std::int64_t item = static_cast<std::int64_t>(i);
+        for (int kick = 0; kick < 2000 && item >= 0; ++kick) {
+          const auto a = detail::address_of(hashes[static_cast<std::size_t>(item)], buckets, fp_bits);
+          for (std::uint32_t b : {a.b1, a.b2})
+            for (int s = 0; s < 4 && item >= 0; ++s)
+              if (slot_item[std::size_t{b} * 4 + s] < 0) {
+                slot_item[std::size_t{b} * 4 + s] = item;
+                item = -1;
+              }
+          if (item < 0) break;
+          rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+          const std::uint32_t b = (rng >> 40) & 1 ? a.b1 : a.b2;
+          std::swap(item, slot_item[std::size_t{b} * 4 + ((rng >> 33) & 3)]);
         }
-        if (placed) {
-          item = -1;
-          break;
-        }
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        const std::uint32_t b = (rng >> 40) & 1 ? a.b1 : a.b2;
-        const std::size_t s = std::size_t{b} * 4 + ((rng >> 33) & 3);
-        std::swap(item, slot_item[s]);
+        if (item >= 0) ok = false;
       }
-      if (item >= 0) ok = false;
+      if (ok) break;
+      if (attempt > 20) throw std::runtime_error("could not build the feature table");
+      buckets = static_cast<std::uint32_t>(buckets * 1.03) + 1;
     }
-    if (ok) break;
-    if (attempt > 20) throw std::runtime_error("could not build the feature table");
-    buckets = static_cast<std::uint32_t>(buckets * 1.03) + 1;
+    B.slots.assign(std::size_t{buckets} * 4, 0);
+    for (std::size_t s = 0; s < B.slots.size(); ++s) {
+      if (slot_item[s] < 0) continue;
+      const std::size_t i = static_cast<std::size_t>(slot_item[s]);
+      B.slots[s] = detail::address_of(hashes[i], buckets, fp_bits).fp << (32 - fp_bits) | value[i];
+    }
+    B.rec.bucket_count = buckets;
+    rep.buckets += buckets;
   }
-  // A feature must not collide with another on (bucket, fingerprint): the first match wins at
-  // lookup, so two features sharing a candidate bucket and fingerprint would shadow each other.
-  // Such pairs are rare (~ features × 8 / 2^fp_bits); the less frequent one's postings are lost,
-  // which only makes that feature absent. Count them for the report.
-  for (std::size_t s = 0; s < slots.size(); ++s) {
-    if (slot_item[s] < 0) continue;
-    const std::size_t i = static_cast<std::size_t>(slot_item[s]);
-    const auto a = detail::address_of(hashes[i], buckets, fp_bits);
-    slots[s] = a.fp << shift | slot_value[i];
-  }
-  rep.buckets = buckets;
-  rep.load = static_cast<double>(hashes.size()) / (4.0 * buckets);
+  rep.load = rep.buckets ? static_cast<double>(rep.features) / (4.0 * static_cast<double>(rep.buckets)) : 0;
 
-  // 4. Expected fit of each language on a sample of its own text (for the normalised score).
+  // 4. Expected fit of each language on held-out text of its own (for the normalised score).
   std::vector<float> expected_fit(L, 0);
   for (std::size_t l = 0; l < L; ++l) {
     std::unordered_map<std::uint64_t, float> w;
     w.reserve(lm[l].kept.size());
     for (std::size_t i = 0; i < lm[l].kept.size(); ++i)
-      w.emplace(lm[l].kept[i].hash, (static_cast<float>(quantise(lm[l].weight[i])) + 0.5f) * step);
+      w.emplace(lm[l].kept[i].hash, static_cast<float>(quantise(lm[l].weight[i])) * step);
     double sum = 0;
     std::size_t n = 0;
     for (const auto& line : langs[l]->sample()) {
       double hit = 0;
       std::size_t feats = 0;
-      for_each_feature(line, cfg.features, [&](std::uint64_t h, unsigned kind) {
-        if (cfg.order_weight[kind] <= 0 || kind < 3) return;  // the fit counts orders 3..5 and words
+      langs[l]->for_each_counted_feature(line, [&](std::uint64_t h, unsigned kind) {
+        if (cfg.order_weight[kind] <= 0) return;
         ++feats;
         auto it = w.find(h);
         if (it != w.end()) hit += it->second;
@@ -323,19 +380,12 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
   P.min_order = cfg.features.min_order;
   P.max_order = cfg.features.max_order;
   P.words = cfg.features.words ? 1 : 0;
-  P.lang_bits = static_cast<std::uint8_t>(lang_bits);
   P.fp_bits = static_cast<std::uint8_t>(fp_bits);
-  P.inline_weight_bits = static_cast<std::uint8_t>(inline_weight_bits);
-  P.posting_bytes = static_cast<std::uint8_t>(posting_bytes);
-  P.list_weight_bits = static_cast<std::uint8_t>(list_weight_bits);
   for (unsigned k = 0; k < feature_kind_count; ++k) P.order_weight[k] = cfg.order_weight[k];
   P.weight_step = step;
-  P.bucket_count = buckets;
-  P.feature_count = static_cast<std::uint32_t>(hashes.size());
-  P.list_count = static_cast<std::uint32_t>(list_ids.size());
-  P.posting_count = static_cast<std::uint32_t>(list_postings.size());
-  P.rank_profile_size = cfg.rank_profile_size;
   P.language_count = static_cast<std::uint32_t>(L);
+  P.group_count = static_cast<std::uint32_t>(G);
+  P.rank_profile_size = cfg.rank_profile_size;
   P.calibration_a = cfg.calibration_a;
   P.calibration_b = cfg.calibration_b;
 
@@ -347,10 +397,36 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
     if (code.empty() || code.size() >= sizeof r.code) throw std::invalid_argument("bad language code '" + code + "'");
     std::memcpy(r.code, code.data(), code.size());
     r.script = static_cast<std::uint8_t>(langs[l]->main_script());
+    r.group = lang_group[l];
+    r.local = lang_local[l];
     r.train_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(langs[l]->bytes(), 0xFFFFFFFFu));
     for (unsigned k = 0; k < feature_kind_count; ++k) r.floor[k] = lm[l].floor[k];
     r.expected_fit = expected_fit[l];
   }
+
+  // TABL: every group's arrays, each 64-byte aligned within the section.
+  std::string tabl;
+  auto place = [&](const void* data, std::size_t bytes) -> std::uint64_t {
+    while (tabl.size() % 64) tabl.push_back('\0');
+    const std::uint64_t off = tabl.size();
+    detail::put_bytes(tabl, data, bytes);
+    return off;
+  };
+  std::string grup;
+  for (std::size_t g = 0; g < G; ++g) {
+    group_build& B = gb[g];
+    B.rec.langs_offset = place(group_langs[g].data(), group_langs[g].size() * 2);
+    B.rec.slots_offset = place(B.slots.data(), B.slots.size() * 4);
+    if (B.rec.entry_bytes == 2) {
+      std::vector<std::uint16_t> e16(B.lists.begin(), B.lists.end());
+      B.rec.lists_offset = place(e16.data(), e16.size() * 2);
+    } else {
+      B.rec.lists_offset = place(B.lists.data(), B.lists.size() * 4);
+    }
+    B.rec.rows_offset = place(B.rows.data(), B.rows.size());
+    detail::put(grup, B.rec);
+  }
+  while (tabl.size() % 64) tabl.push_back('\0');
 
   struct section {
     std::uint32_t tag;
@@ -359,63 +435,64 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
   std::vector<section> secs;
   secs.push_back({model_tag("INFO"), std::string(info)});
   {
-    std::string s;
-    detail::put(s, P);
-    secs.push_back({model_tag("PARM"), std::move(s)});
+    std::string x;
+    detail::put(x, P);
+    secs.push_back({model_tag("PARM"), std::move(x)});
   }
   {
-    std::string s;
-    detail::put_bytes(s, records.data(), records.size() * sizeof(language_record));
-    secs.push_back({model_tag("LANG"), std::move(s)});
+    std::string x;
+    detail::put_bytes(x, records.data(), records.size() * sizeof(language_record));
+    secs.push_back({model_tag("LANG"), std::move(x)});
   }
+  secs.push_back({model_tag("GRUP"), std::move(grup)});
+  secs.push_back({model_tag("TABL"), std::move(tabl)});
   {
-    std::string s;
-    detail::put_bytes(s, slots.data(), slots.size() * 4);
-    secs.push_back({model_tag("SLOT"), std::move(s)});
-  }
-  {
-    std::string s;
-    detail::put_bytes(s, list_offsets.data(), list_offsets.size() * 4);
-    secs.push_back({model_tag("LOFF"), std::move(s)});
-  }
-  {
-    std::string s;
-    for (std::uint32_t x : list_postings) {
-      if (posting_bytes == 2)
-        detail::put(s, static_cast<std::uint16_t>(x));
-      else
-        detail::put(s, x);
-    }
-    secs.push_back({model_tag("POST"), std::move(s)});
-  }
-  {
-    std::string s;
-    detail::put(s, static_cast<std::uint32_t>(L));
-    std::uint32_t off = 0;
-    detail::put(s, off);
-    for (std::size_t l = 0; l < L; ++l) {
-      off += static_cast<std::uint32_t>(lm[l].rank.size());
-      detail::put(s, off);
-    }
-    detail::pad8(s);
+    // The rank-order multi-profile hash, ready to use: sorted n-gram hashes and their
+    // (language, rank) postings.
+    struct entry {
+      std::uint64_t h;
+      std::uint16_t lang, rank;
+    };
+    std::vector<entry> all;
     for (std::size_t l = 0; l < L; ++l)
-      for (std::uint64_t h : lm[l].rank) detail::put(s, h);
-    secs.push_back({model_tag("RANK"), std::move(s)});
+      for (std::size_t r = 0; r < lm[l].rank.size(); ++r)
+        all.push_back({lm[l].rank[r], static_cast<std::uint16_t>(l), static_cast<std::uint16_t>(r)});
+    std::sort(all.begin(), all.end(), [](const entry& a, const entry& b) { return a.h != b.h ? a.h < b.h : a.lang < b.lang; });
+    std::vector<std::uint64_t> keys;
+    std::vector<std::uint32_t> offsets;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (i == 0 || all[i].h != all[i - 1].h) {
+        keys.push_back(all[i].h);
+        offsets.push_back(static_cast<std::uint32_t>(i));
+      }
+    offsets.push_back(static_cast<std::uint32_t>(all.size()));
+    std::string x;
+    detail::put(x, static_cast<std::uint32_t>(keys.size()));
+    detail::put(x, static_cast<std::uint32_t>(all.size()));
+    detail::put_bytes(x, keys.data(), keys.size() * 8);
+    detail::put_bytes(x, offsets.data(), offsets.size() * 4);
+    for (const auto& e : all) {
+      detail::put(x, e.lang);
+      detail::put(x, e.rank);
+    }
+    secs.push_back({model_tag("RANK"), std::move(x)});
   }
 
+  // Sections start 64-byte aligned in the file (the TABL arrays are then 64-byte aligned in
+  // memory for a model loaded from a 64-byte aligned buffer, such as the embedded one).
   std::string out(64, '\0');
   const std::size_t table_at = out.size();
   out.append(secs.size() * 24, '\0');
-  detail::pad8(out);
   for (std::size_t i = 0; i < secs.size(); ++i) {
+    while (out.size() % 64) out.push_back('\0');
     const std::uint64_t off = out.size(), size = secs[i].data.size();
     out += secs[i].data;
-    detail::pad8(out);
     char* e = out.data() + table_at + i * 24;
     std::memcpy(e, &secs[i].tag, 4);
     std::memcpy(e + 8, &off, 8);
     std::memcpy(e + 16, &size, 8);
   }
+  while (out.size() % 64) out.push_back('\0');
   std::memcpy(out.data(), kModelMagic, 8);
   const std::uint32_t version = kModelFormatVersion, header = 64, nsec = static_cast<std::uint32_t>(secs.size());
   const std::uint64_t file_size = out.size();

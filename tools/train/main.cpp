@@ -275,21 +275,34 @@ int main(int argc, char** argv) {
       std::ofstream held;
       if (!holdout_dir.empty()) held.open(fs::path(holdout_dir) / (code + ".txt"), std::ios::binary);
       const auto& ranges = skip[code];
-      std::string line;
-      std::uint64_t pos = 0, n = 0;
-      while (std::getline(in, line)) {
-        const std::uint64_t begin = pos;
-        pos += line.size() + 1;
-        bool skipped = false;
-        for (const auto& r : ranges)
-          if (begin >= r.begin && begin < r.end) skipped = true;
-        if (skipped) continue;
-        if (holdout && ++n % holdout == 0) {
-          if (held) held << line << '\n';
-          continue;
+      // Streams the training lines (excluded sources and held-out lines skipped); `held_out`
+      // receives the held-out ones. Called twice: the script histogram first, then counting.
+      auto for_each_line = [&](auto&& train_line, auto&& held_out) {
+        in.clear();
+        in.seekg(0);
+        std::string line;
+        std::uint64_t pos = 0, n = 0;
+        while (std::getline(in, line)) {
+          const std::uint64_t begin = pos;
+          pos += line.size() + 1;
+          bool skipped = false;
+          for (const auto& r : ranges)
+            if (begin >= r.begin && begin < r.end) skipped = true;
+          if (skipped) continue;
+          if (holdout && ++n % holdout == 0) {
+            held_out(line);
+            continue;
+          }
+          train_line(line);
         }
-        c->add_text(line);
-      }
+      };
+      script_histogram hist;
+      for_each_line([&](const std::string& line) { hist.add(line); }, [](const std::string&) {});
+      c->set_script(hist.dominant());
+      for_each_line([&](const std::string& line) { c->add_text(line); },
+                    [&](const std::string& line) {
+                      if (held) held << line << '\n';
+                    });
       if (in.bad()) {
         errors[i] = path.string() + ": read error";
         continue;
@@ -334,8 +347,9 @@ int main(int argc, char** argv) {
   model check;
   std::string error;
   if (model::load_file(output, check, &error) != status::ok) return fail(kProgram, "written model does not load: " + error);
-  std::printf("%s: %zu languages, %zu features (%zu inline), %zu lists with %zu postings, %zu buckets (load %.3f), %zu bytes, xxh3 %016llx\n",
-              output.c_str(), codes.size(), rep.features, rep.inline_postings, rep.lists, rep.postings, rep.buckets,
-              rep.load, rep.bytes, static_cast<unsigned long long>(check.checksum()));
+  std::printf("%s: %zu languages in %zu scripts, %zu features (%zu inline, %zu lists in %zu entries, %zu rows), "
+              "%zu buckets (load %.3f), %zu bytes, xxh3 %016llx\n",
+              output.c_str(), codes.size(), check.group_count(), rep.features, rep.inline_postings, rep.lists,
+              rep.postings, rep.rows, rep.buckets, rep.load, rep.bytes, static_cast<unsigned long long>(check.checksum()));
   return 0;
 }
