@@ -73,6 +73,9 @@ struct detect_options {
   scorer method = scorer::automatic;
   float undefined_score = 0.25f;  ///< normalised score below which the answer is und (not language)
   float switch_penalty = 300.0f;  ///< score a change of language between neighbouring units costs
+  /// Skim long runs (6+ units): score every third unit, and the others only between two that
+  /// disagree. false: score every unit.
+  bool skim = true;
   /// Text with at least this many code-like ASCII symbols per letter ({}[]<>=;*/\\|&^~_#$@%+"():, a run
   /// of one symbol counting once) is not natural language (source code, markup, data): the answer
   /// is und. 0 disables the test.
@@ -107,8 +110,8 @@ namespace detail {
 
 /// A piece of a script run, scored on its own.
 struct unit {
+  std::string_view text;               // the unit's text (a view into the input)
   std::size_t bytes;                   // text bytes this unit stands for
-  std::uint32_t feat_begin, feat_end;  // into scratch.feats / kinds
   std::uint32_t run;                   // index of its script run (segmentation runs within a run)
   std::uint32_t score_begin;           // into scratch.scores / hits: size_pad floats, by local index
   const group_table* g;                // the languages of its script; null: decided without scores
@@ -116,8 +119,8 @@ struct unit {
   script sc;
   int lang = -1;                       // model language index, after segmentation
   std::string_view decided;            // a language decided by the script alone, outside the model
-  float features = 0;                  // features with a weight
-  float n_kind[feature_kind_count] = {};  // features of each kind
+  float features = 0;                  // features with a weight (0 until scored)
+  bool scored = false;
 };
 
 struct language_bytes {
@@ -140,6 +143,7 @@ struct detect_scratch {
   std::vector<float> bonus;              // per model language (hints)
   std::vector<float> viterbi, own;
   std::vector<std::int32_t> back;
+  std::vector<std::uint32_t> order;      // the scored units of a run, in order
   std::vector<float> acc;                // per model language (rank scorer)
   std::vector<std::pair<std::uint64_t, std::uint32_t>> ranks;
   std::vector<language_bytes> items;
@@ -257,14 +261,6 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   }
   S.units.clear();
   const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
-  // Feature hashes are written through a pointer into storage sized for the worst case (a
-  // feature per order and one per word for every byte), not pushed one by one.
-  {
-    const std::size_t need = std::min(text.size(), cap) * (kMaxNgramOrder + 1) + 64;
-    if (S.feats.size() < need) S.feats.resize(need);
-  }
-  std::uint64_t* const feats = S.feats.data();
-  std::uint32_t nfeats = 0;
   S.scores.clear();
   S.hits.clear();
 
@@ -352,7 +348,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       }
       if (candidates <= 1) {  // decided by the script
         u.bytes = run_bytes;
-        u.feat_begin = u.feat_end = nfeats;
+        u.text = region.substr(run.begin, run_bytes);
         if (candidates == 1) {
           for (std::uint32_t i = 0; i < g->size(); ++i)
             if (!restricted || allowed_mask(u.group)[i] == 0.0f) u.lang = g->langs[i];
@@ -366,13 +362,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       u.g = g;
       detail::for_each_piece(region, run.begin, run.end, opt.unit_bytes, [&](std::size_t a, std::size_t b) {
         u.bytes = b - a;
-        u.feat_begin = nfeats;
-        for (float& x : u.n_kind) x = 0;
-        for_each_feature(region.substr(a, b - a), fcfg, [&](std::uint64_t h, unsigned kind) {
-          feats[nfeats++] = h;
-          u.n_kind[kind] += 1;
-        });
-        u.feat_end = nfeats;
+        u.text = region.substr(a, b - a);
         u.score_begin = static_cast<std::uint32_t>(S.scores.size());
         S.scores.resize(S.scores.size() + g->size_pad());
         S.units.push_back(u);
@@ -387,8 +377,130 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   }
   S.hits.assign(S.scores.size(), 0.0f);
 
-  // 3. Score every unit: scores[local] for each language of its group (kNone where not allowed).
-  double doc_features = nfeats;
+  // 3. Score units: scores[local] for each language of its group (kNone where not allowed).
+  //    Features are extracted into a buffer sized for the worst case (a feature per order and
+  //    one per word for every byte of a unit), written through a pointer.
+  auto extract = [&](std::string_view t, float* n_kind) -> std::uint32_t {
+    const std::size_t need = t.size() * (kMaxNgramOrder + 1) + 64;
+    if (S.feats.size() < need) S.feats.resize(need);
+    std::uint64_t* f = S.feats.data();
+    std::uint32_t n = 0;
+    for_each_feature(t, fcfg, [&](std::uint64_t h, unsigned kind) {
+      f[n++] = h;
+      n_kind[kind] += 1;
+    });
+    return n;
+  };
+  const double total_bytes = static_cast<double>(text_bytes);
+  auto score_unit = [&](detail::unit& u) {
+    u.scored = true;
+    const group_table& g = *u.g;
+    const std::size_t pad = g.size_pad();
+    float n_kind[feature_kind_count] = {};
+    const std::uint32_t n = extract(u.text, n_kind);
+    const std::uint64_t* feats = S.feats.data();
+    if (S.acc16.size() < pad) S.acc16.resize(pad);
+    std::uint16_t* acc = S.acc16.data();
+    std::fill_n(acc, pad, std::uint16_t{0});
+    float* hits = S.hits.data() + u.score_begin;
+    const float step = P.weight_step;
+    auto flush = [&] {
+      for (std::size_t k = 0; k < pad; ++k) {
+        hits[k] += static_cast<float>(acc[k]) * step;
+        acc[k] = 0;
+      }
+    };
+    // Two passes, each fetching ahead, so that the memory accesses of several features are in
+    // flight at once: find every feature's slot, then add every payload (row or list).
+    constexpr std::uint32_t kAhead = 8;
+    if (S.slotv.size() < n) S.slotv.resize(n);
+    if (S.addr.size() < n) S.addr.resize(n);
+    std::uint32_t* sv = S.slotv.data();
+    detail::slot_address* ad = S.addr.data();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      ad[i] = g.address(feats[i]);
+      g.prefetch(ad[i]);
+    }
+    for (std::uint32_t i = 0; i < n; ++i) sv[i] = g.find(ad[i]);
+    for (std::uint32_t i = 0; i < std::min(kAhead, n); ++i)
+      if (sv[i]) g.prefetch_payload(sv[i]);
+    std::uint32_t batch = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (i + kAhead < n && sv[i + kAhead]) g.prefetch_payload(sv[i + kAhead]);
+      if (!sv[i]) continue;
+      g.add(sv[i], acc);
+      if (++batch == 256) {  // q <= 255: 256 features cannot overflow 16 bits
+        flush();
+        batch = 0;
+      }
+    }
+    flush();
+    u.features = static_cast<float>(n);
+    // score = hits + Σ over kinds of (features of the kind) × floor: a missing feature costs its floor
+    float* sc = S.scores.data() + u.score_begin;
+    const float* fl = m.floors(u.group);
+    for (std::size_t k = 0; k < pad; ++k) sc[k] = hits[k];
+    for (unsigned kind = 1; kind < feature_kind_count; ++kind)
+      if (n_kind[kind] > 0)
+        for (std::size_t k = 0; k < pad; ++k) sc[k] += n_kind[kind] * fl[kind * pad + k];
+    if (hinted) {
+      const float share = static_cast<float>(static_cast<double>(u.bytes) / total_bytes);
+      for (std::size_t k = 0; k < g.size(); ++k) sc[k] += S.bonus[g.langs[k]] * share;
+    }
+    if (u.sc == script::han && zh >= 0 && m.language(static_cast<std::size_t>(zh)).group == u.group)
+      sc[m.language(static_cast<std::size_t>(zh)).local] += 0.8f * static_cast<float>(n);
+    for (std::size_t k = g.size(); k < pad; ++k) sc[k] = kNone;
+    if (restricted) {
+      const float* mask = allowed_mask(u.group);
+      for (std::size_t k = 0; k < pad; ++k) sc[k] += mask[k];
+    }
+  };
+
+  // Segmentation of a run's scored units: the best labelling, a change of language costing
+  // switch_penalty (Viterbi over the group's languages); unscored units take their neighbours'.
+  auto segment = [&](std::size_t i, std::size_t j) {
+    const group_table* g = S.units[i].g;
+    const std::uint32_t nc = static_cast<std::uint32_t>(g->size_pad());
+    S.viterbi.assign(nc, 0.0f);
+    S.back.resize((j - i) * nc);
+    std::uint32_t k = 0;  // scored units seen
+    std::vector<std::uint32_t>& order = S.order;
+    order.clear();
+    for (std::size_t x = i; x < j; ++x) {
+      if (!S.units[x].scored) continue;
+      order.push_back(static_cast<std::uint32_t>(x));
+      const float* sc = S.scores.data() + S.units[x].score_begin;
+      std::uint32_t best_prev = 0;
+      for (std::uint32_t c = 1; c < nc; ++c)
+        if (S.viterbi[c] > S.viterbi[best_prev]) best_prev = c;
+      const float switch_from = S.viterbi[best_prev] - (k ? opt.switch_penalty : 0.0f);
+      for (std::uint32_t c = 0; c < nc; ++c) {
+        const bool sw = switch_from > S.viterbi[c];
+        S.back[std::size_t{k} * nc + c] = sw ? static_cast<std::int32_t>(best_prev) : static_cast<std::int32_t>(c);
+        S.viterbi[c] = (sw ? switch_from : S.viterbi[c]) + sc[c];
+      }
+      ++k;
+    }
+    std::uint32_t c = 0;
+    for (std::uint32_t x = 1; x < nc; ++x)
+      if (S.viterbi[x] > S.viterbi[c]) c = x;
+    for (std::uint32_t q = k; q-- > 0;) {
+      S.units[order[q]].lang = g->langs[c];
+      c = static_cast<std::uint32_t>(S.back[std::size_t{q} * nc + c]);
+    }
+    int last = -1;  // unscored units: the label of the scored unit before (after, at the start)
+    for (std::size_t x = i; x < j; ++x) {
+      if (S.units[x].scored)
+        last = S.units[x].lang;
+      else if (last >= 0)
+        S.units[x].lang = last;
+    }
+    for (std::size_t x = j; x-- > i;) {
+      if (S.units[x].scored) last = S.units[x].lang;
+      else if (S.units[x].lang < 0) S.units[x].lang = last;
+    }
+  };
+
   if (use_rank) {
     // TextCat: one profile of the text per run (rank distance needs more than a unit of text),
     // spread over the run's units in proportion to their bytes.
@@ -399,8 +511,12 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       while (j < S.units.size() && S.units[j].run == S.units[i].run) ++j;
       if (const group_table* g = S.units[i].g) {
         S.ranks.clear();
-        for (std::size_t k = i; k < j; ++k)
-          for (std::uint32_t f = S.units[k].feat_begin; f < S.units[k].feat_end; ++f) S.ranks.push_back({feats[f], 1});
+        for (std::size_t k = i; k < j; ++k) {
+          float n_kind[feature_kind_count] = {};
+          const std::uint32_t n = extract(S.units[k].text, n_kind);
+          for (std::uint32_t f = 0; f < n; ++f) S.ranks.push_back({S.feats[f], 1});
+          S.units[k].scored = true;
+        }
         std::sort(S.ranks.begin(), S.ranks.end());
         std::size_t w = 0;
         for (std::size_t k = 0; k < S.ranks.size(); ++k) {
@@ -436,103 +552,39 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
             sc[c] = (S.acc[l] + (hinted ? S.bonus[l] : 0.0f) * 0.1f * static_cast<float>(S.ranks.size()) / 30.0f) * share;
           }
         }
+        segment(i, j);
       }
       i = j;
     }
   } else {
-    const float step = P.weight_step;
-    for (auto& u : S.units) {
-      if (!u.g) continue;
-      const group_table& g = *u.g;
-      const std::size_t pad = g.size_pad();
-      if (S.acc16.size() < pad) S.acc16.resize(pad);
-      std::uint16_t* acc = S.acc16.data();
-      std::fill_n(acc, pad, std::uint16_t{0});
-      float* hits = S.hits.data() + u.score_begin;
-      auto flush = [&] {
-        for (std::size_t k = 0; k < pad; ++k) {
-          hits[k] += static_cast<float>(acc[k]) * step;
-          acc[k] = 0;
-        }
-      };
-      const float* n_kind = u.n_kind;
-      // Two passes, each fetching ahead, so that the memory accesses of several features are in
-      // flight at once: find every feature's slot, then add every payload (row or list).
-      constexpr std::uint32_t kAhead = 8;
-      const std::uint32_t b = u.feat_begin, e = u.feat_end, n = e - b;
-      if (S.slotv.size() < n) S.slotv.resize(n);
-      if (S.addr.size() < n) S.addr.resize(n);
-      std::uint32_t* sv = S.slotv.data();
-      detail::slot_address* ad = S.addr.data();
-      for (std::uint32_t i = 0; i < n; ++i) {
-        ad[i] = g.address(feats[b + i]);
-        g.prefetch(ad[i]);
-      }
-      for (std::uint32_t i = 0; i < n; ++i) sv[i] = g.find(ad[i]);
-      for (std::uint32_t i = 0; i < std::min(kAhead, n); ++i)
-        if (sv[i]) g.prefetch_payload(sv[i]);
-      std::uint32_t batch = 0;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (i + kAhead < n && sv[i + kAhead]) g.prefetch_payload(sv[i + kAhead]);
-        if (!sv[i]) continue;
-        g.add(sv[i], acc);
-        if (++batch == 256) {  // q <= 255: 256 features cannot overflow 16 bits
-          flush();
-          batch = 0;
-        }
-      }
-      flush();
-      u.features = static_cast<float>(n);
-      // score = hits + the floors of the features a language lacks... written as hits + Σ n_k × floor_k
-      float* sc = S.scores.data() + u.score_begin;
-      const float* fl = m.floors(u.group);
-      for (std::size_t k = 0; k < pad; ++k) sc[k] = hits[k];
-      for (unsigned kind = 1; kind < feature_kind_count; ++kind)
-        if (n_kind[kind] > 0)
-          for (std::size_t k = 0; k < pad; ++k) sc[k] += n_kind[kind] * fl[kind * pad + k];
-      if (hinted) {
-        const float share = doc_features > 0 ? static_cast<float>(n / doc_features) : 0.0f;
-        for (std::size_t k = 0; k < g.size(); ++k) sc[k] += S.bonus[g.langs[k]] * share;
-      }
-      if (u.sc == script::han && zh >= 0 && m.language(static_cast<std::size_t>(zh)).group == u.group)
-        sc[m.language(static_cast<std::size_t>(zh)).local] += 0.8f * static_cast<float>(n);
-      for (std::size_t k = g.size(); k < pad; ++k) sc[k] = kNone;
-      if (restricted) {
-        const float* mask = allowed_mask(u.group);
-        for (std::size_t k = 0; k < pad; ++k) sc[k] += mask[k];
-      }
-    }
-  }
-
-  // 4. Segmentation: the best labelling of each run's units, a change of language costing
-  //    switch_penalty (Viterbi over the group's languages).
-  {
+    // Long runs are skimmed: every third unit first; the units between two scored units are
+    // scored only where those two disagree (a language changes somewhere between them). A page
+    // in one language is decided on a third of its text; a bilingual one is still split where
+    // the text changes.
+    constexpr std::size_t kStride = 3, kSkimFrom = 6;
     std::size_t i = 0;
     while (i < S.units.size()) {
       std::size_t j = i;
       while (j < S.units.size() && S.units[j].run == S.units[i].run) ++j;
-      if (const group_table* g = S.units[i].g) {
-        const std::uint32_t nc = static_cast<std::uint32_t>(g->size_pad()), n = static_cast<std::uint32_t>(j - i);
-        S.viterbi.assign(nc, 0.0f);
-        S.back.resize(std::size_t{n} * nc);
-        for (std::uint32_t k = 0; k < n; ++k) {
-          const float* sc = S.scores.data() + S.units[i + k].score_begin;
-          std::uint32_t best_prev = 0;
-          for (std::uint32_t c = 1; c < nc; ++c)
-            if (S.viterbi[c] > S.viterbi[best_prev]) best_prev = c;
-          const float switch_from = S.viterbi[best_prev] - (k ? opt.switch_penalty : 0.0f);
-          for (std::uint32_t c = 0; c < nc; ++c) {
-            const bool sw = switch_from > S.viterbi[c];
-            S.back[std::size_t{k} * nc + c] = sw ? static_cast<std::int32_t>(best_prev) : static_cast<std::int32_t>(c);
-            S.viterbi[c] = (sw ? switch_from : S.viterbi[c]) + sc[c];
+      if (S.units[i].g) {
+        const bool skim = opt.skim && j - i >= kSkimFrom;
+        for (std::size_t k = i; k < j; ++k)
+          if (!skim || (k - i) % kStride == 0 || k == j - 1) score_unit(S.units[k]);
+        segment(i, j);
+        for (bool again = skim; again;) {
+          again = false;
+          std::size_t prev = i;
+          for (std::size_t k = i + 1; k < j; ++k) {
+            if (!S.units[k].scored) continue;
+            if (S.units[k].lang != S.units[prev].lang)
+              for (std::size_t x = prev + 1; x < k; ++x)
+                if (!S.units[x].scored) {
+                  score_unit(S.units[x]);
+                  again = true;
+                }
+            prev = k;
           }
-        }
-        std::uint32_t c = 0;
-        for (std::uint32_t x = 1; x < nc; ++x)
-          if (S.viterbi[x] > S.viterbi[c]) c = x;
-        for (std::uint32_t k = n; k-- > 0;) {
-          S.units[i + k].lang = g->langs[c];
-          c = static_cast<std::uint32_t>(S.back[std::size_t{k} * nc + c]);
+          if (again) segment(i, j);
         }
       }
       i = j;
@@ -551,7 +603,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         float best = kNone, second = kNone;
         for (std::uint32_t c = 0; c < g->size(); ++c) {
           float sum = 0;
-          for (std::size_t k = i; k < j; ++k) sum += S.scores[S.units[k].score_begin + c];
+          for (std::size_t k = i; k < j; ++k)
+            if (S.units[k].scored) sum += S.scores[S.units[k].score_begin + c];
           if (sum > best) {
             second = best;
             best = sum;
@@ -592,7 +645,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     double hits = 0, nfeat = 0;
     const auto& rec = m.language(static_cast<std::size_t>(l));
     for (const auto& u : S.units) {
-      if (u.lang != l || !u.g) continue;
+      if (u.lang != l || !u.scored) continue;
       hits += S.hits[u.score_begin + rec.local];
       nfeat += u.features;
     }
@@ -630,7 +683,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     S.own.assign(g.size_pad(), 0.0f);
     bool contested = false;
     for (const auto& u : S.units) {
-      if (u.lang != top || !u.g) continue;
+      if (u.lang != top || !u.scored) continue;
       contested = true;
       const float* sc = S.scores.data() + u.score_begin;
       for (std::size_t c = 0; c < g.size(); ++c) S.own[c] += sc[c];
