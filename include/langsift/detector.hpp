@@ -218,6 +218,10 @@ constexpr bool is_code_symbol(char c) noexcept {
 template <class F>
 inline void for_each_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target, F&& f) {
   if (target < 16) target = 16;
+  if (end - begin <= target) {
+    f(begin, end);
+    return;
+  }
   while (begin < end) {
     std::size_t stop = end;
     if (end - begin > target + target / 2) {
@@ -360,7 +364,9 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         continue;
       }
       u.g = g;
-      detail::for_each_piece(region, run.begin, run.end, opt.unit_bytes, [&](std::size_t a, std::size_t b) {
+      // A run too short to hold two languages worth telling apart (under 3 units) is one unit.
+      const std::size_t piece = run_bytes < 3 * opt.unit_bytes ? run_bytes : opt.unit_bytes;
+      detail::for_each_piece(region, run.begin, run.end, piece, [&](std::size_t a, std::size_t b) {
         u.bytes = b - a;
         u.text = region.substr(a, b - a);
         u.score_begin = static_cast<std::uint32_t>(S.scores.size());
