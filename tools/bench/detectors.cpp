@@ -1,0 +1,99 @@
+// The detectors under test: langsift itself (the built-in model or --model FILE), and the
+// dispatch by name. The peers live in cld2.cpp and fasttext.cpp (compiled to stubs when the peer
+// was not found at build time).
+#include <cstdio>
+#include <optional>
+
+#include "bench/bench.hpp"
+#include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
+#include "langsift/version.hpp"
+
+namespace langsift::bench {
+
+namespace {
+
+class langsift_worker final : public worker {
+ public:
+  explicit langsift_worker(const model& m) : model_(m) {}
+  std::string_view detect(std::string_view text, const page_hints* hints) override {
+    detect_options o;
+    if (hints) {  // as `langsift detect` does with a page's <html lang> and Content-Language
+      o.hints.html_lang = hints->html_lang;
+      o.hints.content_language = hints->content_language;
+    }
+    return langsift::detect(model_, text, o).language();  // a view into the model (or "und")
+  }
+
+ private:
+  const model& model_;
+};
+
+class langsift_detector final : public detector {
+ public:
+  explicit langsift_detector(const model& m) : model_(m) {}
+  std::unique_ptr<worker> make_worker() const override { return std::make_unique<langsift_worker>(model_); }
+  std::string subtag(std::string_view raw) const override { return primary_subtag(raw); }
+
+ private:
+  const model& model_;
+};
+
+// A model loaded from a file must outlive the detector: kept here for the process lifetime.
+std::optional<model>& file_model() {
+  static std::optional<model> m;
+  return m;
+}
+
+std::string describe(const model& m, const std::string& what) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s, %zu languages, %.2f MB; langsift %s", what.c_str(), m.language_count(),
+                static_cast<double>(m.size_bytes()) / 1e6, langsift::version());
+  return buf;
+}
+
+}  // namespace
+
+loaded_detector load_langsift(const detector_settings& s) {
+  loaded_detector r;
+  r.name = "langsift";
+  if (s.model_path.empty()) {
+    // The built-in model is validated on the first default_model() call: that call is its load.
+    const auto t0 = bench_clock::now();
+    const model& m = default_model();
+    r.load_ns = ns_between(t0, bench_clock::now());
+    if (m.empty()) {
+      r.error = "the built-in model failed to validate";
+      return r;
+    }
+    r.description = describe(m, "built-in model");
+    r.det = std::make_unique<langsift_detector>(m);
+    return r;
+  }
+  auto& fm = file_model();
+  fm.emplace();
+  std::string error;
+  const auto t0 = bench_clock::now();
+  const status st = model::load_file(s.model_path, *fm, &error);
+  r.load_ns = ns_between(t0, bench_clock::now());
+  if (st != status::ok) {
+    r.error = error.empty() ? s.model_path + ": " + std::string(status_name(st)) : error;
+    fm.reset();
+    return r;
+  }
+  r.description = describe(*fm, "model " + s.model_path);
+  r.det = std::make_unique<langsift_detector>(*fm);
+  return r;
+}
+
+loaded_detector load_detector(std::string_view name, const detector_settings& s) {
+  if (name == "langsift") return load_langsift(s);
+  if (name == "cld2") return load_cld2(s);
+  if (name == "fasttext") return load_fasttext(s);
+  loaded_detector r;
+  r.name = std::string(name);
+  r.error = "unknown detector";
+  return r;
+}
+
+}  // namespace langsift::bench

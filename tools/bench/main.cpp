@@ -1,0 +1,826 @@
+// `langsift-bench` — throughput, latency, load time and memory of langsift beside CLD2 and fastText,
+// measured in the same run with the detectors interleaved (docs/benchmarks.md).
+#include <unistd.h>
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include "bench/bench.hpp"
+#include "common/cli.hpp"
+#include "langsift/encoding.hpp"
+#include "langsift/html.hpp"
+#include "langsift/version.hpp"
+
+namespace {
+
+using namespace langsift::bench;
+namespace cli = langsift::cli;
+
+constexpr const char* kProgram = "langsift-bench";
+constexpr std::size_t kBatch = 64;  // documents a thread takes at a time
+
+void usage(std::FILE* out) {
+  std::fprintf(out,
+      "usage: langsift-bench [options] INPUT...\n"
+      "\n"
+      "Measures language identification speed: langsift beside the peers CLD2 and fastText, in the\n"
+      "same run, interleaved (every repetition runs each detector once, in turn, so machine noise\n"
+      "hits all alike). INPUT is a file of documents, one per line (empty lines skipped), or a\n"
+      "directory whose files are one document each (recursively, sorted by path).\n"
+      "\n"
+      "Reports per detector and thread count: docs/s, MB/s (10^6 bytes of input) and ns/doc from\n"
+      "the median pass time, its spread, the speed-up over one thread; per detector: per-document\n"
+      "latency (median, p99) from a separate single-thread pass that times every document, model\n"
+      "load time, time of the first call, peak resident memory added by the detector (measured in\n"
+      "a child process per detector); ratios langsift / peer (docs/s, paired by repetition); and\n"
+      "the share of documents where each peer's top language agrees with langsift's.\n"
+      "\n"
+      "options:\n"
+      "  --html               INPUT holds raw HTML pages (bytes as fetched): run the whole page\n"
+      "                       pipeline — decode_to_utf8, extract_html, detect — and report the\n"
+      "                       share of time of each stage (the peers get langsift's decoded and\n"
+      "                       extracted text; only the detect stage differs)\n"
+      "  --main               with --html: main-content extraction (html_options::main_content)\n"
+      "  --links              with --html: also collect out-links (default: off, as `langsift detect`)\n"
+      "  --threads LIST       thread counts to run, e.g. 1,2 (default 1); threads share one model\n"
+      "                       and take batches of 64 documents from a shared counter\n"
+      "  --repeat N           measured passes per detector and thread count (default 5)\n"
+      "  --warmup N           passes run first and discarded (default 1)\n"
+      "  --peers LIST         detectors, in the order they run: langsift,cld2,fasttext (default:\n"
+      "                       every one available; a peer that cannot be loaded is then skipped\n"
+      "                       with a message, while one named here is an error)\n"
+      "  --model FILE         langsift: a model file instead of the built-in model\n"
+      "  --fasttext-model F   fastText model (default: $LANGSIFT_FASTTEXT_MODEL, else\n"
+      "                       ~/.cache/langsift/peers/lid.176.ftz from scripts/get-peer-models.sh)\n"
+      "  --cld2-best-effort   CLD2 with kCLDFlagBestEffort (an answer even for short text)\n"
+      "  --max-docs N         use N documents spread evenly over the input (default: all)\n"
+      "  --no-memory          skip the child processes that measure resident memory\n"
+      "  --tsv                tab-separated output (one row per detector and thread count)\n"
+      "  -h, --help           this help\n"
+      "\n"
+      "internal:\n"
+      "  --memory-probe NAME  load only detector NAME, run one pass, print its memory figures\n"
+      "                       (what the parent runs in a child process, re-executing itself)\n"
+      "\n"
+      "Exit status: 0 on success; 1 when an input cannot be read, holds no document, or a detector\n"
+      "named in --peers (or given a model) cannot be loaded; 2 on a usage error.\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A fixed pool of threads; run(n, f) calls f(i) on threads 0..n-1 and waits for them.
+
+class thread_pool {
+ public:
+  explicit thread_pool(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, i] { loop(i); });
+  }
+  ~thread_pool() {
+    {
+      std::lock_guard<std::mutex> l(m_);
+      stop_ = true;
+      ++generation_;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  void run(unsigned n, const std::function<void(unsigned)>& f) {
+    std::unique_lock<std::mutex> l(m_);
+    job_ = &f;
+    active_ = n;
+    remaining_ = n;
+    error_ = nullptr;
+    ++generation_;
+    wake_.notify_all();
+    done_.wait(l, [&] { return remaining_ == 0; });
+    job_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void loop(unsigned i) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(unsigned)>* job;
+      {
+        std::unique_lock<std::mutex> l(m_);
+        wake_.wait(l, [&] { return generation_ != seen; });
+        seen = generation_;
+        if (stop_) return;
+        if (i >= active_) continue;
+        job = job_;
+      }
+      std::exception_ptr e;
+      try {
+        (*job)(i);
+      } catch (...) {
+        e = std::current_exception();
+      }
+      std::lock_guard<std::mutex> l(m_);
+      if (e && !error_) error_ = e;
+      if (--remaining_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex m_;
+  std::condition_variable wake_, done_;
+  const std::function<void(unsigned)>* job_ = nullptr;
+  unsigned active_ = 0, remaining_ = 0;
+  std::uint64_t generation_ = 0;
+  bool stop_ = false;
+  std::exception_ptr error_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+struct settings {
+  std::vector<std::string> inputs;
+  bool html = false, main_content = false, links = false, tsv = false, memory = true;
+  std::vector<unsigned> threads{1};
+  unsigned repeat = 5, warmup = 1;
+  std::vector<std::string> peers;  // empty: all available
+  bool peers_explicit = false, fasttext_model_explicit = false;
+  std::size_t max_docs = 0;
+  detector_settings det;
+  std::string memory_probe;  // internal child mode
+};
+
+// ---------------------------------------------------------------------------------------------
+// Running documents through a detector
+
+struct stage_times {
+  std::int64_t decode = 0, extract = 0, detect = 0;
+  void add(const stage_times& o) {
+    decode += o.decode;
+    extract += o.extract;
+    detect += o.detect;
+  }
+};
+
+// One benchmark thread's state for one detector.
+struct thread_slot {
+  std::unique_ptr<worker> w;
+  langsift::html_result html;  // reused between pages
+  std::uint64_t sink = 0;      // keeps answers observable
+  stage_times stages;
+  bench_clock::time_point start, end;
+};
+
+struct pipeline {
+  bool html = false;
+  langsift::html_options ho;
+};
+
+// Runs one document (the page pipeline with --html) and returns the detector's raw answer.
+inline std::string_view run_doc(thread_slot& s, const pipeline& p, std::string_view doc, bool stage_timing) {
+  if (!p.html) return s.w->detect(doc, nullptr);
+  const auto t0 = bench_clock::now();
+  const langsift::decoded_text decoded = langsift::decode_to_utf8(doc);
+  const auto t1 = bench_clock::now();
+  langsift::extract_html(decoded.text, p.ho, s.html);
+  const auto t2 = bench_clock::now();
+  const page_hints hints{s.html.html_lang, s.html.content_language};
+  const std::string_view answer = s.w->detect(s.html.text, &hints);
+  if (stage_timing) {
+    const auto t3 = bench_clock::now();
+    s.stages.decode += ns_between(t0, t1);
+    s.stages.extract += ns_between(t1, t2);
+    s.stages.detect += ns_between(t2, t3);
+  }
+  return answer;
+}
+
+inline void consume(thread_slot& s, std::string_view answer) {
+  s.sink += answer.size() + (answer.empty() ? 0u : static_cast<unsigned char>(answer[0]));
+}
+
+struct entrant {
+  loaded_detector loaded;
+  std::vector<thread_slot> slots;  // one per pool thread
+  // results
+  std::vector<std::string> answers;  // language subtag per document (check pass)
+  std::int64_t first_call_ns = -1;
+  std::size_t und = 0;
+  std::size_t text_bytes = 0;  // --html: extracted text bytes (check pass)
+  std::vector<std::vector<double>> pass_seconds;  // [thread-count index][repetition]
+  std::vector<float> latency_ns;
+  stage_times stages;  // --html, measured single-thread passes
+  std::optional<memory_status> mem_before, mem_after;
+  bool peak_reset = false;
+  std::string memory_error;
+};
+
+// A throughput pass with `n` threads: returns wall seconds (first thread start to last thread end).
+double throughput_pass(thread_pool& pool, entrant& e, const corpus& c, const pipeline& p, unsigned n,
+                       bool stage_timing) {
+  std::atomic<std::size_t> next{0};
+  const std::size_t count = c.docs.size();
+  std::function<void(unsigned)> job = [&](unsigned t) {
+    thread_slot& s = e.slots[t];
+    s.start = bench_clock::now();
+    for (;;) {
+      const std::size_t begin = next.fetch_add(kBatch, std::memory_order_relaxed);
+      if (begin >= count) break;
+      const std::size_t end = std::min(count, begin + kBatch);
+      for (std::size_t i = begin; i < end; ++i) consume(s, run_doc(s, p, c.docs[i], stage_timing));
+    }
+    s.end = bench_clock::now();
+  };
+  pool.run(n, job);
+  auto start = e.slots[0].start, end = e.slots[0].end;
+  for (unsigned t = 1; t < n; ++t) {
+    start = std::min(start, e.slots[t].start);
+    end = std::max(end, e.slots[t].end);
+  }
+  return static_cast<double>(ns_between(start, end)) * 1e-9;
+}
+
+// The latency pass: one thread, every document timed on its own (timer overhead subtracted).
+void latency_pass(thread_pool& pool, entrant& e, const corpus& c, const pipeline& p, std::int64_t timer_ns) {
+  std::function<void(unsigned)> job = [&](unsigned t) {
+    thread_slot& s = e.slots[t];
+    for (std::string_view doc : c.docs) {
+      const auto t0 = bench_clock::now();
+      const std::string_view answer = run_doc(s, p, doc, false);
+      const auto t1 = bench_clock::now();
+      consume(s, answer);
+      e.latency_ns.push_back(static_cast<float>(std::max<std::int64_t>(0, ns_between(t0, t1) - timer_ns)));
+    }
+  };
+  pool.run(1, job);
+}
+
+// The check pass (untimed but for the first call): records every answer's language subtag.
+void check_pass(thread_pool& pool, entrant& e, const corpus& c, const pipeline& p) {
+  std::function<void(unsigned)> job = [&](unsigned t) {
+    thread_slot& s = e.slots[t];
+    e.answers.clear();
+    e.answers.reserve(c.docs.size());
+    for (std::size_t i = 0; i < c.docs.size(); ++i) {
+      const auto t0 = bench_clock::now();
+      const std::string_view answer = run_doc(s, p, c.docs[i], false);
+      if (i == 0) e.first_call_ns = ns_between(t0, bench_clock::now());
+      if (p.html) e.text_bytes += s.html.text.size();
+      e.answers.push_back(e.loaded.det->subtag(answer));
+      if (e.answers.back() == "und") ++e.und;
+    }
+  };
+  pool.run(1, job);
+}
+
+// Median cost of one steady_clock::now() pair, measured on a pool thread.
+std::int64_t timer_overhead(thread_pool& pool) {
+  std::int64_t result = 0;
+  std::function<void(unsigned)> job = [&](unsigned) {
+    std::vector<std::int64_t> d(20001);
+    for (auto& x : d) {
+      const auto a = bench_clock::now();
+      const auto b = bench_clock::now();
+      x = ns_between(a, b);
+    }
+    std::nth_element(d.begin(), d.begin() + d.size() / 2, d.end());
+    result = d[d.size() / 2];
+  };
+  pool.run(1, job);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and formatting
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Nearest-rank percentile of `sorted`.
+double percentile(const std::vector<float>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  std::size_t rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+  rank = std::clamp<std::size_t>(rank, 1, sorted.size());
+  return sorted[rank - 1];
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// A duration in ns as "845 ns", "42.5 µs", "11.2 ms".
+std::string human_ns(double ns) {
+  if (ns < 1e3) return fmt("%.0f ns", ns);
+  if (ns < 1e6) return fmt(ns < 1e5 ? "%.2f µs" : "%.1f µs", ns / 1e3);
+  return fmt(ns < 1e8 ? "%.2f ms" : "%.1f ms", ns / 1e6);
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) {
+    if (ch == '\'')
+      out += "'\\''";
+    else
+      out += ch;
+  }
+  return out + "'";
+}
+
+std::string self_path() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return {};
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: a child process per detector (`--memory-probe NAME`) reads the documents, returns free
+// heap memory to the system (malloc_trim), resets its peak RSS to the current RSS
+// (/proc/self/clear_refs), takes /proc/self/status, loads the detector, runs one single-thread
+// pass over the documents and takes /proc/self/status again. The detector's figure is the peak
+// (VmHWM) after minus the RSS before.
+
+int memory_probe(const settings& s) {
+  corpus c;
+  std::string error;
+  if (!load_corpus(s.inputs, s.max_docs, c, error)) return cli::fail(kProgram, error);
+  if (c.docs.empty()) return cli::fail(kProgram, "no documents in the input");
+  ::malloc_trim(0);
+  const bool reset = reset_peak_rss();
+  const memory_status before = read_memory_status();
+  loaded_detector d = load_detector(s.memory_probe, s.det);
+  if (!d.det) return cli::fail(kProgram, d.name + ": " + d.error);
+  thread_slot slot;
+  slot.w = d.det->make_worker();
+  pipeline p;
+  p.html = s.html;
+  p.ho.main_content = s.main_content;
+  p.ho.collect_links = s.links;
+  for (std::string_view doc : c.docs) consume(slot, run_doc(slot, p, doc, false));
+  const memory_status after = read_memory_status();
+  std::printf("memory\t%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%d\t%llu\n", d.name.c_str(),
+              before.vm_rss_kb, before.vm_hwm_kb, before.rss_anon_kb, before.rss_file_kb, after.vm_rss_kb,
+              after.vm_hwm_kb, after.rss_anon_kb, after.rss_file_kb, reset ? 1 : 0,
+              static_cast<unsigned long long>(slot.sink));
+  return 0;
+}
+
+void measure_memory(const settings& s, entrant& e) {
+  const std::string self = self_path();
+  if (self.empty()) {
+    e.memory_error = "cannot find /proc/self/exe";
+    return;
+  }
+  std::string cmd = shell_quote(self) + " --memory-probe " + shell_quote(e.loaded.name);
+  if (s.html) cmd += " --html";
+  if (s.main_content) cmd += " --main";
+  if (s.links) cmd += " --links";
+  if (s.max_docs) cmd += " --max-docs " + std::to_string(s.max_docs);
+  if (!s.det.model_path.empty()) cmd += " --model " + shell_quote(s.det.model_path);
+  if (!s.det.fasttext_model_path.empty()) cmd += " --fasttext-model " + shell_quote(s.det.fasttext_model_path);
+  if (s.det.cld2_best_effort) cmd += " --cld2-best-effort";
+  for (const auto& in : s.inputs) cmd += " " + shell_quote(in);
+  std::fflush(stdout);
+  std::FILE* f = ::popen(cmd.c_str(), "r");
+  if (!f) {
+    e.memory_error = std::string("cannot run the memory probe: ") + std::strerror(errno);
+    return;
+  }
+  std::string out;
+  char buf[512];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  const int rc = ::pclose(f);
+  if (rc != 0) {
+    e.memory_error = "the memory probe failed";
+    return;
+  }
+  char name[64];
+  memory_status b, a;
+  int reset = 0;
+  unsigned long long sink = 0;
+  if (std::sscanf(out.c_str(), "memory\t%63s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%d\t%llu", name,
+                  &b.vm_rss_kb, &b.vm_hwm_kb, &b.rss_anon_kb, &b.rss_file_kb, &a.vm_rss_kb, &a.vm_hwm_kb,
+                  &a.rss_anon_kb, &a.rss_file_kb, &reset, &sink) != 11 ||
+      b.vm_rss_kb < 0 || a.vm_hwm_kb < 0) {
+    e.memory_error = "unexpected output from the memory probe";
+    return;
+  }
+  e.mem_before = b;
+  e.mem_after = a;
+  e.peak_reset = reset != 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+int parse_args(int argc, char** argv, settings& s, bool& help) {
+  help = false;
+  std::string value;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    bool missing = false;
+    auto need = [&](const char* name) {
+      if (missing) {
+        cli::fail(kProgram, std::string(name) + " needs a value");
+        return false;
+      }
+      return true;
+    };
+    auto count_opt = [&](const char* name, unsigned long long lo, unsigned long long& out) {
+      if (!need(name)) return false;
+      auto v = cli::parse_size(value);
+      if (!v || *v < lo || *v > 1000000000ull) {
+        cli::fail(kProgram, std::string(name) + " needs a number >= " + std::to_string(lo) + ", not '" + value + "'");
+        return false;
+      }
+      out = *v;
+      return true;
+    };
+    unsigned long long n = 0;
+    if (a == "-h" || a == "--help") {
+      help = true;
+      return 0;
+    } else if (a == "--html") {
+      s.html = true;
+    } else if (a == "--main") {
+      s.main_content = true;
+    } else if (a == "--links") {
+      s.links = true;
+    } else if (a == "--tsv") {
+      s.tsv = true;
+    } else if (a == "--no-memory") {
+      s.memory = false;
+    } else if (a == "--cld2-best-effort") {
+      s.det.cld2_best_effort = true;
+    } else if (cli::take_option(argc, argv, i, "--threads", value, missing)) {
+      if (!need("--threads")) return 2;
+      s.threads.clear();
+      for (const std::string& t : cli::split_list(value)) {
+        auto v = cli::parse_size(t);
+        if (!v || *v < 1 || *v > 256) {
+          cli::fail(kProgram, "--threads needs thread counts from 1 to 256, e.g. 1,2; not '" + value + "'");
+          return 2;
+        }
+        if (std::find(s.threads.begin(), s.threads.end(), *v) == s.threads.end())
+          s.threads.push_back(static_cast<unsigned>(*v));
+      }
+      if (s.threads.empty()) {
+        cli::fail(kProgram, "--threads needs at least one thread count");
+        return 2;
+      }
+    } else if (cli::take_option(argc, argv, i, "--repeat", value, missing)) {
+      if (!count_opt("--repeat", 1, n)) return 2;
+      s.repeat = static_cast<unsigned>(n);
+    } else if (cli::take_option(argc, argv, i, "--warmup", value, missing)) {
+      if (!count_opt("--warmup", 0, n)) return 2;
+      s.warmup = static_cast<unsigned>(n);
+    } else if (cli::take_option(argc, argv, i, "--max-docs", value, missing)) {
+      if (!count_opt("--max-docs", 1, n)) return 2;
+      s.max_docs = static_cast<std::size_t>(n);
+    } else if (cli::take_option(argc, argv, i, "--peers", value, missing)) {
+      if (!need("--peers")) return 2;
+      s.peers.clear();
+      for (const std::string& p : cli::split_list(value)) {
+        if (p != "langsift" && p != "cld2" && p != "fasttext") {
+          cli::fail(kProgram, "--peers: unknown detector '" + p + "' (langsift, cld2, fasttext)");
+          return 2;
+        }
+        if (std::find(s.peers.begin(), s.peers.end(), p) == s.peers.end()) s.peers.push_back(p);
+      }
+      if (s.peers.empty()) {
+        cli::fail(kProgram, "--peers needs at least one detector");
+        return 2;
+      }
+      s.peers_explicit = true;
+    } else if (cli::take_option(argc, argv, i, "--model", value, missing)) {
+      if (!need("--model")) return 2;
+      s.det.model_path = value;
+    } else if (cli::take_option(argc, argv, i, "--fasttext-model", value, missing)) {
+      if (!need("--fasttext-model")) return 2;
+      s.det.fasttext_model_path = value;
+      s.fasttext_model_explicit = true;
+    } else if (cli::take_option(argc, argv, i, "--memory-probe", value, missing)) {
+      if (!need("--memory-probe")) return 2;
+      s.memory_probe = value;
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      cli::fail(kProgram, "unknown option '" + std::string(a) + "' (see --help)");
+      return 2;
+    } else {
+      s.inputs.emplace_back(a);
+    }
+  }
+  return 0;
+}
+
+std::string default_fasttext_model() {
+  if (const char* env = std::getenv("LANGSIFT_FASTTEXT_MODEL"); env && *env) return env;
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    std::string p = std::string(home) + "/.cache/langsift/peers/lid.176.ftz";
+    if (::access(p.c_str(), R_OK) == 0) return p;
+  }
+  return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  settings s;
+  bool help = false;
+  if (int rc = parse_args(argc, argv, s, help)) {
+    if (rc == 2) std::fprintf(stderr, "usage: langsift-bench [options] INPUT... (see --help)\n");
+    return rc;
+  }
+  if (help) {
+    usage(stdout);
+    return 0;
+  }
+  if (s.inputs.empty()) {
+    usage(stderr);
+    return 2;
+  }
+  if (!s.fasttext_model_explicit) s.det.fasttext_model_path = default_fasttext_model();
+  if (!s.memory_probe.empty()) return memory_probe(s);
+  const bool tty = ::isatty(2) != 0;
+
+  // 1. Detectors, loaded first: the built-in model's load time is the first default_model() call.
+  std::vector<std::string> names = s.peers;
+  if (names.empty()) names = {"langsift", "cld2", "fasttext"};
+  std::vector<entrant> entrants;
+  std::vector<std::string> skipped;
+  for (const std::string& name : names) {
+    entrant e;
+    e.loaded = load_detector(name, s.det);
+    if (!e.loaded.det) {
+      const bool explicit_request = s.peers_explicit || name == "langsift" ||
+                                    (name == "fasttext" && s.fasttext_model_explicit);
+      if (explicit_request) return cli::fail(kProgram, name + ": " + e.loaded.error);
+      std::fprintf(stderr, "%s: %s skipped: %s\n", kProgram, name.c_str(), e.loaded.error.c_str());
+      skipped.push_back(name + " (" + e.loaded.error + ")");
+      continue;
+    }
+    entrants.push_back(std::move(e));
+  }
+  if (entrants.empty()) return cli::fail(kProgram, "no detector to run");
+
+  // 2. Documents.
+  corpus c;
+  std::string error;
+  if (!load_corpus(s.inputs, s.max_docs, c, error)) return cli::fail(kProgram, error);
+  if (c.docs.empty())
+    return cli::fail(kProgram, "no documents in " + join(s.inputs, ", ") +
+                                   " (empty, or only empty lines/files): nothing to measure");
+
+  // 3. Threads and per-thread detector state.
+  const unsigned max_threads = *std::max_element(s.threads.begin(), s.threads.end());
+  thread_pool pool(max_threads);
+  for (entrant& e : entrants) {
+    e.slots.resize(max_threads);
+    for (auto& slot : e.slots) slot.w = e.loaded.det->make_worker();
+    e.pass_seconds.assign(s.threads.size(), {});
+  }
+  pipeline p;
+  p.html = s.html;
+  p.ho.main_content = s.main_content;
+  p.ho.collect_links = s.links;
+  const std::int64_t timer_ns = timer_overhead(pool);
+
+  // 4. Check pass (answers, first call), then warm-up and measured repetitions, interleaved.
+  for (entrant& e : entrants) check_pass(pool, e, c, p);
+  const unsigned reps = s.warmup + s.repeat;
+  for (unsigned r = 0; r < reps; ++r) {
+    const bool measured = r >= s.warmup;
+    if (tty) std::fprintf(stderr, "\r%s: repetition %u/%u%s   ", kProgram, r + 1, reps, measured ? "" : " (warm-up)");
+    for (std::size_t ti = 0; ti < s.threads.size(); ++ti) {
+      for (entrant& e : entrants) {
+        const bool stage_timing = s.html && s.threads[ti] == 1 && measured;
+        const double sec = throughput_pass(pool, e, c, p, s.threads[ti], stage_timing);
+        if (measured) e.pass_seconds[ti].push_back(sec);
+      }
+    }
+    for (entrant& e : entrants) {
+      const std::size_t before = e.latency_ns.size();
+      latency_pass(pool, e, c, p, timer_ns);
+      if (!measured) e.latency_ns.resize(before);
+    }
+  }
+  if (tty) std::fprintf(stderr, "\r%50s\r", "");
+  for (entrant& e : entrants) {
+    for (auto& slot : e.slots) e.stages.add(slot.stages);
+    std::sort(e.latency_ns.begin(), e.latency_ns.end());
+  }
+
+  // 5. Memory, one child process per detector.
+  if (s.memory) {
+    for (entrant& e : entrants) {
+      measure_memory(s, e);
+      if (!e.memory_error.empty())
+        std::fprintf(stderr, "%s: %s: memory not measured: %s\n", kProgram, e.loaded.name.c_str(),
+                     e.memory_error.c_str());
+    }
+  }
+
+  // 6. Report.
+  const double n_docs = static_cast<double>(c.docs.size());
+  const double mb = static_cast<double>(c.bytes) / 1e6;
+  auto thread_index = [&](unsigned t) -> int {
+    for (std::size_t i = 0; i < s.threads.size(); ++i)
+      if (s.threads[i] == t) return static_cast<int>(i);
+    return -1;
+  };
+  const int one = thread_index(1);
+  // Paired per repetition: median of a[r] / b[r].
+  auto paired = [](const std::vector<double>& a, const std::vector<double>& b) {
+    std::vector<double> q;
+    for (std::size_t r = 0; r < a.size() && r < b.size(); ++r)
+      if (b[r] > 0) q.push_back(a[r] / b[r]);
+    return median(q);
+  };
+  auto spread = [](const std::vector<double>& v) {
+    const double m = median(v);
+    return m > 0 ? (*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())) / m : 0.0;
+  };
+  const entrant* ls = nullptr;
+  for (const entrant& e : entrants)
+    if (e.loaded.name == "langsift") ls = &e;
+  auto mem_mb = [](long long kb) { return static_cast<double>(kb) / 1024.0; };
+
+  if (s.tsv) {
+    std::printf("detector\tthreads\tdocs\tbytes\tdocs_per_s\tmb_per_s\tns_per_doc\tspread\tspeedup\tratio_langsift\t"
+                "latency_median_ns\tlatency_p99_ns\tload_ms\tfirst_call_us\trss_peak_mib\trss_file_mib\t"
+                "agree_langsift\tund_share\tdecode_share\textract_share\tdetect_share\n");
+    for (const entrant& e : entrants) {
+      for (std::size_t ti = 0; ti < s.threads.size(); ++ti) {
+        const double med = median(e.pass_seconds[ti]);
+        std::string speedup = "-", ratio = "-", agree = "-", rss = "-", rss_file = "-", shares = "-\t-\t-";
+        if (one >= 0) speedup = fmt("%.3f", paired(e.pass_seconds[static_cast<std::size_t>(one)], e.pass_seconds[ti]));
+        if (ls && ls != &e) ratio = fmt("%.3f", paired(e.pass_seconds[ti], ls->pass_seconds[ti]));
+        if (ls && ls != &e) {
+          std::size_t same = 0;
+          for (std::size_t i = 0; i < c.docs.size(); ++i) same += e.answers[i] == ls->answers[i];
+          agree = fmt("%.4f", static_cast<double>(same) / n_docs);
+        }
+        if (e.mem_after) {
+          rss = fmt("%.2f", mem_mb(e.mem_after->vm_hwm_kb - e.mem_before->vm_rss_kb));
+          rss_file = fmt("%.2f", mem_mb(e.mem_after->rss_file_kb - e.mem_before->rss_file_kb));
+        }
+        const double total = static_cast<double>(e.stages.decode + e.stages.extract + e.stages.detect);
+        if (s.html && total > 0)
+          shares = fmt("%.4f", static_cast<double>(e.stages.decode) / total) + "\t" +
+                   fmt("%.4f", static_cast<double>(e.stages.extract) / total) + "\t" +
+                   fmt("%.4f", static_cast<double>(e.stages.detect) / total);
+        std::printf("%s\t%u\t%zu\t%zu\t%.0f\t%.3f\t%.1f\t%.4f\t%s\t%s\t%.0f\t%.0f\t%s\t%.1f\t%s\t%s\t%s\t%.4f\t%s\n",
+                    e.loaded.name.c_str(), s.threads[ti], c.docs.size(), c.bytes, n_docs / med, mb / med,
+                    med * 1e9 / n_docs, spread(e.pass_seconds[ti]), speedup.c_str(), ratio.c_str(),
+                    percentile(e.latency_ns, 0.5), percentile(e.latency_ns, 0.99),
+                    e.loaded.load_ns < 0 ? "-" : fmt("%.3f", static_cast<double>(e.loaded.load_ns) / 1e6).c_str(),
+                    static_cast<double>(e.first_call_ns) / 1e3, rss.c_str(), rss_file.c_str(), agree.c_str(),
+                    static_cast<double>(e.und) / n_docs, shares.c_str());
+      }
+    }
+    return 0;
+  }
+
+  std::printf("## langsift-bench: %s\n\n", join(c.sources, ", ").c_str());
+  std::printf("- input: %zu documents, %.2f MB, %.0f bytes/document on average%s%s\n", c.docs.size(), mb,
+              static_cast<double>(c.bytes) / n_docs, s.html ? "; HTML pages, whole pipeline (decode, extract, detect)" : "; plain text",
+              s.max_docs ? (", --max-docs " + std::to_string(s.max_docs) + " spread evenly").c_str() : "");
+  if (s.html && ls)
+    std::printf("- text after extraction (langsift's pipeline): %.0f bytes/page on average%s\n",
+                static_cast<double>(ls->text_bytes) / n_docs, s.main_content ? " (main content)" : "");
+  for (const entrant& e : entrants) std::printf("- %s: %s\n", e.loaded.name.c_str(), e.loaded.description.c_str());
+  for (const std::string& k : skipped) std::printf("- skipped: %s\n", k.c_str());
+  std::vector<std::string> order;
+  for (const entrant& e : entrants) order.push_back(e.loaded.name);
+  std::vector<std::string> tl;
+  for (unsigned t : s.threads) tl.push_back(std::to_string(t));
+  std::printf("- passes: %u warm-up + %u measured per detector and thread count (%s), interleaved %s in every "
+              "repetition; + 1 latency pass per detector and repetition; %u hardware threads\n",
+              s.warmup, s.repeat, join(tl, ", ").c_str(), join(order, ", ").c_str(),
+              std::thread::hardware_concurrency());
+  std::printf("- timer: steady_clock, %lld ns per reading pair (subtracted from per-document latencies)\n\n",
+              static_cast<long long>(timer_ns));
+
+  std::printf("### Throughput\n\n");
+  std::printf("| detector | threads | docs/s | MB/s | time/doc | spread | speed-up vs 1 thread |\n");
+  std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (const entrant& e : entrants) {
+    for (std::size_t ti = 0; ti < s.threads.size(); ++ti) {
+      const double med = median(e.pass_seconds[ti]);
+      const std::string speedup =
+          one >= 0 ? fmt("%.2f×", paired(e.pass_seconds[static_cast<std::size_t>(one)], e.pass_seconds[ti])) : "—";
+      std::printf("| %s | %u | %.0f | %.2f | %s | %.1f %% | %s |\n", e.loaded.name.c_str(), s.threads[ti],
+                  n_docs / med, mb / med, human_ns(med * 1e9 / n_docs).c_str(), 100 * spread(e.pass_seconds[ti]),
+                  speedup.c_str());
+    }
+  }
+  std::printf("\ndocs/s, MB/s (10^6 bytes of input) and time/doc (wall time per document, all threads together)\n"
+              "come from the median pass; spread = (slowest - fastest pass) / median.\n");
+
+  if (ls && entrants.size() > 1) {
+    std::printf("\n### langsift ÷ peer (docs/s; median over repetitions of the ratio within each repetition)\n\n");
+    std::printf("| threads |");
+    for (const entrant& e : entrants)
+      if (&e != ls) std::printf(" ÷ %s |", e.loaded.name.c_str());
+    std::printf("\n| ---: |");
+    for (std::size_t k = 1; k < entrants.size(); ++k) std::printf(" ---: |");
+    std::printf("\n");
+    for (std::size_t ti = 0; ti < s.threads.size(); ++ti) {
+      std::printf("| %u |", s.threads[ti]);
+      for (const entrant& e : entrants)
+        if (&e != ls) std::printf(" %.2f× |", paired(e.pass_seconds[ti], ls->pass_seconds[ti]));
+      std::printf("\n");
+    }
+  }
+
+  std::printf("\n### Latency, load time, memory\n\n");
+  std::printf("| detector | latency median | latency p99 | load | first call | peak RSS added | of it file-backed |\n");
+  std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (const entrant& e : entrants) {
+    std::string rss = "—", rss_file = "—";
+    if (e.mem_after) {
+      rss = fmt("%.2f MiB", mem_mb(e.mem_after->vm_hwm_kb - e.mem_before->vm_rss_kb));
+      rss_file = fmt("%.2f MiB", mem_mb(e.mem_after->rss_file_kb - e.mem_before->rss_file_kb));
+    }
+    std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", e.loaded.name.c_str(),
+                human_ns(percentile(e.latency_ns, 0.5)).c_str(), human_ns(percentile(e.latency_ns, 0.99)).c_str(),
+                e.loaded.load_ns < 0 ? "— (static tables)" : human_ns(static_cast<double>(e.loaded.load_ns)).c_str(),
+                human_ns(static_cast<double>(e.first_call_ns)).c_str(), rss.c_str(), rss_file.c_str());
+  }
+  std::printf("\nLatency: one thread, every document timed alone (%zu samples per detector). Load: the first\n"
+              "default_model() call (or model::load_file), fastText's loadModel. First call: the first document\n"
+              "after loading. Memory: a child process per detector; peak RSS (VmHWM) after loading the detector\n"
+              "and running every document once, minus the RSS before loading%s.\n",
+              entrants.front().latency_ns.size(),
+              s.memory && !entrants.empty() && entrants.front().mem_after && !entrants.front().peak_reset
+                  ? " (peak could not be reset: /proc/self/clear_refs unavailable, the figure may be low)"
+                  : "");
+
+  if (ls && entrants.size() > 1) {
+    std::printf("\n### Agreement with langsift (top language subtag; a sanity check, not accuracy)\n\n");
+    std::printf("| detector | agrees with langsift | answers und |\n| --- | ---: | ---: |\n");
+    for (const entrant& e : entrants) {
+      std::size_t same = 0;
+      for (std::size_t i = 0; i < c.docs.size(); ++i) same += e.answers[i] == ls->answers[i];
+      std::printf("| %s | %s | %.1f %% |\n", e.loaded.name.c_str(),
+                  &e == ls ? "—" : fmt("%.1f %%", 100.0 * static_cast<double>(same) / n_docs).c_str(),
+                  100.0 * static_cast<double>(e.und) / n_docs);
+    }
+  }
+
+  if (s.html) {
+    std::printf("\n### Where the time goes (HTML pipeline, 1-thread passes)\n\n");
+    if (one < 0) {
+      std::printf("Stage times are taken in 1-thread passes: add 1 to --threads.\n");
+    } else {
+      std::printf("| detector | decode | extract | detect | decode/page | extract/page | detect/page |\n");
+      std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+      const double pages = n_docs * s.repeat;
+      for (const entrant& e : entrants) {
+        const double total = static_cast<double>(e.stages.decode + e.stages.extract + e.stages.detect);
+        if (total <= 0) continue;
+        std::printf("| %s | %.1f %% | %.1f %% | %.1f %% | %s | %s | %s |\n", e.loaded.name.c_str(),
+                    100 * static_cast<double>(e.stages.decode) / total,
+                    100 * static_cast<double>(e.stages.extract) / total,
+                    100 * static_cast<double>(e.stages.detect) / total,
+                    human_ns(static_cast<double>(e.stages.decode) / pages).c_str(),
+                    human_ns(static_cast<double>(e.stages.extract) / pages).c_str(),
+                    human_ns(static_cast<double>(e.stages.detect) / pages).c_str());
+      }
+      std::printf("\ndecode = decode_to_utf8 (encoding detection + conversion), extract = extract_html, detect = the\n"
+                  "detector on the extracted text (the peers get the same text).\n");
+    }
+  }
+  std::uint64_t sink = 0;
+  for (const entrant& e : entrants)
+    for (const auto& slot : e.slots) sink += slot.sink;
+  std::fflush(stdout);
+  // Every answer is a non-empty code: a zero sink would mean that nothing ran.
+  if (sink == 0) return cli::fail(kProgram, "internal error: no document was processed");
+  return 0;
+}
