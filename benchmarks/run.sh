@@ -14,7 +14,7 @@
 #     --build DIR      build directory (default build-bench; configured if needed)
 #     --inputs DIR     inputs (default DIR/inputs; built by benchmarks/make-inputs.sh if missing)
 #     --eval DIR       sentences to build the inputs from (default ../shared/data/eval/lingua-dev/sentences)
-#     --repeat N       measured repetitions per run (default 5)
+#     --repeat N       measured repetitions per run (default 10)
 #     --quick          --repeat 2, fewer callgrind documents, short micro-benchmarks
 #     --no-callgrind   skip step 4          --no-micro   skip step 5
 #   LANGSIFT_REVISION overrides the revision recorded (for a tree that is not a git checkout).
@@ -26,7 +26,7 @@ build=$root/build-bench
 inputs=""
 eval_dir=""
 out=""
-repeat=5
+repeat=10
 quick=0
 callgrind=1
 micro=1
@@ -48,6 +48,22 @@ while [ $# -gt 0 ]; do
 done
 build=$(mkdir -p "$build" && cd "$build" && pwd)
 inputs=${inputs:-$build/inputs}
+
+# The revision, taken before building (the tree is what gets built).
+if [ -n "${LANGSIFT_REVISION:-}" ]; then
+  revision=$LANGSIFT_REVISION
+  rev_short=${revision:0:10}
+elif revision=$(git -C "$root" rev-parse HEAD 2>/dev/null); then
+  rev_short=$(git -C "$root" rev-parse --short=10 HEAD)
+  dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null || true)
+  if [ -n "$dirty" ]; then
+    revision="$revision + uncommitted changes in: $(echo "$dirty" | awk '{print $2}' | paste -sd' ' -)"
+    rev_short=$rev_short-dirty
+  fi
+else
+  revision=unknown
+  rev_short=unknown
+fi
 
 # 1. Build (Release, benchmarks on).
 if [ ! -f "$build/CMakeCache.txt" ]; then
@@ -71,21 +87,6 @@ else
   echo "run.sh: no fastText model (scripts/get-peer-models.sh failed): fastText is skipped" >&2
 fi
 
-# Revision and machine.
-if [ -n "${LANGSIFT_REVISION:-}" ]; then
-  revision=$LANGSIFT_REVISION
-  rev_short=${revision:0:10}
-elif revision=$(git -C "$root" rev-parse HEAD 2>/dev/null); then
-  rev_short=$(git -C "$root" rev-parse --short=10 HEAD)
-  dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null || true)
-  if [ -n "$dirty" ]; then
-    revision="$revision + uncommitted changes in: $(echo "$dirty" | awk '{print $2}' | paste -sd' ' -)"
-    rev_short=$rev_short-dirty
-  fi
-else
-  revision=unknown
-  rev_short=unknown
-fi
 date_utc=$(date -u +%Y-%m-%dT%H%MZ)
 out=${out:-$root/benchmarks/results/${date_utc%T*}-$rev_short.md}
 mkdir -p "$(dirname "$out")"
