@@ -35,7 +35,13 @@ using namespace langsift::bench;
 namespace cli = langsift::cli;
 
 constexpr const char* kProgram = "langsift-bench";
-constexpr std::size_t kBatch = 64;  // documents a thread takes at a time
+constexpr std::size_t kMaxBatch = 64;  // documents a thread takes at a time, at most
+
+// Batches of up to 64 documents, small enough that every thread gets ~16 of them (150 pages on 2
+// threads: batches of 4, not 64 + 64 + 22).
+std::size_t batch_size(std::size_t docs, unsigned threads) {
+  return std::clamp<std::size_t>(docs / (16 * std::size_t{threads}), 1, kMaxBatch);
+}
 
 void usage(std::FILE* out) {
   std::fprintf(out,
@@ -234,13 +240,14 @@ double throughput_pass(thread_pool& pool, entrant& e, const corpus& c, const pip
                        bool stage_timing) {
   std::atomic<std::size_t> next{0};
   const std::size_t count = c.docs.size();
+  const std::size_t batch = batch_size(count, n);
   std::function<void(unsigned)> job = [&](unsigned t) {
     thread_slot& s = e.slots[t];
     s.start = bench_clock::now();
     for (;;) {
-      const std::size_t begin = next.fetch_add(kBatch, std::memory_order_relaxed);
+      const std::size_t begin = next.fetch_add(batch, std::memory_order_relaxed);
       if (begin >= count) break;
-      const std::size_t end = std::min(count, begin + kBatch);
+      const std::size_t end = std::min(count, begin + batch);
       for (std::size_t i = begin; i < end; ++i) consume(s, run_doc(s, p, c.docs[i], stage_timing));
     }
     s.end = bench_clock::now();
@@ -302,6 +309,49 @@ std::int64_t timer_overhead(thread_pool& pool) {
   };
   pool.run(1, job);
   return result;
+}
+
+// CPU time of the whole machine (busy jiffies: all but idle and iowait) and of this process
+// (user + system, its threads included), in clock ticks: their difference over a run is what other
+// processes took from the cores the benchmark was measuring on.
+struct cpu_sample {
+  long long machine_busy = -1, self = -1;
+  bench_clock::time_point when;
+};
+
+cpu_sample sample_cpu() {
+  cpu_sample c;
+  c.when = bench_clock::now();
+  if (std::FILE* f = std::fopen("/proc/stat", "r")) {
+    long long v[10] = {};
+    if (std::fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3], &v[4],
+                    &v[5], &v[6], &v[7], &v[8], &v[9]) >= 8)
+      c.machine_busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];  // user nice system irq softirq steal
+    std::fclose(f);
+  }
+  if (std::FILE* f = std::fopen("/proc/self/stat", "r")) {
+    char buf[1024];
+    const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    // Fields after the command name "(...)": state is field 3, utime 14, stime 15.
+    if (const char* p = std::strrchr(buf, ')')) {
+      long long utime = 0, stime = 0;
+      if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld", &utime, &stime) == 2)
+        c.self = utime + stime;
+    }
+    std::fclose(f);
+  }
+  return c;
+}
+
+// CPUs' worth of time other processes used between `a` and `b` (-1 when unknown).
+double other_cpus(const cpu_sample& a, const cpu_sample& b) {
+  if (a.machine_busy < 0 || b.machine_busy < 0 || a.self < 0 || b.self < 0) return -1;
+  const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  const double wall = static_cast<double>(ns_between(a.when, b.when)) * 1e-9;
+  if (ticks <= 0 || wall <= 0) return -1;
+  const double other = static_cast<double>((b.machine_busy - a.machine_busy) - (b.self - a.self)) / ticks;
+  return std::max(0.0, other / wall);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -392,6 +442,10 @@ int memory_probe(const settings& s) {
 }
 
 void measure_memory(const settings& s, entrant& e) {
+  if (std::find(s.inputs.begin(), s.inputs.end(), "-") != s.inputs.end()) {
+    e.memory_error = "the input is stdin, which a child process cannot read again";
+    return;
+  }
   const std::string self = self_path();
   if (self.empty()) {
     e.memory_error = "cannot find /proc/self/exe";
@@ -612,6 +666,7 @@ int main(int argc, char** argv) {
 
   // 4. Check pass (answers, first call), then warm-up and measured repetitions, interleaved.
   for (entrant& e : entrants) check_pass(pool, e, c, p);
+  const cpu_sample cpu_before = sample_cpu();
   const unsigned reps = s.warmup + s.repeat;
   for (unsigned r = 0; r < reps; ++r) {
     const bool measured = r >= s.warmup;
@@ -629,6 +684,7 @@ int main(int argc, char** argv) {
       if (!measured) e.latency_ns.resize(before);
     }
   }
+  const double others = other_cpus(cpu_before, sample_cpu());
   if (tty) std::fprintf(stderr, "\r%50s\r", "");
   for (entrant& e : entrants) {
     for (auto& slot : e.slots) e.stages.add(slot.stages);
@@ -673,7 +729,7 @@ int main(int argc, char** argv) {
   if (s.tsv) {
     std::printf("detector\tthreads\tdocs\tbytes\tdocs_per_s\tmb_per_s\tns_per_doc\tspread\tspeedup\tratio_langsift\t"
                 "latency_median_ns\tlatency_p99_ns\tload_ms\tfirst_call_us\trss_peak_mib\trss_file_mib\t"
-                "agree_langsift\tund_share\tdecode_share\textract_share\tdetect_share\n");
+                "agree_langsift\tund_share\tdecode_share\textract_share\tdetect_share\tother_cpus\n");
     for (const entrant& e : entrants) {
       for (std::size_t ti = 0; ti < s.threads.size(); ++ti) {
         const double med = median(e.pass_seconds[ti]);
@@ -694,13 +750,13 @@ int main(int argc, char** argv) {
           shares = fmt("%.4f", static_cast<double>(e.stages.decode) / total) + "\t" +
                    fmt("%.4f", static_cast<double>(e.stages.extract) / total) + "\t" +
                    fmt("%.4f", static_cast<double>(e.stages.detect) / total);
-        std::printf("%s\t%u\t%zu\t%zu\t%.0f\t%.3f\t%.1f\t%.4f\t%s\t%s\t%.0f\t%.0f\t%s\t%.1f\t%s\t%s\t%s\t%.4f\t%s\n",
+        std::printf("%s\t%u\t%zu\t%zu\t%.0f\t%.3f\t%.1f\t%.4f\t%s\t%s\t%.0f\t%.0f\t%s\t%.1f\t%s\t%s\t%s\t%.4f\t%s\t%.2f\n",
                     e.loaded.name.c_str(), s.threads[ti], c.docs.size(), c.bytes, n_docs / med, mb / med,
                     med * 1e9 / n_docs, spread(e.pass_seconds[ti]), speedup.c_str(), ratio.c_str(),
                     percentile(e.latency_ns, 0.5), percentile(e.latency_ns, 0.99),
                     e.loaded.load_ns < 0 ? "-" : fmt("%.3f", static_cast<double>(e.loaded.load_ns) / 1e6).c_str(),
                     static_cast<double>(e.first_call_ns) / 1e3, rss.c_str(), rss_file.c_str(), agree.c_str(),
-                    static_cast<double>(e.und) / n_docs, shares.c_str());
+                    static_cast<double>(e.und) / n_docs, shares.c_str(), others);
       }
     }
     return 0;
@@ -723,8 +779,15 @@ int main(int argc, char** argv) {
               "repetition; + 1 latency pass per detector and repetition; %u hardware threads\n",
               s.warmup, s.repeat, join(tl, ", ").c_str(), join(order, ", ").c_str(),
               std::thread::hardware_concurrency());
-  std::printf("- timer: steady_clock, %lld ns per reading pair (subtracted from per-document latencies)\n\n",
+  std::printf("- timer: steady_clock, %lld ns per reading pair (subtracted from per-document latencies)\n",
               static_cast<long long>(timer_ns));
+  if (others >= 0)
+    std::printf("- other processes used %.2f CPUs on average while this ran (/proc/stat less this process)%s\n",
+                others,
+                others >= 0.2 ? ": **the machine was busy**, absolute figures are low and thread speed-ups unreliable; "
+                                "the interleaved ratios suffer least"
+                              : "");
+  std::printf("\n");
 
   std::printf("### Throughput\n\n");
   std::printf("| detector | threads | docs/s | MB/s | time/doc | spread | speed-up vs 1 thread |\n");
