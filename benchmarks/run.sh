@@ -17,6 +17,8 @@
 #     --repeat N       measured repetitions per run (default 10)
 #     --quick          --repeat 2, fewer callgrind documents, short micro-benchmarks
 #     --no-callgrind   skip step 4          --no-micro   skip step 5
+#     --wait-quiet MIN before each timed run, wait up to MIN minutes for the other processes on
+#                      the machine to use < 0.1 CPU (over 5 s); each report says how busy it was
 #   LANGSIFT_REVISION overrides the revision recorded (for a tree that is not a git checkout).
 set -euo pipefail
 
@@ -30,6 +32,7 @@ repeat=10
 quick=0
 callgrind=1
 micro=1
+wait_quiet=0
 extra=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; repeat=2; shift ;;
     --no-callgrind) callgrind=0; shift ;;
     --no-micro) micro=0; shift ;;
+    --wait-quiet) wait_quiet=$2; shift 2 ;;
     -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -116,9 +120,22 @@ trap 'rm -f "$tmp" "$tmp".*' EXIT
   echo
 } >"$out"
 
+busy_jiffies() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+quiet() {  # waits up to $wait_quiet minutes for < 0.1 CPU of other work (measured over 5 s)
+  local deadline=$(( $(date +%s) + wait_quiet * 60 )) a b hz
+  hz=$(getconf CLK_TCK)
+  while :; do
+    a=$(busy_jiffies); sleep 5; b=$(busy_jiffies)
+    [ $(( (b - a) * 10 )) -lt $(( 5 * hz )) ] && return 0
+    [ "$(date +%s)" -ge "$deadline" ] && { echo "run.sh: the machine is still busy; measuring anyway" >&2; return 0; }
+    echo "run.sh: waiting for a quiet machine ($(( (b - a) * 100 / (5 * hz) )) % of a CPU busy)" >&2
+  done
+}
+
 run() {  # run TITLE ARGS...: one langsift-bench run, its command and its report
   local title=$1
   shift
+  [ "$wait_quiet" -gt 0 ] && quiet
   echo "run.sh: $title" >&2
   local shown=("${@/#$root\//}")
   {
@@ -190,6 +207,7 @@ fi
 
 # 5. Micro-benchmarks.
 if [ "$micro" = 1 ]; then
+  [ "$wait_quiet" -gt 0 ] && quiet
   echo "run.sh: micro-benchmarks" >&2
   min_time=0.5
   [ "$quick" = 1 ] && min_time=0.1
