@@ -104,11 +104,12 @@ trap 'rm -f "$tmp" "$tmp".*' EXIT
   echo "# langsift-bench results, $date_utc"
   echo
   echo "- revision: \`$revision\`"
+  [ -n "${LANGSIFT_REVISION:-}" ] && echo "- tree: $root, not checked against git (revision from LANGSIFT_REVISION)"
   echo "- command: \`${command_line% }\` (the standard set; each langsift-bench command is given below)"
   echo "- build: $build_type, $("$compiler" --version | head -1)"
   echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs," \
        "$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), Linux $(uname -r)"
-  echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- load average when run.sh started: $(cut -d' ' -f1-3 /proc/loadavg) (each run below says what other processes used while it ran)"
   echo
   echo '<details><summary>lscpu</summary>'
   echo
