@@ -76,6 +76,10 @@ struct detect_options {
   /// Skim long runs (6+ units): score every third unit, and the others only between two that
   /// disagree. false: score every unit.
   bool skim = true;
+  /// Stop reading a unit once its language is clear (confidence >= exit_confidence); the rest of
+  /// the unit counts for that language. false: read every feature.
+  bool early_exit = true;
+  float exit_confidence = 0.9995f;
   /// Text with at least this many code-like ASCII symbols per letter ({}[]<>=;*/\\|&^~_#$@%+"():, a run
   /// of one symbol counting once) is not natural language (source code, markup, data): the answer
   /// is und. 0 disables the test.
@@ -214,27 +218,24 @@ constexpr bool is_code_symbol(char c) noexcept {
   }
 }
 
+/// The end of the piece of about `target` bytes that starts at `begin` (< end): cut at a
+/// whitespace within half a target after it, else at a code point boundary.
+inline std::size_t next_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target) noexcept {
+  if (target < 16) target = 16;
+  if (end - begin <= target + target / 2) return end;
+  std::size_t stop = begin + target;
+  std::size_t fwd = stop;  // forward to the next space (within target/2), else back to a boundary
+  while (fwd < end && fwd < stop + target / 2 && text[fwd] != ' ' && text[fwd] != '\n') ++fwd;
+  if (fwd < end && (text[fwd] == ' ' || text[fwd] == '\n')) return fwd;
+  while (stop > begin + target / 2 && (static_cast<unsigned char>(text[stop]) & 0xC0) == 0x80) --stop;
+  return stop;
+}
+
 /// Cuts [begin, end) of `text` into pieces of about `target` bytes at whitespace.
 template <class F>
 inline void for_each_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target, F&& f) {
-  if (target < 16) target = 16;
-  if (end - begin <= target) {
-    f(begin, end);
-    return;
-  }
   while (begin < end) {
-    std::size_t stop = end;
-    if (end - begin > target + target / 2) {
-      stop = begin + target;
-      // forward to the next space (within target/2), else back to the previous one
-      std::size_t fwd = stop;
-      while (fwd < end && fwd < stop + target / 2 && text[fwd] != ' ' && text[fwd] != '\n') ++fwd;
-      if (fwd < end && (text[fwd] == ' ' || text[fwd] == '\n')) {
-        stop = fwd;
-      } else {
-        while (stop > begin + target / 2 && (static_cast<unsigned char>(text[stop]) & 0xC0) == 0x80) --stop;
-      }
-    }
+    const std::size_t stop = next_piece(text, begin, end, target);
     f(begin, stop);
     begin = stop;
   }
@@ -398,68 +399,95 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     return n;
   };
   const double total_bytes = static_cast<double>(text_bytes);
+  // Early exit (as CLD2 does): a unit is read in pieces of about 48 bytes, and once one
+  // language leads every other by a margin worth a confidence of `exit_confidence`, the rest of
+  // the unit is not looked up — its bytes still count for the unit's language.
+  const double exit_z = opt.early_exit && !use_rank && opt.exit_confidence < 1.0f
+                            ? std::log(static_cast<double>(opt.exit_confidence) / (1.0 - opt.exit_confidence))
+                            : 1e300;
   auto score_unit = [&](detail::unit& u) {
     u.scored = true;
     const group_table& g = *u.g;
     const std::size_t pad = g.size_pad();
-    float n_kind[feature_kind_count] = {};
-    const std::uint32_t n = extract(u.text, n_kind);
-    const std::uint64_t* feats = S.feats.data();
     if (S.acc16.size() < pad) S.acc16.resize(pad);
     std::uint16_t* acc = S.acc16.data();
     std::fill_n(acc, pad, std::uint16_t{0});
     float* hits = S.hits.data() + u.score_begin;
+    float* sc = S.scores.data() + u.score_begin;
     const float step = P.weight_step;
+    const float* fl = m.floors(u.group);
+    const float* mask = restricted ? allowed_mask(u.group) : nullptr;
+    const int zh_local = u.sc == script::han && zh >= 0 && m.language(static_cast<std::size_t>(zh)).group == u.group
+                             ? m.language(static_cast<std::size_t>(zh)).local
+                             : -1;
+    float n_kind[feature_kind_count] = {};
+    std::uint32_t n = 0, batch = 0;
     auto flush = [&] {
       for (std::size_t k = 0; k < pad; ++k) {
         hits[k] += static_cast<float>(acc[k]) * step;
         acc[k] = 0;
       }
+      batch = 0;
     };
-    // Two passes, each fetching ahead, so that the memory accesses of several features are in
-    // flight at once: find every feature's slot, then add every payload (row or list).
-    constexpr std::uint32_t kAhead = 8;
-    if (S.slotv.size() < n) S.slotv.resize(n);
-    if (S.addr.size() < n) S.addr.resize(n);
-    std::uint32_t* sv = S.slotv.data();
-    detail::slot_address* ad = S.addr.data();
-    for (std::uint32_t i = 0; i < n; ++i) {
-      ad[i] = g.address(feats[i]);
-      g.prefetch(ad[i]);
-    }
-    for (std::uint32_t i = 0; i < n; ++i) sv[i] = g.find(ad[i]);
-    for (std::uint32_t i = 0; i < std::min(kAhead, n); ++i)
-      if (sv[i]) g.prefetch_payload(sv[i]);
-    std::uint32_t batch = 0;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (i + kAhead < n && sv[i + kAhead]) g.prefetch_payload(sv[i + kAhead]);
-      if (!sv[i]) continue;
-      g.add(sv[i], acc);
-      if (++batch == 256) {  // q <= 255: 256 features cannot overflow 16 bits
+    // score = hits + Σ over kinds of (features of the kind) × floor: a missing feature costs its floor
+    auto make_scores = [&] {
+      for (std::size_t k = 0; k < pad; ++k) sc[k] = hits[k];
+      for (unsigned kind = 1; kind < feature_kind_count; ++kind)
+        if (n_kind[kind] > 0)
+          for (std::size_t k = 0; k < pad; ++k) sc[k] += n_kind[kind] * fl[kind * pad + k];
+      if (hinted) {
+        const float share = static_cast<float>(static_cast<double>(u.bytes) / total_bytes);
+        for (std::size_t k = 0; k < g.size(); ++k) sc[k] += S.bonus[g.langs[k]] * share;
+      }
+      if (zh_local >= 0) sc[zh_local] += 0.8f * static_cast<float>(n);
+      for (std::size_t k = g.size(); k < pad; ++k) sc[k] = kNone;
+      if (mask)
+        for (std::size_t k = 0; k < pad; ++k) sc[k] += mask[k];
+    };
+    std::size_t pos = 0;
+    while (pos < u.text.size()) {
+      const std::size_t stop = exit_z < 1e299 ? detail::next_piece(u.text, pos, u.text.size(), 48) : u.text.size();
+      const std::uint32_t np = extract(u.text.substr(pos, stop - pos), n_kind);
+      pos = stop;
+      n += np;
+      const std::uint64_t* feats = S.feats.data();
+      // Three passes, so that the memory accesses of many features are in flight at once: fetch
+      // every feature's buckets, find every slot (fetching its payload), add every payload.
+      if (S.slotv.size() < np) S.slotv.resize(np);
+      if (S.addr.size() < np) S.addr.resize(np);
+      std::uint32_t* sv = S.slotv.data();
+      detail::slot_address* ad = S.addr.data();
+      for (std::uint32_t i = 0; i < np; ++i) {
+        ad[i] = g.address(feats[i]);
+        g.prefetch(ad[i]);
+      }
+      for (std::uint32_t i = 0; i < np; ++i) {
+        sv[i] = g.find(ad[i]);
+        if (sv[i]) g.prefetch_payload(sv[i]);
+      }
+      for (std::uint32_t i = 0; i < np; ++i) {
+        if (!sv[i]) continue;
+        g.add(sv[i], acc);
+        if (++batch == 256) flush();  // q <= 255: 256 features cannot overflow 16 bits
+      }
+      if (pos < u.text.size()) {  // more to read: is the unit decided already?
         flush();
-        batch = 0;
+        make_scores();
+        float best = kNone, second = kNone;
+        for (std::size_t k = 0; k < g.size(); ++k) {
+          if (sc[k] > best) {
+            second = best;
+            best = sc[k];
+          } else if (sc[k] > second) {
+            second = sc[k];
+          }
+        }
+        if (second > kNone / 2 && P.calibration_a * (static_cast<double>(best) - second) + P.calibration_b >= exit_z) break;
       }
     }
     flush();
+    make_scores();
     u.features = static_cast<float>(n);
-    // score = hits + Σ over kinds of (features of the kind) × floor: a missing feature costs its floor
-    float* sc = S.scores.data() + u.score_begin;
-    const float* fl = m.floors(u.group);
-    for (std::size_t k = 0; k < pad; ++k) sc[k] = hits[k];
-    for (unsigned kind = 1; kind < feature_kind_count; ++kind)
-      if (n_kind[kind] > 0)
-        for (std::size_t k = 0; k < pad; ++k) sc[k] += n_kind[kind] * fl[kind * pad + k];
-    if (hinted) {
-      const float share = static_cast<float>(static_cast<double>(u.bytes) / total_bytes);
-      for (std::size_t k = 0; k < g.size(); ++k) sc[k] += S.bonus[g.langs[k]] * share;
-    }
-    if (u.sc == script::han && zh >= 0 && m.language(static_cast<std::size_t>(zh)).group == u.group)
-      sc[m.language(static_cast<std::size_t>(zh)).local] += 0.8f * static_cast<float>(n);
-    for (std::size_t k = g.size(); k < pad; ++k) sc[k] = kNone;
-    if (restricted) {
-      const float* mask = allowed_mask(u.group);
-      for (std::size_t k = 0; k < pad; ++k) sc[k] += mask[k];
-    }
   };
 
   // Segmentation of a run's scored units: the best labelling, a change of language costing

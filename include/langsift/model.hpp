@@ -98,9 +98,10 @@ static_assert(sizeof(language_record) == 80);
 
 /// The table of one script group (the GRUP section is an array of these; offsets are into TABL).
 /// Slots: 4 per bucket, two candidate buckets per feature, u32 = fingerprint (fp_bits) | type (2)
-/// | payload: type 0 = one posting (local language << inline_q_bits | q); 1 = a list record: up to
-/// 8 entries (local << 8 | q) of entry_bytes each, a zero entry ending a shorter list; 2 = a row
-/// of q per language. Every feature is thus at most two memory accesses: its slot, its payload.
+/// | payload: type 0 = one posting (local language << inline_q_bits | q); 1 = a list record of up
+/// to 8 entries (local << 8 | q) of entry_bytes each, a zero entry ending a shorter list; 3 = a
+/// short list record of up to 4 entries; 2 = a row of q per language. Every feature is thus at
+/// most two memory accesses: its slot, its payload.
 struct group_record {
   std::uint8_t script;
   std::uint8_t lang_bits;      ///< bits of a local language index in a slot
@@ -109,11 +110,11 @@ struct group_record {
   std::uint32_t size;          ///< languages in the group
   std::uint32_t size_pad;      ///< bytes of a dense row (size rounded up to 32)
   std::uint32_t bucket_count;
-  std::uint32_t list_count, row_count, reserved0, reserved1;
+  std::uint32_t list_count, row_count, short_list_count, reserved1;
   std::uint64_t langs_offset;    ///< u16[size]: global language indices, ascending
   std::uint64_t slots_offset;    ///< u32[4 × bucket_count]
   std::uint64_t lists_offset;    ///< 8 × entry_bytes × list_count
-  std::uint64_t reserved2;
+  std::uint64_t short_lists_offset;  ///< 4 × entry_bytes × short_list_count
   std::uint64_t rows_offset;     ///< size_pad × row_count bytes of q
 };
 static_assert(sizeof(group_record) == 72);
@@ -181,11 +182,12 @@ struct posting {
 
 /// A script group's table, ready to use (pointers into the model's bytes).
 struct group_table {
-  static constexpr unsigned kListEntries = 8;
+  static constexpr unsigned kListEntries = 8, kShortListEntries = 4;
   const group_record* rec = nullptr;
   const std::uint16_t* langs = nullptr;  ///< global indices of the group's languages
   const std::uint32_t* slots = nullptr;
   const unsigned char* lists = nullptr;
+  const unsigned char* short_lists = nullptr;
   const std::uint8_t* rows = nullptr;
   unsigned fp_bits = 12;
 
@@ -221,6 +223,7 @@ struct group_table {
     const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
     if (type == 1) __builtin_prefetch(lists + std::size_t{payload} * kListEntries * rec->entry_bytes);
     if (type == 2) __builtin_prefetch(rows + std::size_t{payload} * rec->size_pad);
+    if (type == 3) __builtin_prefetch(short_lists + std::size_t{payload} * kShortListEntries * rec->entry_bytes);
   }
   /// Adds the q of every language holding the feature of slot `v` (non-zero) to acc[local]
   /// (acc has size_pad() u16s).
@@ -229,13 +232,15 @@ struct group_table {
     const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
     if (type == 0) {
       acc[payload >> rec->inline_q_bits] += static_cast<std::uint16_t>(payload & ((1u << rec->inline_q_bits) - 1));
-    } else if (type == 1) {
+    } else if (type & 1) {  // a list: 8 entries (type 1) or 4 (type 3), a zero entry ends it
+      const unsigned cap = type == 1 ? kListEntries : kShortListEntries;
+      const unsigned char* base = type == 1 ? lists : short_lists;
       if (rec->entry_bytes == 2) {
-        const auto* x = reinterpret_cast<const std::uint16_t*>(lists) + std::size_t{payload} * kListEntries;
-        for (unsigned i = 0; i < kListEntries && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
+        const auto* x = reinterpret_cast<const std::uint16_t*>(base) + std::size_t{payload} * cap;
+        for (unsigned i = 0; i < cap && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
       } else {
-        const auto* x = reinterpret_cast<const std::uint32_t*>(lists) + std::size_t{payload} * kListEntries;
-        for (unsigned i = 0; i < kListEntries && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
+        const auto* x = reinterpret_cast<const std::uint32_t*>(base) + std::size_t{payload} * cap;
+        for (unsigned i = 0; i < cap && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
       }
     } else {
       detail::add_row(acc, rows + static_cast<std::size_t>(payload) * rec->size_pad, rec->size_pad);
@@ -539,7 +544,7 @@ inline status model::parse(bool verify) noexcept {
           (std::size_t{1} << rec->lang_bits) < rec->size)
         return status::corrupt_model;
       if (rec->size_pad > 512 || rec->bucket_count == 0 || rec->list_count >= (1u << payload_bits) ||
-          rec->row_count >= (1u << payload_bits))
+          rec->short_list_count >= (1u << payload_bits) || rec->row_count >= (1u << payload_bits))
         return status::corrupt_model;
       group_table& g = groups_[gi];
       g.rec = rec;
@@ -548,8 +553,10 @@ inline status model::parse(bool verify) noexcept {
       g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
       g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,
                       rec->entry_bytes);
+      g.short_lists = array(rec->short_lists_offset, std::uint64_t{rec->short_list_count} * group_table::kShortListEntries,
+                            rec->entry_bytes, rec->entry_bytes);
       g.rows = array(rec->rows_offset, std::uint64_t{rec->row_count} * rec->size_pad, 1, 1);
-      if (!g.langs || !g.slots || !g.lists || !g.rows) return status::corrupt_model;
+      if (!g.langs || !g.slots || !g.lists || !g.short_lists || !g.rows) return status::corrupt_model;
       for (std::uint32_t i = 0; i < rec->size; ++i) {
         const std::uint16_t l = g.langs[i];
         if (l >= P.language_count || seen[l] || langs_[l].group != gi || langs_[l].local != i ||
@@ -558,11 +565,13 @@ inline status model::parse(bool verify) noexcept {
         seen[l] = 1;
       }
       // List entries name languages of the group (a zero entry ends a list).
-      for (std::size_t i = 0; verify && i < std::size_t{rec->list_count} * group_table::kListEntries; ++i) {
-        const std::uint32_t x = rec->entry_bytes == 2 ? reinterpret_cast<const std::uint16_t*>(g.lists)[i]
-                                                      : reinterpret_cast<const std::uint32_t*>(g.lists)[i];
-        if ((x >> 8) >= rec->size) return status::corrupt_model;
-      }
+      for (const auto& [base, count] : {std::pair{g.lists, std::size_t{rec->list_count} * group_table::kListEntries},
+                                        std::pair{g.short_lists, std::size_t{rec->short_list_count} * group_table::kShortListEntries}})
+        for (std::size_t i = 0; verify && i < count; ++i) {
+          const std::uint32_t x = rec->entry_bytes == 2 ? reinterpret_cast<const std::uint16_t*>(base)[i]
+                                                        : reinterpret_cast<const std::uint32_t*>(base)[i];
+          if ((x >> 8) >= rec->size) return status::corrupt_model;
+        }
       // Padding lanes of the rows are zero, so no weight lands beyond the group's languages.
       for (std::uint32_t r = 0; verify && r < rec->row_count; ++r)
         for (std::uint32_t i = rec->size; i < rec->size_pad; ++i)
@@ -572,7 +581,8 @@ inline status model::parse(bool verify) noexcept {
         if (!v) continue;
         const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
         if (type == 0 ? (payload >> rec->inline_q_bits) >= rec->size
-                      : type == 1 ? payload >= rec->list_count : type == 2 ? payload >= rec->row_count : true)
+                      : type == 1 ? payload >= rec->list_count
+                                  : type == 2 ? payload >= rec->row_count : payload >= rec->short_list_count)
           return status::corrupt_model;
       }
       script_group_[rec->script] = static_cast<int>(gi);

@@ -238,11 +238,11 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
   }
   const std::size_t G = group_script.size();
 
-  // 3. Per group: feature -> (local language, q) postings; one posting inline in the slot, 2..8
-  //    in a list record, more in a dense row; lists and rows de-duplicated.
+  // 3. Per group: feature -> (local language, q) postings; one posting inline in the slot, 2..4
+  //    in a short list record, 5..8 in a list record, more in a dense row; all de-duplicated.
   struct group_build {
     group_record rec{};
-    std::vector<std::uint32_t> slots, lists;  // lists: 8 entries per record
+    std::vector<std::uint32_t> slots, lists, short_lists;  // 8 and 4 entries per record
     std::vector<std::uint8_t> rows;
   };
   std::vector<group_build> gb(G);
@@ -271,7 +271,7 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
     for (auto& [h, v] : postings) hashes.push_back(h);
     std::sort(hashes.begin(), hashes.end());
 
-    std::map<std::vector<std::uint32_t>, std::uint32_t> list_ids, row_ids;
+    std::map<std::vector<std::uint32_t>, std::uint32_t> list_ids, short_list_ids, row_ids;
     std::vector<std::uint32_t> value(hashes.size());
     for (std::size_t i = 0; i < hashes.size(); ++i) {
       auto& v = postings[hashes[i]];
@@ -291,11 +291,15 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
         }
         payload = it->second;
       } else {
-        type = 1;
-        auto [it, fresh] = list_ids.emplace(v, static_cast<std::uint32_t>(list_ids.size()));
+        const bool small = v.size() <= group_table::kShortListEntries;
+        type = small ? 3 : 1;
+        auto& ids = small ? short_list_ids : list_ids;
+        auto& records = small ? B.short_lists : B.lists;
+        const std::size_t cap = small ? group_table::kShortListEntries : group_table::kListEntries;
+        auto [it, fresh] = ids.emplace(v, static_cast<std::uint32_t>(ids.size()));
         if (fresh) {
-          B.lists.insert(B.lists.end(), v.begin(), v.end());
-          B.lists.resize(B.lists.size() + group_table::kListEntries - v.size(), 0);
+          records.insert(records.end(), v.begin(), v.end());
+          records.resize(records.size() + cap - v.size(), 0);
         }
         payload = it->second;
       }
@@ -303,10 +307,11 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
       value[i] = type << payload_bits | payload;
     }
     B.rec.list_count = static_cast<std::uint32_t>(list_ids.size());
+    B.rec.short_list_count = static_cast<std::uint32_t>(short_list_ids.size());
     B.rec.row_count = static_cast<std::uint32_t>(row_ids.size());
     rep.features += hashes.size();
-    rep.lists += list_ids.size();
-    rep.postings += B.lists.size();
+    rep.lists += list_ids.size() + short_list_ids.size();
+    rep.postings += B.lists.size() + B.short_lists.size();
     rep.rows += row_ids.size();
 
     // Bucketed cuckoo hashing: 4 slots per bucket, two candidate buckets per feature.
@@ -417,12 +422,13 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
     group_build& B = gb[g];
     B.rec.langs_offset = place(group_langs[g].data(), group_langs[g].size() * 2);
     B.rec.slots_offset = place(B.slots.data(), B.slots.size() * 4);
-    if (B.rec.entry_bytes == 2) {
-      std::vector<std::uint16_t> e16(B.lists.begin(), B.lists.end());
-      B.rec.lists_offset = place(e16.data(), e16.size() * 2);
-    } else {
-      B.rec.lists_offset = place(B.lists.data(), B.lists.size() * 4);
-    }
+    auto place_entries = [&](const std::vector<std::uint32_t>& e) {
+      if (B.rec.entry_bytes == 4) return place(e.data(), e.size() * 4);
+      std::vector<std::uint16_t> e16(e.begin(), e.end());
+      return place(e16.data(), e16.size() * 2);
+    };
+    B.rec.lists_offset = place_entries(B.lists);
+    B.rec.short_lists_offset = place_entries(B.short_lists);
     B.rec.rows_offset = place(B.rows.data(), B.rows.size());
     detail::put(grup, B.rec);
   }
