@@ -13,49 +13,20 @@
 #include <sstream>
 #include <string>
 
+#include "tool_run.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kData = std::string(LANGSIFT_TEST_DATA_DIR) + "/";
-const std::string kBin = std::string(LANGSIFT_BINARY_DIR) + "/";
+using namespace langsift_test;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-struct outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-fs::path scratch() {
-  fs::path dir = fs::path(LANGSIFT_BINARY_DIR) / "test-bench-scratch" / std::to_string(::getpid());
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
+fs::path scratch() { return langsift_test::scratch("test-bench-scratch"); }
 
 // Runs `langsift-bench ARGS` through the shell (`env` may set variables first), capturing output.
 outcome bench(const std::string& args, const std::string& env = "") {
-  static int counter = 0;
-  const fs::path base = scratch() / ("run" + std::to_string(++counter));
-  const std::string cmd = "(" + env + (env.empty() ? "" : " ") + q(kBin + "langsift-bench") + " " + args + ") >" +
-                          base.string() + ".out 2>" + base.string() + ".err </dev/null";
-  const int rc = std::system(cmd.c_str());
-  outcome o;
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  o.out = slurp(base.string() + ".out");
-  o.err = slurp(base.string() + ".err");
-  return o;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
+  return sh(env + (env.empty() ? "" : " ") + q(kBin + "langsift-bench") + " " + args, "test-bench-scratch");
 }
 
 // The first lines of tests/data/detect/known.txt, in a file of their own.

@@ -14,46 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "tool_run.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kData = std::string(LANGSIFT_TEST_DATA_DIR) + "/eval/";
-const std::string kBin = std::string(LANGSIFT_BINARY_DIR) + "/";
+using namespace langsift_test;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-struct outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-fs::path scratch() {
-  fs::path dir = fs::path(LANGSIFT_BINARY_DIR) / "test-eval-scratch";
-  fs::create_directories(dir);
-  return dir;
-}
-
-// Runs a shell command line, capturing stdout and stderr.
-outcome sh(const std::string& cmd) {
-  static int counter = 0;
-  // ctest runs test cases as separate processes, possibly in parallel: the pid keeps names apart.
-  fs::path base = scratch() / ("run" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-  std::string full = "(" + cmd + ") >" + base.string() + ".out 2>" + base.string() + ".err </dev/null";
-  int rc = std::system(full.c_str());
-  outcome o;
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  o.out = slurp(base.string() + ".out");
-  o.err = slurp(base.string() + ".err");
-  return o;
-}
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
+fs::path scratch() { return langsift_test::scratch("test-eval-scratch"); }
 
 std::string eval_cmd(const std::string& mode) { return q(kBin + "langsift-eval") + " " + mode + " --no-langsift "; }
 
@@ -75,10 +45,6 @@ std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
     rows.push_back(fields);
   }
   return rows;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include "common/cli.hpp"
 #include "langsift/train.hpp"
+#include "unaccent.hpp"
 
 namespace fs = std::filesystem;
 using namespace langsift;
@@ -50,6 +51,8 @@ void usage(std::FILE* out) {
       "  --fingerprint-bits N    fingerprint bits per table slot (default 12)\n"
       "  --calibration A,B       confidence = logistic(A x margin + B); fit them on held-out lines\n"
       "                          with `langsift-eval calibrate` (default 0.0196,-0.44)\n"
+      "  --unaccented-every N    also count every Nth line that has diacritics on Latin letters\n"
+      "                          without them, as web text often is typed (default 0: never)\n"
       "  --holdout N             leave out every Nth line (N >= 2) from training; with\n"
       "  --holdout-dir DIR       write those lines to DIR/<code>.txt (for calibration/evaluation)\n"
       "  --name NAME             model name recorded in the file (default: the output's file name)\n"
@@ -106,7 +109,7 @@ int main(int argc, char** argv) {
   std::string corpus, output, langs_arg, manifest, exclude_arg, weights_arg, name, holdout_dir, value, calib_arg;
   train_config cfg;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  unsigned holdout = 0;
+  unsigned holdout = 0, unaccented_every = 0;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -163,6 +166,9 @@ int main(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--weight-bits", value, missing)) {
       if (!number("--weight-bits", 4, 16, v)) return 2;
       cfg.weight_bits = static_cast<unsigned>(v);
+    } else if (take_option(argc, argv, i, "--unaccented-every", value, missing)) {
+      if (!number("--unaccented-every", 0, 1000000, v)) return 2;
+      unaccented_every = static_cast<unsigned>(v);
     } else if (take_option(argc, argv, i, "--holdout", value, missing)) {
       if (!number("--holdout", 2, 1000000, v)) return 2;
       holdout = static_cast<unsigned>(v);
@@ -299,7 +305,13 @@ int main(int argc, char** argv) {
       script_histogram hist;
       for_each_line([&](const std::string& line) { hist.add(line); }, [](const std::string&) {});
       c->set_script(hist.dominant());
-      for_each_line([&](const std::string& line) { c->add_text(line); },
+      std::uint64_t accented = 0;
+      std::string plain;
+      for_each_line([&](const std::string& line) {
+                      c->add_text(line);
+                      if (unaccented_every && train_tool::unaccented(line, plain) && ++accented % unaccented_every == 0)
+                        c->add_text(plain);
+                    },
                     [&](const std::string& line) {
                       if (held) held << line << '\n';
                     });
@@ -329,7 +341,7 @@ int main(int argc, char** argv) {
        << "\nfloor=" << cfg.floor_offset << "\nweights=";
   for (unsigned k = 1; k < feature_kind_count; ++k) info << (k > 1 ? "," : "") << cfg.order_weight[k];
   info << "\ncalibration=" << cfg.calibration_a << "," << cfg.calibration_b;
-  info << "\nexcluded_sources=" << exclude_arg << "\nholdout=" << holdout << "\n";
+  info << "\nexcluded_sources=" << exclude_arg << "\nholdout=" << holdout << "\nunaccented_every=" << unaccented_every << "\n";
   std::vector<const language_counts*> ptrs;
   for (const auto& c : counts) ptrs.push_back(c.get());
   build_report rep;

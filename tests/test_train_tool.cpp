@@ -1,0 +1,72 @@
+// `langsift-train`: unaccented copies of training lines (--unaccented-every) and the tool's error
+// paths. The counting and model format themselves are tested in test_model.cpp.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "langsift/detector.hpp"
+#include "langsift/model.hpp"
+#include "tool_run.hpp"
+#include "train/unaccent.hpp"
+
+namespace fs = std::filesystem;
+using namespace langsift_test;
+using langsift::train_tool::unaccented;
+
+namespace {
+
+const std::string kCorpus = std::string(LANGSIFT_TEST_DATA_DIR) + "/corpus";
+
+std::string unaccent(const std::string& s) {
+  std::string out = "(unchanged)";
+  return unaccented(s, out) ? out : "(unchanged)";
+}
+
+}  // namespace
+
+TEST_CASE("unaccented: marks on Latin letters go, letters of other scripts stay") {
+  CHECK(unaccent("Ọmọ ẹgbẹ́ ṣàwárí") == "Omo egbe sawari");                      // Yoruba
+  CHECK(unaccent("Tiếng Việt có dấu") == "Tieng Viet co dau");                  // Vietnamese
+  CHECK(unaccent("Élève à l'école, façade") == "Eleve a l'ecole, facade");       // precomposed
+  CHECK(unaccent("e\xcc\x81t\xc3\xa9") == "ete");                               // decomposed input
+  CHECK(unaccent("Ћирилица: ѓ ќ й") == "(unchanged)");                          // Cyrillic letters
+  CHECK(unaccent("हिन्दी में") == "(unchanged)");                                 // Devanagari signs
+  CHECK(unaccent("plain ASCII, nothing to do") == "(unchanged)");
+  CHECK(unaccent("") == "(unchanged)");
+  CHECK(unaccent("Ѓорѓи and Ðakovo Đ ø ł") == "(unchanged)");  // no combining mark in NFD
+  CHECK(unaccent("x\xff\xfe é") == "x\xef\xbf\xbd\xef\xbf\xbd e");  // invalid UTF-8 -> U+FFFD
+}
+
+TEST_CASE("langsift-train --unaccented-every: unaccented text fits the model better") {
+  const fs::path dir = scratch("test-train-scratch");
+  const std::string plain = (dir / "plain.lsm").string(), ua = (dir / "ua.lsm").string();
+  const std::string train = q(kBin + "langsift-train") + " -q --min-count 1 " + q(kCorpus) + " -o ";
+  REQUIRE(sh(train + q(plain)).status == 0);
+  REQUIRE(sh(train + q(ua) + " --unaccented-every 1").status == 0);
+  langsift::model mp, mu;
+  REQUIRE(langsift::model::load_file(plain, mp) == langsift::status::ok);
+  REQUIRE(langsift::model::load_file(ua, mu) == langsift::status::ok);
+  CHECK(contains(std::string(mp.info()), "unaccented_every=0\n"));
+  CHECK(contains(std::string(mu.info()), "unaccented_every=1\n"));
+
+  // Words of the corpus typed without their accents ("jardín detrás", "école intérieur"): with
+  // unaccented copies the right language wins clearly; without, it is a close call.
+  for (auto [code, text] : {std::pair{"es", "jardin detras"}, std::pair{"fr", "ecole interieur"}}) {
+    INFO(text);
+    const auto dp = langsift::detect(mp, text), du = langsift::detect(mu, text);
+    CHECK(du.language() == code);
+    CHECK(du.confidence > 0.9f);
+    CHECK(du.confidence > dp.confidence + 0.05f);
+  }
+}
+
+TEST_CASE("langsift-train: bad options and inputs are errors") {
+  const std::string train = q(kBin + "langsift-train") + " -q ";
+  const fs::path out = scratch("test-train-scratch") / "bad.lsm";
+  CHECK(sh(train + "--unaccented-every x " + q(kCorpus) + " -o " + q(out.string())).status == 2);
+  CHECK(sh(train + q(kCorpus) + "/no-such-dir -o " + q(out.string())).status == 1);
+  const auto none = sh(train + q(kCorpus));
+  CHECK(none.status == 2);
+  CHECK(contains(none.err, "-o MODEL is required"));
+}
