@@ -10,5 +10,6 @@ int eval_docs(int argc, char** argv);   // lang_docs.cpp
 int eval_mixed(int argc, char** argv);  // lang_mixed.cpp
 
 int eval_calibrate(int argc, char** argv);  // calibrate.cpp
+int eval_url(int argc, char** argv);        // url.cpp
 
 }  // namespace langsift::cli

@@ -22,6 +22,7 @@ constexpr mode kModes[] = {
     {"lang", langsift::cli::eval_lang, "accuracy of language identification on <code>.txt sample files"},
     {"docs", langsift::cli::eval_docs, "per-language precision on documents of N bytes (ClueWeb09 protocol)"},
     {"mixed", langsift::cli::eval_mixed, "reported percents of two-language documents against true byte shares"},
+    {"url", langsift::cli::eval_url, "URL-only language classification: P, R, p(-|-), F1 per language and source, k-fold CV"},
 };
 
 void usage(std::FILE* out) {

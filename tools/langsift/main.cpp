@@ -19,6 +19,7 @@ constexpr subcommand kSubcommands[] = {
     {"detect", langsift::cli::cmd_detect, "identify the languages of documents (the whole pipeline)"},
     {"encoding", langsift::cli::cmd_encoding, "detect the character encoding of files"},
     {"text", langsift::cli::cmd_text, "extract UTF-8 text (and optionally main content) from a page"},
+    {"url", langsift::cli::cmd_url, "the language of a page from its URL alone (before fetching)"},
 };
 
 void usage(std::FILE* out) {

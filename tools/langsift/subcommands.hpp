@@ -6,5 +6,6 @@ namespace langsift::cli {
 int cmd_encoding(int argc, char** argv);  // encoding.cpp
 int cmd_text(int argc, char** argv);      // text.cpp
 int cmd_detect(int argc, char** argv);    // detect.cpp
+int cmd_url(int argc, char** argv);       // url.cpp
 
 }  // namespace langsift::cli

@@ -104,8 +104,13 @@ bool excluded_ranges(const std::string& manifest, const std::set<std::string>& e
 
 }  // namespace
 
+namespace langsift::cli {
+int train_url(int argc, char** argv);  // url_train.cpp
+}
+
 int main(int argc, char** argv) {
   using namespace langsift::cli;
+  if (argc > 1 && std::string_view(argv[1]) == "url") return train_url(argc - 1, argv + 1);
   std::string corpus, output, langs_arg, manifest, exclude_arg, weights_arg, name, holdout_dir, value, calib_arg;
   train_config cfg;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());

@@ -1,0 +1,196 @@
+// langsift — Punycode (RFC 3492) and IDN host labels, by hand (the core has no ICU).
+//
+//   punycode_decode("mnchen-3ya", out)      → "münchen" (UTF-8)
+//   punycode_encode("münchen", out)         → "mnchen-3ya"
+//   idn_to_unicode("www.xn--mnchen-3ya.de", out) → "www.münchen.de"
+//
+// Decoding checks what RFC 3492 requires (basic code points only before the last '-', digits in
+// range, no overflow, results in U+0080..U+10FFFF without surrogates) and returns false otherwise;
+// it never reads past its input. No IDNA mapping or validation beyond that.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "langsift/unicode.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+namespace detail {
+
+constexpr std::uint32_t kPunyBase = 36, kPunyTMin = 1, kPunyTMax = 26, kPunySkew = 38,
+                        kPunyDamp = 700, kPunyInitialBias = 72, kPunyInitialN = 128;
+constexpr std::size_t kPunyMaxOutput = 256;  // code points; DNS labels are at most 63 bytes
+
+constexpr std::uint32_t puny_adapt(std::uint32_t delta, std::uint32_t numpoints, bool first) noexcept {
+  delta = first ? delta / kPunyDamp : delta / 2;
+  delta += delta / numpoints;
+  std::uint32_t k = 0;
+  while (delta > ((kPunyBase - kPunyTMin) * kPunyTMax) / 2) {
+    delta /= kPunyBase - kPunyTMin;
+    k += kPunyBase;
+  }
+  return k + (kPunyBase - kPunyTMin + 1) * delta / (delta + kPunySkew);
+}
+
+constexpr std::uint32_t puny_digit_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return static_cast<std::uint32_t>(c - '0' + 26);
+  if (c >= 'A' && c <= 'Z') return static_cast<std::uint32_t>(c - 'A');
+  if (c >= 'a' && c <= 'z') return static_cast<std::uint32_t>(c - 'a');
+  return kPunyBase;
+}
+
+constexpr char puny_digit_char(std::uint32_t d) noexcept {
+  return static_cast<char>(d < 26 ? 'a' + d : '0' + (d - 26));
+}
+
+inline void append_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+}  // namespace detail
+
+/// Decodes a Punycode string (without the "xn--" prefix), appending UTF-8 to `out`.
+/// Returns false (out unchanged) for invalid input.
+inline bool punycode_decode(std::string_view in, std::string& out) {
+  using namespace detail;
+  char32_t cps[kPunyMaxOutput];
+  std::size_t n_out = 0;
+  const std::size_t last_dash = in.rfind('-');
+  std::size_t pos = 0;
+  if (last_dash != std::string_view::npos) {
+    if (last_dash > kPunyMaxOutput) return false;
+    for (std::size_t i = 0; i < last_dash; ++i) {
+      const unsigned char c = static_cast<unsigned char>(in[i]);
+      if (c >= 0x80) return false;
+      cps[n_out++] = c;
+    }
+    pos = last_dash + 1;
+  }
+  std::uint32_t n = kPunyInitialN, bias = kPunyInitialBias, i = 0;
+  while (pos < in.size()) {
+    const std::uint32_t oldi = i;
+    std::uint32_t w = 1;
+    for (std::uint32_t k = kPunyBase;; k += kPunyBase) {
+      if (pos >= in.size()) return false;
+      const std::uint32_t digit = puny_digit_value(in[pos++]);
+      if (digit >= kPunyBase) return false;
+      if (digit > (0xFFFFFFFFu - i) / w) return false;
+      i += digit * w;
+      const std::uint32_t t = k <= bias ? kPunyTMin : (k >= bias + kPunyTMax ? kPunyTMax : k - bias);
+      if (digit < t) break;
+      if (w > 0xFFFFFFFFu / (kPunyBase - t)) return false;
+      w *= kPunyBase - t;
+    }
+    const std::uint32_t count = static_cast<std::uint32_t>(n_out + 1);
+    bias = puny_adapt(i - oldi, count, oldi == 0);
+    if (i / count > 0x10FFFFu - n) return false;
+    n += i / count;
+    i %= count;
+    if (n < 0x80 || n > 0x10FFFF || (n >= 0xD800 && n <= 0xDFFF)) return false;
+    if (n_out >= kPunyMaxOutput) return false;
+    for (std::size_t j = n_out; j > i; --j) cps[j] = cps[j - 1];
+    cps[i] = n;
+    ++n_out;
+    ++i;
+  }
+  for (std::size_t j = 0; j < n_out; ++j) append_utf8(out, cps[j]);
+  return true;
+}
+
+/// Encodes UTF-8 text as Punycode (no "xn--" prefix), appending to `out`. Returns false for
+/// invalid UTF-8 or more than 256 code points.
+inline bool punycode_encode(std::string_view utf8, std::string& out) {
+  using namespace detail;
+  if (!is_valid_utf8(utf8)) return false;
+  char32_t cps[kPunyMaxOutput];
+  std::size_t len = 0;
+  for (const char *p = utf8.data(), *e = p + utf8.size(); p < e;) {
+    if (len >= kPunyMaxOutput) return false;
+    cps[len++] = decode_utf8(p, e);
+  }
+  std::string r;
+  for (std::size_t j = 0; j < len; ++j)
+    if (cps[j] < 0x80) r += static_cast<char>(cps[j]);
+  const std::size_t b = r.size();
+  std::size_t h = b;
+  if (b > 0) r += '-';
+  std::uint32_t n = kPunyInitialN, delta = 0, bias = kPunyInitialBias;
+  while (h < len) {
+    std::uint32_t m = 0x10FFFF + 1;
+    for (std::size_t j = 0; j < len; ++j)
+      if (cps[j] >= n && cps[j] < m) m = cps[j];
+    delta += (m - n) * static_cast<std::uint32_t>(h + 1);  // bounded: <= 0x110000 * 257
+    n = m;
+    for (std::size_t j = 0; j < len; ++j) {
+      if (cps[j] < n) ++delta;
+      if (cps[j] == n) {
+        std::uint32_t q = delta;
+        for (std::uint32_t k = kPunyBase;; k += kPunyBase) {
+          const std::uint32_t t = k <= bias ? kPunyTMin : (k >= bias + kPunyTMax ? kPunyTMax : k - bias);
+          if (q < t) break;
+          r += puny_digit_char(t + (q - t) % (kPunyBase - t));
+          q = (q - t) / (kPunyBase - t);
+        }
+        r += puny_digit_char(q);
+        bias = puny_adapt(delta, static_cast<std::uint32_t>(h + 1), h == b);
+        delta = 0;
+        ++h;
+      }
+    }
+    ++delta;
+    ++n;
+  }
+  out += r;
+  return true;
+}
+
+/// Rewrites every "xn--" label of a host name to Unicode (UTF-8) and lower-cases ASCII letters,
+/// writing into `out` (cleared first). A label that does not decode is kept as it was.
+/// Returns the number of labels decoded.
+inline std::size_t idn_to_unicode(std::string_view host, std::string& out) {
+  out.clear();
+  std::size_t decoded = 0, start = 0;
+  while (start <= host.size()) {
+    std::size_t dot = host.find('.', start);
+    if (dot == std::string_view::npos) dot = host.size();
+    const std::string_view label = host.substr(start, dot - start);
+    const bool ace = label.size() > 4 && (label[0] == 'x' || label[0] == 'X') &&
+                     (label[1] == 'n' || label[1] == 'N') && label[2] == '-' && label[3] == '-';
+    const std::size_t before = out.size();
+    char low[64];
+    const bool fits = ace && label.size() - 4 <= sizeof low;
+    if (fits)
+      for (std::size_t i = 4; i < label.size(); ++i) low[i - 4] = (label[i] >= 'A' && label[i] <= 'Z') ? static_cast<char>(label[i] + 32) : label[i];
+    if (fits && punycode_decode(std::string_view(low, label.size() - 4), out)) {
+      ++decoded;
+    } else {
+      out.resize(before);
+      for (char c : label) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+    }
+    if (dot == host.size()) break;
+    out += '.';
+    start = dot + 1;
+  }
+  return decoded;
+}
+
+}  // namespace v1
+}  // namespace langsift

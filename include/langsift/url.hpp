@@ -1,0 +1,991 @@
+// langsift — URL-only language classification (Baykan, Henzinger & Weber 2013): given only a URL,
+// which language is the page likely in? Header-only, no allocation on the classification path.
+//
+//   langsift::url_parts p;  langsift::parse_url("http://www.xn--mnchen-3ya.de/Stadt%C3%A9/", p);
+//   // p.host() "www.münchen.de", p.registered_domain() "münchen.de", p.public_suffix() "de",
+//   // p.path() "/Stadté/" (percent-decoded to UTF-8)
+//   langsift::url_classifier c(&lr_model, &words_model);      // either may be null
+//   langsift::url_result r = c.classify("http://www.spiegel.de/politik/");
+//   r.language();  // "de";  r.languages[0..r.count) ranked with scores; "und" when nothing is known
+//
+// Stages: parse_url (scheme, host with IDN labels decoded, public suffix / registered domain by the
+// compiled-in Public Suffix List, IPv4/IPv6 literals, path and query percent-decoded to UTF-8) →
+// for_each_url_feature (tokens split at non-letters, lower-cased, stop tokens removed; words;
+// character 3–7-grams of "^token$"; TLD; 2-letter country/language labels in the host; language-
+// code patterns in subdomain, path segment, query parameter and file name; hyphens in the host) →
+// url_model (a hashed feature → per-language weight table: the generative words model, trained
+// from text corpora, or the discriminative linear model, trained from labelled URLs) →
+// url_classifier (the models combined with language-code patterns and an optional host-country
+// hint). Baselines: cctld_language (ccTLD) and cctld_plus_language (ccTLD+). See docs/url.md.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+
+#include "langsift/common.hpp"
+#include "langsift/country.hpp"
+#include "langsift/ngram.hpp"
+#include "langsift/psl.hpp"
+#include "langsift/punycode.hpp"
+#include "langsift/unicode.hpp"
+#include "langsift/uri.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+// ================================================================================================
+// Parsing
+
+enum class host_kind : std::uint8_t { none, name, ipv4, ipv6 };
+
+/// A parsed URL. Strings are owned (re-used across calls: pass the same object to avoid
+/// allocation). All views returned point into this object.
+struct url_parts {
+  std::string scheme;  ///< lower case; "http" assumed for "example.com/x"
+  std::string host_;   ///< lower case, IDN labels as UTF-8, no trailing dot, no brackets
+  std::string path_;   ///< percent-decoded to UTF-8 (invalid UTF-8 bytes read as Latin-1)
+  std::string query_;  ///< percent-decoded, '+' as space
+  host_kind kind = host_kind::none;
+  std::size_t suffix_at = 0, registered_at = 0;  ///< offsets in host_ (registered_at = npos: none)
+  bool idn = false;        ///< some host label was punycode
+  bool truncated = false;  ///< the URL was longer than the cap; only a prefix was parsed
+
+  std::string_view host() const noexcept { return host_; }
+  std::string_view path() const noexcept { return path_; }
+  std::string_view query() const noexcept { return query_; }
+  /// "co.uk" (for host names; "" for IP literals and empty hosts)
+  std::string_view public_suffix() const noexcept {
+    return kind == host_kind::name ? std::string_view(host_).substr(suffix_at) : std::string_view();
+  }
+  /// "bbc.co.uk"; "" when the host is itself a public suffix or not a name
+  std::string_view registered_domain() const noexcept {
+    return kind == host_kind::name && registered_at != std::string::npos ? std::string_view(host_).substr(registered_at)
+                                                                          : std::string_view();
+  }
+  /// The last label ("uk"); "" for IP literals.
+  std::string_view tld() const noexcept {
+    if (kind != host_kind::name) return {};
+    const std::size_t d = host_.rfind('.');
+    return d == std::string::npos ? std::string_view(host_) : std::string_view(host_).substr(d + 1);
+  }
+};
+
+namespace detail {
+
+inline int url_hex(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// Percent-decodes `s` (optionally '+' → ' ') and appends UTF-8 to `out`: decoded bytes that do not
+/// form valid UTF-8 are read as Latin-1 (old sites encode "é" as %E9); a '%' not followed by two
+/// hex digits stays as it is; C0 controls become spaces.
+inline void url_percent_decode(std::string_view s, bool plus_is_space, std::string& out) {
+  // First pass into raw bytes, then a UTF-8 validity pass that maps bad bytes as Latin-1.
+  std::string& o = out;
+  const std::size_t start = o.size();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '%' && i + 2 < s.size() && url_hex(s[i + 1]) >= 0 && url_hex(s[i + 2]) >= 0) {
+      c = static_cast<char>(url_hex(s[i + 1]) * 16 + url_hex(s[i + 2]));
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      c = ' ';
+    }
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+    o += c;
+  }
+  // Repair: keep valid UTF-8 sequences, read other bytes >= 0x80 as Latin-1.
+  bool ascii = true;
+  for (std::size_t i = start; i < o.size(); ++i)
+    if (static_cast<unsigned char>(o[i]) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  if (ascii || is_valid_utf8(std::string_view(o).substr(start))) return;
+  std::string fixed;
+  fixed.reserve((o.size() - start) * 2);
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(o.data()) + start;
+  const unsigned char* e = reinterpret_cast<const unsigned char*>(o.data()) + o.size();
+  while (p < e) {
+    if (*p < 0x80) {
+      fixed += static_cast<char>(*p++);
+      continue;
+    }
+    const utf8_decoded d = decode_utf8_step(p, e);
+    if (d.cp == 0xFFFD && !(d.len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD)) {
+      append_utf8(fixed, static_cast<char32_t>(*p));  // Latin-1
+      ++p;
+    } else {
+      fixed.append(reinterpret_cast<const char*>(p), d.len);
+      p += d.len;
+    }
+  }
+  o.resize(start);
+  o += fixed;
+}
+
+inline bool url_parse_ipv4(std::string_view h) noexcept {
+  int parts = 0;
+  std::size_t i = 0;
+  while (i <= h.size()) {
+    std::size_t j = h.find('.', i);
+    if (j == std::string_view::npos) j = h.size();
+    const std::string_view p = h.substr(i, j - i);
+    if (p.empty() || p.size() > 3) return false;
+    int v = 0;
+    for (char c : p) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + (c - '0');
+    }
+    if (v > 255) return false;
+    ++parts;
+    i = j + 1;
+    if (j == h.size()) break;
+  }
+  return parts == 4;
+}
+
+inline bool url_parse_ipv6(std::string_view h) noexcept {  // inside the brackets; loose check
+  if (h.empty() || h.size() > 45) return false;
+  int colons = 0;
+  for (char c : h) {
+    if (c == ':') ++colons;
+    else if (!(url_hex(c) >= 0 || c == '.')) return false;
+  }
+  return colons >= 2 && colons <= 7;
+}
+
+}  // namespace detail
+
+/// Default cap on the bytes of a URL examined.
+constexpr std::size_t kUrlMaxBytes = 2048;
+
+/// Parses `url` into `out`. Accepts absolute URLs of any scheme with an authority, and bare
+/// "host/path" strings (read as http). Returns status::ok, status::truncated (longer than
+/// `max_bytes`: the prefix was parsed), status::empty_input (empty or blank), or
+/// status::invalid_argument (not a URL with a host: "mailto:x", "/relative", a malformed authority,
+/// an empty host). On any status but ok/truncated, `out.kind == host_kind::none`; the path may
+/// still be filled when there is one.
+inline status parse_url(std::string_view url, url_parts& out, std::size_t max_bytes = kUrlMaxBytes) {
+  out.scheme.clear();
+  out.host_.clear();
+  out.path_.clear();
+  out.query_.clear();
+  out.kind = host_kind::none;
+  out.suffix_at = 0;
+  out.registered_at = std::string::npos;
+  out.idn = false;
+  out.truncated = false;
+  if (url.size() > max_bytes) {
+    url = url.substr(0, max_bytes);
+    out.truncated = true;
+  }
+  url = detail::uri_trim(url);
+  if (url.empty()) return status::empty_input;
+  std::optional<uri_view> u = parse_uri(url);
+  // "example.com/x", "www.example.com": no scheme → read as http://...
+  std::string with_scheme;
+  if (!u || !u->has_authority) {
+    const bool looks_like_host =
+        !url.empty() && url[0] != '/' && url.find("://") == std::string_view::npos &&
+        (!u || u->scheme.empty() || url.find('.') < url.find(':'));
+    if (looks_like_host) {
+      with_scheme.reserve(url.size() + 7);
+      with_scheme = "http://";
+      with_scheme.append(url);
+      u = parse_uri(with_scheme);
+    }
+  }
+  if (!u || !u->has_authority) {
+    if (u) detail::url_percent_decode(u->path, false, out.path_);
+    return status::invalid_argument;
+  }
+  for (char c : u->scheme) out.scheme += detail::uri_lower(c);
+  if (out.scheme.empty()) out.scheme = "http";
+  detail::url_percent_decode(u->path, false, out.path_);
+  detail::url_percent_decode(u->query, true, out.query_);
+  std::string_view h = u->host;
+  if (h.size() >= 2 && h.front() == '[' && h.back() == ']') {
+    h = h.substr(1, h.size() - 2);
+    if (!detail::url_parse_ipv6(h)) return status::invalid_argument;
+    for (char c : h) out.host_ += detail::uri_lower(c);
+    out.kind = host_kind::ipv6;
+    return out.truncated ? status::truncated : status::ok;
+  }
+  while (!h.empty() && h.back() == '.') h.remove_suffix(1);
+  if (h.empty()) return status::invalid_argument;
+  // Percent-encoded host bytes ("%C3%BC") are decoded; then IDN labels.
+  std::string decoded;
+  if (h.find('%') != std::string_view::npos) {
+    detail::url_percent_decode(h, false, decoded);
+    h = decoded;
+  }
+  if (detail::url_parse_ipv4(h)) {
+    out.host_.assign(h);
+    out.kind = host_kind::ipv4;
+    return out.truncated ? status::truncated : status::ok;
+  }
+  out.idn = idn_to_unicode(h, out.host_) > 0;
+  // Lower-case non-ASCII letters too (simple case folding), keeping the string valid UTF-8.
+  bool ascii = true;
+  for (char c : out.host_)
+    if (static_cast<unsigned char>(c) >= 0x80) ascii = false;
+  if (!ascii) {
+    std::string folded;
+    folded.reserve(out.host_.size());
+    const char* p = out.host_.data();
+    const char* e = p + out.host_.size();
+    while (p < e) {
+      const char32_t cp = decode_utf8(p, e);
+      detail::append_utf8(folded, code_point_props(cp).lower);
+    }
+    out.host_.swap(folded);
+  }
+  for (char c : out.host_)
+    if (c == ' ' || static_cast<unsigned char>(c) < 0x20) return status::invalid_argument;
+  const domain_parts d = split_domain(out.host_);
+  if (d.public_suffix.empty()) return status::invalid_argument;
+  out.kind = host_kind::name;
+  out.suffix_at = static_cast<std::size_t>(d.public_suffix.data() - out.host_.data());
+  out.registered_at = d.registered_domain.empty()
+                          ? std::string::npos
+                          : static_cast<std::size_t>(d.registered_domain.data() - out.host_.data());
+  return out.truncated ? status::truncated : status::ok;
+}
+
+// ================================================================================================
+// Features
+
+/// Feature kinds; a model records which it uses (bit (1 << kind)).
+enum url_feature_kind : std::uint8_t {
+  url_feat_word = 1,      ///< a whole token
+  url_feat_ngram = 2,     ///< a character n-gram of "^token$" (orders min_order..max_order)
+  url_feat_tld = 3,       ///< the last host label ("tld=de"; "tld=*ip" for IP literals)
+  url_feat_hostcc = 4,    ///< a 2-letter host label other than the TLD ("fr" in fr.wikipedia.org)
+  url_feat_langcode = 5,  ///< a language-code pattern (subdomain, /de/ segment, ?lang=, _en.html)
+  url_feat_hyphens = 6,   ///< hyphens in the host: 0, 1, 2, 3+
+  url_feat_suffix = 7,    ///< the public suffix when it has 2+ labels ("co.uk", "com.tr")
+};
+
+/// Where a language code was found in the URL (see url_features::codes).
+enum class url_code_place : std::uint8_t { subdomain, path_segment, query, file_name };
+
+struct url_language_code {
+  char code[4] = {};  ///< "de", "fr"; 2 or 3 lower-case letters, NUL-padded
+  url_code_place place{};
+  std::string_view view() const noexcept { return std::string_view(code, code[2] ? (code[3] ? 4 : 3) : 2); }
+};
+
+/// Which features to extract.
+struct url_feature_config {
+  std::uint8_t min_order = 3;  ///< character n-grams of orders min_order..max_order (1..7)
+  std::uint8_t max_order = 7;
+  std::uint32_t kinds = 0xFE;  ///< bit (1 << url_feature_kind); default: all
+};
+
+namespace detail {
+
+constexpr std::uint64_t url_finish(std::uint64_t poly, unsigned tag) noexcept {
+  return fmix64(poly + 0x632BE59BD9B4E019ull * (tag + 1) + 0x51ED27B3ull);
+}
+
+inline std::uint64_t url_string_hash(std::string_view s, unsigned tag) noexcept {
+  std::uint64_t h = 0;
+  for (unsigned char c : s) h = h * kPolyBase + c + 1;
+  return url_finish(h, tag);
+}
+
+/// Tokens dropped (the paper's stop tokens, plus file extensions and URL syntax words that say
+/// nothing about language: they would only teach a model the shape of a source's URLs).
+inline bool url_stop_token(const char32_t* t, std::size_t n) noexcept {
+  if (n < 2) return true;
+  if (n > 6) return false;
+  char s[7];
+  for (std::size_t i = 0; i < n; ++i) {
+    if (t[i] >= 0x80) return false;
+    s[i] = static_cast<char>(t[i]);
+  }
+  const std::string_view v(s, n);
+  static constexpr std::string_view stops[] = {"www", "index", "html", "htm", "http", "https", "php",
+                                               "asp", "aspx", "jsp", "cgi", "shtml", "cfm", "amp"};
+  for (auto x : stops)
+    if (v == x) return true;
+  return false;
+}
+
+inline bool url_is_alpha_lower(std::string_view s) noexcept {
+  for (char c : s)
+    if (c < 'a' || c > 'z') return false;
+  return !s.empty();
+}
+
+/// "de", "de-de", "de_DE", "pt-br", "fra" (3 letters only where `allow3`) → the language part.
+inline bool url_code_token(std::string_view s, bool allow3, url_language_code& c) noexcept {
+  char low[8];
+  if (s.size() > 7) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) low[i] = uri_lower(s[i]);
+  std::string_view v(low, s.size());
+  std::string_view lang = v;
+  if (v.size() == 5 && (v[2] == '-' || v[2] == '_')) {
+    if (!url_is_alpha_lower(v.substr(3))) return false;
+    lang = v.substr(0, 2);
+  }
+  if (!(lang.size() == 2 || (allow3 && lang.size() == 3)) || !url_is_alpha_lower(lang)) return false;
+  c = {};
+  std::memcpy(c.code, lang.data(), lang.size());
+  return true;
+}
+
+}  // namespace detail
+
+/// The features of one URL: hashes in a fixed buffer (no allocation), and the language-code
+/// patterns found (for the classifier's pattern rule).
+struct url_features {
+  static constexpr std::size_t kMaxFeatures = 1024;
+  static constexpr std::size_t kMaxCodes = 8;
+  std::uint64_t hash[kMaxFeatures];
+  std::uint8_t kind[kMaxFeatures];
+  std::size_t count = 0;
+  std::size_t tokens = 0;  ///< tokens kept (after stop tokens)
+  url_language_code codes[kMaxCodes];
+  std::size_t code_count = 0;
+  char country[3] = {};  ///< ISO country of the ccTLD ("" for generic TLDs)
+
+  void add(std::uint64_t h, std::uint8_t k) noexcept {
+    if (count < kMaxFeatures) {
+      hash[count] = h;
+      kind[count] = k;
+      ++count;
+    }
+  }
+  void add_code(const url_language_code& c) noexcept {
+    for (std::size_t i = 0; i < code_count; ++i)
+      if (std::memcmp(codes[i].code, c.code, 4) == 0) return;
+    if (code_count < kMaxCodes) codes[code_count++] = c;
+  }
+};
+
+namespace detail {
+
+/// Tokenises UTF-8 `text` at non-letters (letters and marks are word characters; digits,
+/// punctuation, symbols separate), lower-cases, drops stop tokens, and emits word and n-gram
+/// features.
+inline void url_token_features(std::string_view text, const url_feature_config& cfg, url_features& f) {
+  constexpr std::size_t kMaxToken = 64;
+  char32_t tok[kMaxToken];
+  std::size_t n = 0;
+  bool overlong = false;
+  const bool want_words = cfg.kinds & (1u << url_feat_word);
+  const bool want_ngrams = cfg.kinds & (1u << url_feat_ngram);
+  const unsigned lo = cfg.min_order < 1 ? 1 : cfg.min_order, hi = cfg.max_order > 7 ? 7 : cfg.max_order;
+  auto flush = [&]() {
+    if (n == 0) return;
+    if (!overlong && !url_stop_token(tok, n)) {
+      ++f.tokens;
+      if (want_words) {
+        std::uint64_t h = 0;
+        for (std::size_t i = 0; i < n; ++i) h = h * kPolyBase + tok[i] + 1;
+        f.add(url_finish(h, 100), url_feat_word);
+      }
+      if (want_ngrams) {
+        // padded token: ^ t0 .. tn-1 $ (boundary = U+0020 on both sides)
+        const std::size_t len = n + 2;
+        std::uint64_t poly[8] = {};
+        for (std::size_t i = 0; i < len; ++i) {
+          const char32_t c = (i == 0 || i == len - 1) ? kBoundary : tok[i - 1];
+          const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
+          for (unsigned k = 7; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;
+          poly[1] = v;
+          const unsigned top = (i + 1) < hi ? static_cast<unsigned>(i + 1) : hi;
+          for (unsigned k = lo; k <= top; ++k) f.add(url_finish(poly[k], k), url_feat_ngram);
+        }
+      }
+    }
+    n = 0;
+    overlong = false;
+  };
+  const char* p = text.data();
+  const char* const e = p + text.size();
+  while (p < e) {
+    char32_t cp;
+    const unsigned char b = static_cast<unsigned char>(*p);
+    if (b < 0x80) {
+      ++p;
+      if ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') {
+        if (n < kMaxToken) tok[n++] = b | 0x20;
+        else overlong = true;
+        continue;
+      }
+      flush();
+      continue;
+    }
+    cp = decode_utf8(p, e);
+    const code_point_info info = code_point_props(cp);
+    if ((info.cls == char_class::letter || info.cls == char_class::mark) && cp != 0xFFFD) {
+      if (n < kMaxToken) tok[n++] = info.lower;
+      else overlong = true;
+    } else {
+      flush();
+    }
+  }
+  flush();
+}
+
+}  // namespace detail
+
+/// Extracts the features of a parsed URL into `f` (reset first).
+inline void url_extract_features(const url_parts& u, const url_feature_config& cfg, url_features& f) {
+  f.count = 0;
+  f.tokens = 0;
+  f.code_count = 0;
+  f.country[0] = f.country[1] = f.country[2] = 0;
+  const auto want = [&](url_feature_kind k) { return (cfg.kinds & (1u << k)) != 0; };
+  if (u.kind == host_kind::ipv4 || u.kind == host_kind::ipv6) {
+    if (want(url_feat_tld)) f.add(detail::url_string_hash("*ip", url_feat_tld), url_feat_tld);
+  } else if (u.kind == host_kind::name) {
+    const std::string_view host = u.host();
+    const std::string_view tld = u.tld();
+    if (want(url_feat_tld)) f.add(detail::url_string_hash(tld, url_feat_tld), url_feat_tld);
+    const std::string_view suffix = u.public_suffix();
+    if (want(url_feat_suffix) && suffix.find('.') != std::string_view::npos)
+      f.add(detail::url_string_hash(suffix, url_feat_suffix), url_feat_suffix);
+    const std::string_view cc = tld_country(tld);
+    if (cc.size() == 2) {
+      f.country[0] = cc[0];
+      f.country[1] = cc[1];
+    }
+    // Labels before the public suffix: tokens, 2-letter labels, hyphens.
+    const std::string_view head = host.substr(0, u.suffix_at > 0 ? u.suffix_at - 1 : 0);
+    std::size_t hyphens = 0;
+    for (char c : head) hyphens += c == '-';
+    if (want(url_feat_hyphens))
+      f.add(detail::url_string_hash(std::string_view("0123").substr(hyphens > 3 ? 3 : hyphens, 1), url_feat_hyphens),
+            url_feat_hyphens);
+    // Subdomain labels (left of the registered domain's label): language codes and country codes.
+    const std::size_t reg = u.registered_at == std::string::npos ? 0 : u.registered_at;
+    std::size_t i = 0;
+    while (i < reg) {
+      std::size_t dot = host.find('.', i);
+      if (dot == std::string_view::npos || dot >= reg) dot = reg > 0 ? reg - 1 : 0;
+      const std::string_view label = host.substr(i, dot - i);
+      url_language_code c;
+      if (detail::url_code_token(label, false, c)) {
+        c.place = url_code_place::subdomain;
+        f.add_code(c);
+        if (want(url_feat_hostcc)) f.add(detail::url_string_hash(label, url_feat_hostcc), url_feat_hostcc);
+        if (want(url_feat_langcode))
+          f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
+      }
+      if (dot <= i) break;
+      i = dot + 1;
+    }
+    detail::url_token_features(head, cfg, f);
+  }
+  // Path: segments that are language codes ("/de/", "/en-us/"), file names ending in _xx / -xx.
+  const std::string_view path = u.path();
+  std::size_t i = 0;
+  while (i < path.size()) {
+    while (i < path.size() && path[i] == '/') ++i;
+    std::size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    const std::string_view seg = path.substr(i, j - i);
+    url_language_code c;
+    if (!seg.empty() && detail::url_code_token(seg, false, c)) {
+      c.place = url_code_place::path_segment;
+      f.add_code(c);
+      if (want(url_feat_langcode)) f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
+    } else if (seg.size() > 3) {
+      // file name stem ending in [_-.]xx before an extension (or at the end): "article153_en.html"
+      std::string_view stem = seg;
+      if (const std::size_t dot = stem.rfind('.'); dot != std::string_view::npos && dot > 0) stem = stem.substr(0, dot);
+      if (stem.size() > 3) {
+        const char sep = stem[stem.size() - 3];
+        if ((sep == '_' || sep == '-' || sep == '.') && detail::url_code_token(stem.substr(stem.size() - 2), false, c)) {
+          c.place = url_code_place::file_name;
+          f.add_code(c);
+          if (want(url_feat_langcode))
+            f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
+        }
+      }
+    }
+    i = j;
+  }
+  // Query: lang=, language=, hl=, locale=, lng=, ln=, l= parameters.
+  const std::string_view q = u.query();
+  i = 0;
+  while (i < q.size()) {
+    std::size_t j = q.find_first_of("&;", i);
+    if (j == std::string_view::npos) j = q.size();
+    const std::string_view kv = q.substr(i, j - i);
+    const std::size_t eq = kv.find('=');
+    if (eq != std::string_view::npos) {
+      std::string_view key = kv.substr(0, eq);
+      char kl[10];
+      if (key.size() <= sizeof kl) {
+        for (std::size_t k = 0; k < key.size(); ++k) kl[k] = detail::uri_lower(key[k]);
+        const std::string_view k2(kl, key.size());
+        if (k2 == "lang" || k2 == "language" || k2 == "hl" || k2 == "locale" || k2 == "lng" || k2 == "ln" ||
+            k2 == "l" || k2 == "lang_id" || k2 == "sprache" || k2 == "langue" || k2 == "idioma") {
+          url_language_code c;
+          if (detail::url_code_token(kv.substr(eq + 1), true, c)) {
+            c.place = url_code_place::query;
+            f.add_code(c);
+            if (want(url_feat_langcode))
+              f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
+          }
+        }
+      }
+    }
+    i = j + 1;
+  }
+  detail::url_token_features(path, cfg, f);
+  detail::url_token_features(q, cfg, f);
+}
+
+// ================================================================================================
+// Baselines
+
+/// ccTLD baseline (Baykan et al.): the language of the URL's country-code TLD — the first official
+/// language of the country (CLDR), e.g. "de" → de, "ch" → de, "ca" → en; "" for generic TLDs.
+inline std::string_view cctld_language(const url_parts& u) noexcept {
+  std::string_view lang;
+  const std::string_view cc = tld_country(u.tld());
+  if (cc.empty()) return {};
+  for_each_country_language(cc, [&](std::string_view l, float) {
+    if (lang.empty()) lang = l;
+  });
+  return lang;
+}
+
+/// ccTLD+ baseline: ccTLD, and English for the generic TLDs com, org, net, edu, gov, mil, info, biz.
+inline std::string_view cctld_plus_language(const url_parts& u) noexcept {
+  std::string_view l = cctld_language(u);
+  if (!l.empty()) return l;
+  static constexpr std::string_view generic[] = {"com", "org", "net", "edu", "gov", "mil", "info", "biz"};
+  const std::string_view t = u.tld();
+  for (auto g : generic)
+    if (t == g) return "en";
+  return {};
+}
+
+// ================================================================================================
+// Models
+
+/// A URL model: per-language bias and a hashed feature → (language, weight) table. Both the
+/// generative words model and the discriminative linear model are of this form; scores are
+/// bias[l] + Σ weight(feature, l) over the URL's features (a log-linear model).
+///
+/// File format (little-endian): "LSURL\0\0\1" (magic, version 1), u32 header size (64), u32 kind
+/// (1 words/generative, 2 linear/discriminative), u32 languages, u32 slot bits, u32 postings,
+/// f32 weight scale, u32 feature kinds, u8 min order, u8 max order, u16 0, f32 temperature,
+/// u64 XXH3-64 of everything after the header, char name[8]; then languages × char[8] codes,
+/// languages × f32 bias, slots × {u32 fingerprint, u32 first posting << 8 | count}, postings ×
+/// {u8 language, i8 weight}.
+class url_model {
+ public:
+  enum kind_t : std::uint32_t { none = 0, words = 1, linear = 2 };
+  struct slot {
+    std::uint32_t fp;
+    std::uint32_t ref;  ///< first posting << 8 | count (count 0: empty slot)
+  };
+  struct posting {
+    std::uint8_t lang;
+    std::int8_t weight;
+  };
+
+  kind_t kind = none;
+  std::vector<std::string> languages;
+  std::vector<float> bias;
+  std::vector<slot> slots;  ///< power of two
+  std::vector<posting> postings;
+  float scale = 1;        ///< weight = posting.weight * scale
+  float temperature = 1;  ///< scores / temperature before the softmax
+  url_feature_config features;
+  std::string name;
+
+  bool empty() const noexcept { return languages.empty(); }
+  std::size_t size_bytes() const noexcept {
+    return 64 + languages.size() * 12 + slots.size() * sizeof(slot) + postings.size() * sizeof(posting);
+  }
+
+  /// Postings of a feature hash (empty span when the feature is unknown).
+  std::pair<const posting*, std::size_t> find(std::uint64_t h) const noexcept {
+    if (slots.empty()) return {nullptr, 0};
+    const std::size_t mask = slots.size() - 1;
+    const std::uint32_t fp = static_cast<std::uint32_t>(h >> 32) | 1u;
+    for (std::size_t s = static_cast<std::size_t>(h) & mask;; s = (s + 1) & mask) {
+      const slot& x = slots[s];
+      if ((x.ref & 0xFF) == 0) return {nullptr, 0};
+      if (x.fp == fp) return {postings.data() + (x.ref >> 8), x.ref & 0xFF};
+    }
+  }
+
+  /// Builds the table from (feature hash → [(language, weight)]) entries; weights are quantised to
+  /// int8 with a common scale. Entries with more than 255 postings keep the 255 largest.
+  template <class Entries>  // range of pair<uint64_t, vector<pair<uint8_t, float>>>
+  void build(const Entries& entries, std::size_t count) {
+    float maxw = 1e-6f;
+    for (const auto& [h, list] : entries)
+      for (const auto& [l, w] : list) maxw = std::max(maxw, std::fabs(w));
+    scale = maxw / 127.f;
+    std::size_t n = 16;
+    while (n < count * 100 / 85 + 1) n <<= 1;  // load <= 0.85
+    slots.assign(n, slot{0, 0});
+    postings.clear();
+    for (const auto& [h, list0] : entries) {
+      auto list = list0;
+      if (list.size() > 255) {
+        std::partial_sort(list.begin(), list.begin() + 255, list.end(),
+                          [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
+        list.resize(255);
+      }
+      std::size_t kept = 0;
+      const std::size_t first = postings.size();
+      for (const auto& [l, w] : list) {
+        const long q = std::lround(w / scale);
+        if (q == 0) continue;
+        postings.push_back({l, static_cast<std::int8_t>(std::clamp(q, -127L, 127L))});
+        ++kept;
+      }
+      if (kept == 0) continue;
+      const std::uint32_t fp = static_cast<std::uint32_t>(h >> 32) | 1u;
+      std::size_t s = static_cast<std::size_t>(h) & (n - 1);
+      while ((slots[s].ref & 0xFF) != 0) s = (s + 1) & (n - 1);
+      slots[s] = {fp, static_cast<std::uint32_t>(first << 8 | kept)};
+    }
+  }
+
+  /// Serialises the model (see the format above).
+  std::string save() const {
+    std::string body;
+    auto put = [&](const void* p, std::size_t n) { body.append(static_cast<const char*>(p), n); };
+    for (const auto& l : languages) {
+      char code[8] = {};
+      std::memcpy(code, l.data(), std::min<std::size_t>(l.size(), 8));
+      put(code, 8);
+    }
+    put(bias.data(), bias.size() * 4);
+    put(slots.data(), slots.size() * sizeof(slot));
+    put(postings.data(), postings.size() * sizeof(posting));
+    std::string h(64, '\0');
+    char* p = h.data();
+    std::memcpy(p, "LSURL\0\0\1", 8);
+    auto w32 = [&](std::size_t at, std::uint32_t v) { std::memcpy(p + at, &v, 4); };
+    w32(8, 64);
+    w32(12, kind);
+    w32(16, static_cast<std::uint32_t>(languages.size()));
+    std::uint32_t bits = 0;
+    while ((std::size_t{1} << bits) < slots.size()) ++bits;
+    w32(20, bits);
+    w32(24, static_cast<std::uint32_t>(postings.size()));
+    std::memcpy(p + 28, &scale, 4);
+    w32(32, features.kinds);
+    p[36] = static_cast<char>(features.min_order);
+    p[37] = static_cast<char>(features.max_order);
+    std::memcpy(p + 40, &temperature, 4);
+    const std::uint64_t sum = XXH3_64bits(body.data(), body.size());
+    std::memcpy(p + 44, &sum, 8);
+    std::memcpy(p + 52, name.data(), std::min<std::size_t>(name.size(), 8));
+    return h + body;
+  }
+
+  /// Loads a model from bytes (copied). Returns ok, corrupt_model (truncated, bit flips, bad
+  /// structure) or model_version.
+  static status load(std::string_view bytes, url_model& out) {
+    out = url_model{};
+    if (bytes.size() < 64 || std::memcmp(bytes.data(), "LSURL\0\0", 7) != 0) return status::corrupt_model;
+    if (bytes[7] != 1) return status::model_version;
+    const char* p = bytes.data();
+    auto r32 = [&](std::size_t at) {
+      std::uint32_t v;
+      std::memcpy(&v, p + at, 4);
+      return v;
+    };
+    if (r32(8) != 64) return status::corrupt_model;
+    const std::uint32_t kind = r32(12), nl = r32(16), bits = r32(20), np = r32(24);
+    if ((kind != words && kind != linear) || nl == 0 || nl > 255 || bits > 26 || np > (1u << 24))
+      return status::corrupt_model;
+    const std::size_t ns = std::size_t{1} << bits;
+    const std::size_t need = 64 + std::size_t{nl} * 12 + ns * sizeof(slot) + std::size_t{np} * sizeof(posting);
+    if (bytes.size() != need) return status::corrupt_model;
+    std::uint64_t sum;
+    std::memcpy(&sum, p + 44, 8);
+    if (XXH3_64bits(p + 64, bytes.size() - 64) != sum) return status::corrupt_model;
+    url_model m;
+    m.kind = static_cast<kind_t>(kind);
+    std::memcpy(&m.scale, p + 28, 4);
+    std::memcpy(&m.temperature, p + 40, 4);
+    m.features.kinds = r32(32);
+    m.features.min_order = static_cast<std::uint8_t>(p[36]);
+    m.features.max_order = static_cast<std::uint8_t>(p[37]);
+    if (!(m.scale > 0) || !(m.temperature > 0) || m.features.min_order < 1 || m.features.max_order > 7 ||
+        m.features.min_order > m.features.max_order)
+      return status::corrupt_model;
+    m.name.assign(p + 52, strnlen(p + 52, 8));
+    const char* q = p + 64;
+    for (std::uint32_t i = 0; i < nl; ++i, q += 8) {
+      const std::size_t len = strnlen(q, 8);
+      if (len == 0) return status::corrupt_model;
+      m.languages.emplace_back(q, len);
+    }
+    m.bias.resize(nl);
+    std::memcpy(m.bias.data(), q, nl * 4);
+    q += nl * 4;
+    m.slots.resize(ns);
+    std::memcpy(m.slots.data(), q, ns * sizeof(slot));
+    q += ns * sizeof(slot);
+    m.postings.resize(np);
+    std::memcpy(m.postings.data(), q, np * sizeof(posting));
+    std::size_t used = 0;
+    for (const slot& s : m.slots) {
+      const std::uint32_t c = s.ref & 0xFF;
+      if (c == 0) continue;
+      ++used;
+      if ((s.ref >> 8) + c > np) return status::corrupt_model;
+    }
+    if (used == ns) return status::corrupt_model;  // a full table would make lookups loop
+    for (const posting& x : m.postings)
+      if (x.lang >= nl) return status::corrupt_model;
+    out = std::move(m);
+    return status::ok;
+  }
+};
+
+// ================================================================================================
+// Classification
+
+/// How the classifier's top answer was reached.
+enum class url_decision : std::uint8_t {
+  none,     ///< nothing known: "und"
+  model,    ///< the models (linear and/or words)
+  pattern,  ///< an explicit language code in the URL (/de/, ?lang=fr, fr. subdomain, _en.html)
+  country,  ///< the host-country hint or the ccTLD decided a close call
+};
+
+struct url_language {
+  std::string_view code;  ///< points into the classifier's models (static storage)
+  float score = 0;        ///< probability-like, sums to <= 1 over all languages
+};
+
+struct url_result {
+  status error = status::ok;  ///< ok, truncated (prefix classified), empty_input, invalid_argument
+  std::array<url_language, 3> languages{};
+  std::size_t count = 0;  ///< 0 = und
+  url_decision decision = url_decision::none;
+  std::string_view language() const noexcept { return count ? languages[0].code : std::string_view("und"); }
+};
+
+struct url_options {
+  /// ISO 3166-1 alpha-2 country of the host (e.g. from geo-IP), "" if unknown. Languages spoken
+  /// there (CLDR) gain weight (Baykan et al. §4.7.1: it raises recall).
+  std::string_view country_hint;
+  bool use_linear = true;   ///< the discriminative model (when the classifier has one)
+  bool use_words = true;    ///< the generative words model (when the classifier has one)
+  bool use_patterns = true; ///< explicit language codes in the URL
+  bool use_cctld = true;    ///< the ccTLD's country as a weak hint (like country_hint, weaker)
+  std::size_t max_bytes = kUrlMaxBytes;
+  // Combination weights (see docs/url.md for how they were chosen).
+  float words_weight = 0.25f;   ///< share of the words model's posterior when both models answer
+  float pattern_boost = 4.0f;   ///< multiplier of a language named by a code pattern
+  float hint_boost = 3.0f;      ///< multiplier of the hint country's official languages
+  float hint_floor = 0.15f;     ///< added to the hint country's official languages
+  float cctld_boost = 1.5f;     ///< multiplier of the ccTLD country's official languages
+  float min_score = 0.0f;       ///< below this top score the answer is "und"
+};
+
+/// The URL classifier: a linear model and/or a words model (non-owning pointers; the models must
+/// outlive it), combined with language-code patterns and country hints. Immutable after
+/// construction; classify() is thread-safe, noexcept, and does not allocate unless the URL needs
+/// percent-decoding beyond the small-string buffers of its scratch (pass a url_scratch to reuse).
+class url_classifier {
+ public:
+  static constexpr std::size_t kMaxLanguages = 512;
+
+  url_classifier() = default;
+  url_classifier(const url_model* linear, const url_model* words) : linear_(linear), words_(words) {
+    if (linear_ && linear_->empty()) linear_ = nullptr;
+    if (words_ && words_->empty()) words_ = nullptr;
+    auto add = [&](const url_model* m, std::vector<std::uint16_t>& map) {
+      if (!m) return;
+      for (const auto& l : m->languages) {
+        std::size_t i = 0;
+        while (i < codes_.size() && codes_[i] != l) ++i;
+        if (i == codes_.size() && codes_.size() < kMaxLanguages) codes_.push_back(l);
+        map.push_back(static_cast<std::uint16_t>(std::min(i, kMaxLanguages - 1)));
+      }
+    };
+    add(linear_, lmap_);
+    add(words_, wmap_);
+    // union of the feature configurations
+    cfg_.kinds = 0;
+    cfg_.min_order = 7;
+    cfg_.max_order = 1;
+    for (const url_model* m : {linear_, words_}) {
+      if (!m) continue;
+      cfg_.kinds |= m->features.kinds;
+      cfg_.min_order = std::min(cfg_.min_order, m->features.min_order);
+      cfg_.max_order = std::max(cfg_.max_order, m->features.max_order);
+    }
+    if (cfg_.min_order > cfg_.max_order) cfg_ = {};
+  }
+
+  const url_model* linear() const noexcept { return linear_; }
+  const url_model* words() const noexcept { return words_; }
+  const std::vector<std::string>& languages() const noexcept { return codes_; }
+  const url_feature_config& feature_config() const noexcept { return cfg_; }
+
+  /// Reusable buffers for one thread.
+  struct scratch {
+    url_parts parts;
+    url_features features;
+  };
+
+  url_result classify(std::string_view url, const url_options& o = {}) const noexcept {
+    try {
+      thread_local scratch s;  // per thread; reused
+      return classify(url, o, s);
+    } catch (...) {
+      url_result r;
+      r.error = status::out_of_memory;
+      return r;
+    }
+  }
+
+  url_result classify(std::string_view url, const url_options& o, scratch& s) const {
+    url_result r;
+    r.error = parse_url(url, s.parts, o.max_bytes);
+    if (r.error != status::ok && r.error != status::truncated) {
+      // not a URL with a host: classify what there is (a path), if anything
+      if (s.parts.path_.empty()) return r;
+    }
+    url_extract_features(s.parts, cfg_, s.features);
+    return classify_features(s.parts, s.features, o, r);
+  }
+
+  /// Scores from extracted features (for tools that extract once and score variants).
+  url_result classify_features(const url_parts& /*u*/, const url_features& f, const url_options& o,
+                               url_result r = {}) const noexcept {
+    float p[kMaxLanguages];
+    const std::size_t nl = codes_.size();
+    std::fill(p, p + nl, 0.f);
+    float total = 0;
+    bool any = false;
+    const float lw = (o.use_linear && linear_) ? 1.f : 0.f;
+    const float ww = (o.use_words && words_) ? (lw > 0 ? o.words_weight : 1.f) : 0.f;
+    float post[256];
+    if (lw > 0 && posterior(*linear_, f, post)) {
+      any = true;
+      const float share = ww > 0 ? 1.f - ww : 1.f;
+      for (std::size_t i = 0; i < linear_->languages.size(); ++i) p[lmap_[i]] += share * post[i];
+      total += share;
+    }
+    if (ww > 0 && posterior(*words_, f, post)) {
+      any = true;
+      const float share = total > 0 ? ww : 1.f;
+      for (std::size_t i = 0; i < words_->languages.size(); ++i) p[wmap_[i]] += share * post[i];
+      total += share;
+    }
+    r.decision = any ? url_decision::model : url_decision::none;
+    // Explicit language codes and country hints.
+    // p[l] = p[l] * factor + floor: the factor sharpens what the models say, the floor lets a
+    // hint win where the models know little (Baykan et al. §4.7.1: trust the host country when
+    // the classifier says no).
+    auto boost = [&](std::string_view code, float factor, float floor) {
+      for (std::size_t i = 0; i < nl; ++i)
+        if (codes_[i] == code) {
+          if (!any) p[i] += 1.f / static_cast<float>(nl);  // nothing else known: a flat prior
+          p[i] = p[i] * factor + floor;
+          return true;
+        }
+      return false;
+    };
+    bool patterned = false;
+    if (o.use_patterns)
+      for (std::size_t i = 0; i < f.code_count; ++i) patterned |= boost(f.codes[i].view(), o.pattern_boost, 0.f);
+    bool hinted = false;
+    auto country = [&](std::string_view cc, float factor, float floor) {
+      for_each_country_language(cc, [&](std::string_view l, float) { hinted |= boost(l, factor, floor); });
+    };
+    if (!o.country_hint.empty()) country(o.country_hint, o.hint_boost, o.hint_floor);
+    if (o.use_cctld && f.country[0]) country(std::string_view(f.country, 2), o.cctld_boost, 0.f);
+    float sum = 0;
+    for (std::size_t i = 0; i < nl; ++i) sum += p[i];
+    if (!(sum > 0)) return r;
+    // top 3
+    std::size_t best[3] = {nl, nl, nl};
+    for (std::size_t i = 0; i < nl; ++i) {
+      if (!(p[i] > 0)) continue;
+      for (int k = 0; k < 3; ++k)
+        if (best[k] == nl || p[i] > p[best[k]]) {
+          for (int j = 2; j > k; --j) best[j] = best[j - 1];
+          best[k] = i;
+          break;
+        }
+    }
+    for (int k = 0; k < 3 && best[k] != nl; ++k) r.languages[r.count++] = {codes_[best[k]], p[best[k]] / sum};
+    if (r.count && r.languages[0].score < o.min_score) r.count = 0;
+    if (r.count) {
+      if (patterned) r.decision = url_decision::pattern;
+      else if (!any) r.decision = url_decision::country;
+    }
+    return r;
+  }
+
+  /// The softmax posterior of one model over its languages; false when no feature fired (the
+  /// model knows nothing about this URL beyond its prior).
+  static bool posterior(const url_model& m, const url_features& f, float* out) noexcept {
+    const std::size_t nl = m.languages.size();
+    float s[256];
+    std::fill(s, s + nl, 0.f);
+    std::size_t hits = 0;
+    const std::uint32_t kinds = m.features.kinds;
+    for (std::size_t i = 0; i < f.count; ++i) {
+      if (!(kinds & (1u << f.kind[i]))) continue;
+      const auto [ps, n] = m.find(f.hash[i]);
+      if (!n) continue;
+      // a generic TLD (com, org...) or the hyphen count alone is a prior, not knowledge
+      if (f.kind[i] != url_feat_hyphens && (f.kind[i] != url_feat_tld || f.country[0])) ++hits;
+      for (std::size_t k = 0; k < n; ++k) s[ps[k].lang] += ps[k].weight;
+    }
+    if (hits == 0) return false;
+    float mx = -1e30f;
+    const float k = m.scale / m.temperature;
+    for (std::size_t i = 0; i < nl; ++i) {
+      s[i] = s[i] * k + m.bias[i] / m.temperature;
+      mx = std::max(mx, s[i]);
+    }
+    float z = 0;
+    for (std::size_t i = 0; i < nl; ++i) {
+      s[i] = std::exp(s[i] - mx);
+      z += s[i];
+    }
+    for (std::size_t i = 0; i < nl; ++i) out[i] = s[i] / z;
+    return true;
+  }
+
+ private:
+  const url_model* linear_ = nullptr;
+  const url_model* words_ = nullptr;
+  std::vector<std::string> codes_;
+  std::vector<std::uint16_t> lmap_, wmap_;
+  url_feature_config cfg_;
+};
+
+}  // namespace v1
+}  // namespace langsift

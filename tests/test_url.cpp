@@ -1,0 +1,205 @@
+// URL-only language classification: parsing, features, models (file format, training) and the
+// built-in classifier's answers.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "langsift/url_models.hpp"
+#include "langsift/url_train.hpp"
+
+using namespace langsift;
+
+namespace {
+
+std::string lang(std::string_view url, const url_options& o = {}) {
+  return std::string(default_url_classifier().classify(url, o).language());
+}
+
+std::unique_ptr<url_features> features_of(std::string_view url) {
+  url_parts p;
+  (void)parse_url(url, p);
+  auto f = std::make_unique<url_features>();
+  url_extract_features(p, {}, *f);
+  return f;
+}
+
+std::string codes_of(std::string_view url) {
+  auto f = features_of(url);
+  std::string s;
+  for (std::size_t i = 0; i < f->code_count; ++i) s += std::string(f->codes[i].view()) + " ";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("parse_url: host, registered domain, IDN, percent-decoding, IP literals") {
+  url_parts p;
+  REQUIRE(parse_url("HTTP://www.XN--MNCHEN-3YA.de:8080/Stadt%C3%A9/?q=caf%E9+cr%C3%A8me#x", p) == status::ok);
+  CHECK(p.scheme == "http");
+  CHECK(p.host() == "www.m\xC3\xBCnchen.de");
+  CHECK(p.idn);
+  CHECK(p.registered_domain() == "m\xC3\xBCnchen.de");
+  CHECK(p.public_suffix() == "de");
+  CHECK(p.tld() == "de");
+  CHECK(p.path() == "/Stadt\xC3\xA9/");
+  CHECK(p.query() == "q=caf\xC3\xA9 cr\xC3\xA8me");  // %E9 is not UTF-8: read as Latin-1
+  REQUIRE(parse_url("news.bbc.co.uk/sport", p) == status::ok);  // no scheme: http
+  CHECK(p.registered_domain() == "bbc.co.uk");
+  CHECK(p.path() == "/sport");
+  REQUIRE(parse_url("http://192.168.0.1/a", p) == status::ok);
+  CHECK(p.kind == host_kind::ipv4);
+  CHECK(p.tld().empty());
+  REQUIRE(parse_url("http://[2001:db8::1]/a", p) == status::ok);
+  CHECK(p.kind == host_kind::ipv6);
+  CHECK(p.host() == "2001:db8::1");
+}
+
+TEST_CASE("parse_url: bad input gets a defined status") {
+  url_parts p;
+  CHECK(parse_url("", p) == status::empty_input);
+  CHECK(parse_url(" \t ", p) == status::empty_input);
+  CHECK(parse_url("mailto:someone@example.com", p) == status::invalid_argument);
+  CHECK(parse_url("/relative/path", p) == status::invalid_argument);
+  CHECK(parse_url("http://", p) == status::invalid_argument);
+  CHECK(parse_url("http://exa mple.com/", p) == status::invalid_argument);
+  CHECK(parse_url("http://[::1/", p) == status::invalid_argument);
+  CHECK(p.kind == host_kind::none);
+  // broken percent-encoding stays as it is; controls become spaces
+  REQUIRE(parse_url("http://example.com/a%zz%4/b%00c%", p) == status::ok);
+  CHECK(p.path() == "/a%zz%4/b c%");
+  // a 10 KB URL: the prefix is parsed
+  std::string long_url = "http://example.com/" + std::string(10000, 'a');
+  CHECK(parse_url(long_url, p) == status::truncated);
+  CHECK(p.truncated);
+  CHECK(p.path().size() == kUrlMaxBytes - 18);
+}
+
+TEST_CASE("url features: tokens, stop tokens, language-code patterns") {
+  // www, index, html and 1-letter tokens are dropped: only "example", "seite"
+  CHECK(features_of("http://www.example.com/index.html/a/seite")->tokens == 2);
+  CHECK(codes_of("http://example.com/de/startseite") == "de ");
+  CHECK(codes_of("http://example.com/en-US/home") == "en ");
+  CHECK(codes_of("http://example.com/page?lang=fr&x=1") == "fr ");
+  CHECK(codes_of("http://fr.wikipedia.org/wiki/Paris") == "fr ");
+  CHECK(codes_of("http://aloe.socioeco.org/article153_en.html") == "en ");
+  CHECK(codes_of("http://example.com/product/shoes") == "");
+  // hashes do not depend on case or on percent-encoding of the same text
+  auto a = features_of("http://example.com/Caf%C3%A9");
+  auto b = features_of("http://EXAMPLE.com/caf\xC3\xA9");
+  REQUIRE(a->count == b->count);
+  for (std::size_t i = 0; i < a->count; ++i) CHECK(a->hash[i] == b->hash[i]);
+}
+
+TEST_CASE("baselines: ccTLD and ccTLD+") {
+  url_parts p;
+  REQUIRE(parse_url("http://www.example.de/", p) == status::ok);
+  CHECK(cctld_language(p) == "de");
+  REQUIRE(parse_url("http://www.example.co.uk/", p) == status::ok);
+  CHECK(cctld_language(p) == "en");
+  REQUIRE(parse_url("http://www.example.com/", p) == status::ok);
+  CHECK(cctld_language(p).empty());
+  CHECK(cctld_plus_language(p) == "en");
+  REQUIRE(parse_url("http://www.example.eu/", p) == status::ok);
+  CHECK(cctld_plus_language(p).empty());
+}
+
+TEST_CASE("built-in URL models load and cover every language of the text model") {
+  const url_model& w = default_url_words_model();
+  const url_model& l = default_url_linear_model();
+  REQUIRE_FALSE(w.empty());
+  REQUIRE_FALSE(l.empty());
+  CHECK(w.kind == url_model::words);
+  CHECK(l.kind == url_model::linear);
+  CHECK(w.languages.size() == default_model().language_count());
+  // the file bytes round-trip
+  url_model again;
+  REQUIRE(url_model::load(w.save(), again) == status::ok);
+  CHECK(again.save() == w.save());
+  CHECK(std::string(default_url_words_model_bytes()) == w.save());
+}
+
+TEST_CASE("url_model::load rejects truncated, corrupt and other-version files") {
+  const std::string bytes(default_url_linear_model_bytes());
+  url_model m;
+  CHECK(url_model::load(bytes.substr(0, bytes.size() - 1), m) == status::corrupt_model);
+  CHECK(url_model::load(bytes.substr(0, 10), m) == status::corrupt_model);
+  CHECK(url_model::load("", m) == status::corrupt_model);
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  CHECK(url_model::load(flipped, m) == status::corrupt_model);
+  std::string version = bytes;
+  version[7] = 2;
+  CHECK(url_model::load(version, m) == status::model_version);
+  CHECK(m.empty());
+}
+
+TEST_CASE("built-in classifier: known answers") {
+  CHECK(lang("http://www.spiegel.de/politik/deutschland/") == "de");
+  CHECK(lang("http://www.lemonde.fr/actualite/politique.html") == "fr");
+  CHECK(lang("http://www.repubblica.it/cronaca/") == "it");
+  CHECK(lang("http://www.bbc.co.uk/news/world") == "en");
+  CHECK(lang("http://www.hurriyet.com.tr/ekonomi/") == "tr");
+  // an explicit language code decides
+  const url_result r = default_url_classifier().classify("http://www.example.com/de/startseite/");
+  CHECK(r.language() == "de");
+  CHECK(r.decision == url_decision::pattern);
+  // the same URL without the pattern rule is not "pattern"
+  url_options np;
+  np.use_patterns = false;
+  CHECK(default_url_classifier().classify("http://www.example.com/de/startseite/", np).decision != url_decision::pattern);
+  // scores are ranked and sum to at most 1
+  const url_result s = default_url_classifier().classify("http://www.lemonde.fr/");
+  REQUIRE(s.count >= 2);
+  CHECK(s.languages[0].score >= s.languages[1].score);
+  CHECK(s.languages[0].score + s.languages[1].score <= 1.0001f);
+}
+
+TEST_CASE("built-in classifier: host-country hint") {
+  // nothing in the URL but a generic TLD and digits: the hint names the language
+  url_options o;
+  o.country_hint = "IT";
+  const url_result r = default_url_classifier().classify("http://123.com/456", o);
+  CHECK(r.language() == "it");
+}
+
+TEST_CASE("built-in classifier: nothing known is und, bad input never throws") {
+  const url_classifier& c = default_url_classifier();
+  CHECK(c.classify("").language() == "und");
+  CHECK(c.classify("").error == status::empty_input);
+  CHECK(c.classify("http://192.168.1.1/").language() == "und");
+  CHECK(c.classify("http://123.456/789").language() == "und");
+  CHECK(c.classify("mailto:x@y").error == status::invalid_argument);
+  std::string junk;
+  for (int i = 0; i < 10000; ++i) junk += static_cast<char>((i * 37) & 0xFF);
+  const url_result r = c.classify("http://example.com/" + junk);
+  CHECK(r.error == status::truncated);
+  CHECK(c.classify(std::string("http://ex\0ample.com/", 20)).error == status::invalid_argument);
+}
+
+TEST_CASE("train_url_linear: learns a toy task and round-trips through the file format") {
+  std::vector<labelled_url> rows;
+  const char* de[] = {"haus", "garten", "strasse", "kinder", "wetter", "zeitung", "bahnhof", "schule"};
+  const char* en[] = {"house", "garden", "street", "children", "weather", "newspaper", "station", "school"};
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < 3; ++k) {
+      rows.push_back({"de", "http://site" + std::to_string(k) + ".com/" + de[i] + "/", "toy"});
+      rows.push_back({"en", "http://site" + std::to_string(k) + ".com/" + en[i] + "/", "toy"});
+    }
+  url_linear_options o;
+  o.min_urls = 5;
+  o.epochs = 20;
+  o.prune = 0.01f;
+  const url_model m = train_url_linear(rows, o);
+  REQUIRE(m.languages == std::vector<std::string>{"de", "en"});
+  url_model loaded;
+  REQUIRE(url_model::load(m.save(), loaded) == status::ok);
+  url_classifier c(&loaded, nullptr);
+  url_options plain;
+  plain.use_cctld = false;
+  CHECK(c.classify("http://other.org/garten", plain).language() == "de");
+  CHECK(c.classify("http://other.org/garden", plain).language() == "en");
+  // too few languages: an empty model, not a crash
+  o.min_urls = 1000;
+  CHECK(train_url_linear(rows, o).empty());
+}

@@ -1,0 +1,141 @@
+// `langsift url` — the language of a page from its URL alone (see docs/url.md).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/cli.hpp"
+#include "langsift/url_models.hpp"
+#include "subcommands.hpp"
+
+namespace langsift::cli {
+
+namespace {
+
+constexpr const char* kUrlCmd = "langsift url";
+
+void url_cmd_usage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: langsift url [options] URL...\n"
+               "       langsift url --lines [options] [FILE...|-]\n\n"
+               "Prints one line per URL: language<TAB>ranked languages (code:score)<TAB>how<TAB>URL, or with\n"
+               "--format code only the language. \"und\" when nothing is known. With --lines every input line\n"
+               "(of the files, or stdin) is one URL.\n\n"
+               "  --country CC       ISO 3166-1 country of the host (e.g. from geo-IP): its languages gain weight\n"
+               "  --format code|tsv  output (default tsv)\n"
+               "  --linear FILE      a linear URL model instead of the built-in one (langsift-train url)\n"
+               "  --words FILE       a words URL model instead of the built-in one\n"
+               "  --no-linear, --no-words, --no-patterns, --no-cctld   switch parts of the combination off\n");
+}
+
+const char* decision_name(url_decision d) {
+  switch (d) {
+    case url_decision::model: return "model";
+    case url_decision::pattern: return "pattern";
+    case url_decision::country: return "country";
+    default: return "none";
+  }
+}
+
+}  // namespace
+
+int cmd_url(int argc, char** argv) {
+  std::string country, format = "tsv", linear_path, words_path;
+  bool lines = false;
+  url_options o;
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    bool missing = false;
+    if (a == "-h" || a == "--help") {
+      url_cmd_usage(stdout);
+      return 0;
+    } else if (a == "--lines") {
+      lines = true;
+    } else if (a == "--no-linear") {
+      o.use_linear = false;
+    } else if (a == "--no-words") {
+      o.use_words = false;
+    } else if (a == "--no-patterns") {
+      o.use_patterns = false;
+    } else if (a == "--no-cctld") {
+      o.use_cctld = false;
+    } else if (take_option(argc, argv, i, "--country", country, missing)) {
+      if (!missing && (country.size() != 2 || country_languages(country).empty()))
+        return fail(kUrlCmd, "--country needs an ISO 3166-1 alpha-2 code (e.g. DE)");
+    } else if (take_option(argc, argv, i, "--format", format, missing)) {
+      if (!missing && format != "code" && format != "tsv") return fail(kUrlCmd, "--format is code or tsv");
+    } else if (take_option(argc, argv, i, "--linear", linear_path, missing)) {
+    } else if (take_option(argc, argv, i, "--words", words_path, missing)) {
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      return fail(kUrlCmd, "unknown option " + std::string(a) + " (see --help)");
+    } else {
+      args.emplace_back(a);
+    }
+    if (missing) return fail(kUrlCmd, std::string(a) + " needs a value");
+  }
+  o.country_hint = country;
+  url_model linear, words;
+  std::string error;
+  for (auto [path, m] : {std::pair{&linear_path, &linear}, std::pair{&words_path, &words}}) {
+    if (path->empty()) continue;
+    std::string bytes;
+    if (!read_file(*path, bytes, error)) return fail(kUrlCmd, error);
+    const status s = url_model::load(bytes, *m);
+    if (s != status::ok) return fail(kUrlCmd, *path + ": not a valid URL model (" + std::string(status_name(s)) + ")");
+  }
+  const url_classifier custom(linear_path.empty() ? &default_url_linear_model() : &linear,
+                              words_path.empty() ? &default_url_words_model() : &words);
+  const url_classifier& c = (linear_path.empty() && words_path.empty()) ? default_url_classifier() : custom;
+  if (c.languages().empty()) return fail(kUrlCmd, "no URL model (the built-in models did not load)");
+
+  std::string out;
+  auto emit = [&](std::string_view url) {
+    const url_result r = c.classify(url, o);
+    out.append(r.language());
+    if (format == "tsv") {
+      out += '\t';
+      for (std::size_t k = 0; k < r.count; ++k) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%s%.*s:%.3f", k ? "," : "", static_cast<int>(r.languages[k].code.size()),
+                      r.languages[k].code.data(), static_cast<double>(r.languages[k].score));
+        out += buf;
+      }
+      out += '\t';
+      out += decision_name(r.decision);
+      out += '\t';
+      for (char ch : url) out += (ch == '\t' || ch == '\n' || ch == '\r') ? ' ' : ch;
+    }
+    out += '\n';
+    if (out.size() > (1 << 16)) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
+  };
+  if (!lines) {
+    if (args.empty()) {
+      url_cmd_usage(stderr);
+      return 2;
+    }
+    for (const auto& u : args) emit(u);
+  } else {
+    if (args.empty()) args.emplace_back("-");
+    for (const auto& f : args) {
+      std::string text;
+      if (!read_file(f, text, error)) return fail(kUrlCmd, error);
+      std::size_t i = 0;
+      while (i < text.size()) {
+        std::size_t j = text.find('\n', i);
+        if (j == std::string::npos) j = text.size();
+        std::string_view line(text.data() + i, j - i);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        emit(line);
+        i = j + 1;
+      }
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (std::fflush(stdout) != 0) return fail(kUrlCmd, "write error");
+  return 0;
+}
+
+}  // namespace langsift::cli
