@@ -14,4 +14,5 @@
 #include "langsift/uri.hpp"       // URI parsing and reference resolution
 #include "langsift/html.hpp"      // HTML -> text, title, lang attributes, out-links
 #include "langsift/encoding.hpp"  // bytes -> encoding -> UTF-8 (links langsift::encoding: ICU + uchardet)
+#include "langsift/page.hpp"      // one page: bytes -> encoding -> text -> languages (langsift::encoding)
 #include "langsift/default_model.hpp"  // the built-in model (links langsift::models)

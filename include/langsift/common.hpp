@@ -22,6 +22,7 @@ enum class status : std::uint8_t {
   io_error,           ///< a file could not be read or written
   out_of_memory,
   internal_error,
+  binary_input,       ///< the bytes are not text (control bytes no text encoding explains)
 };
 
 /// A short, stable, lowercase name for a status ("ok", "invalid_utf8", ...).
@@ -39,6 +40,7 @@ constexpr std::string_view status_name(status s) noexcept {
     case status::io_error: return "io_error";
     case status::out_of_memory: return "out_of_memory";
     case status::internal_error: return "internal_error";
+    case status::binary_input: return "binary_input";
   }
   return "unknown_status";
 }

@@ -11,6 +11,7 @@
 #include "langsift/encoding.hpp"
 #include "langsift/filter.hpp"
 #include "langsift/html.hpp"
+#include "langsift/page.hpp"
 #include "langsift/uri.hpp"
 #include "subcommands.hpp"
 
@@ -183,35 +184,21 @@ void print_result(const settings& s, const std::string* name, const langsift::de
   put(line);
 }
 
-// Decodes and extracts one file's bytes, then detects.
+// Decodes and extracts one file's bytes, then detects (langsift/page.hpp).
 langsift::detection detect_page(const langsift::model& m, const settings& s, const std::string& bytes, page_info& page) {
-  langsift::decoded_text decoded;
-  if (s.encoding.empty()) {
-    langsift::encoding_options eo;
-    eo.content_type = s.content_type;
-    decoded = langsift::decode_to_utf8(bytes, eo);
-  } else {
-    decoded.encoding.name = std::string(langsift::canonical_encoding_name(s.encoding));
-    decoded.encoding.source = langsift::encoding_source::http;
-    decoded.conversion = langsift::convert_to_utf8(bytes, decoded.encoding.name, decoded.text);
-  }
-  page.encoding = decoded.encoding.name;
-  page.encoding_source = std::string(langsift::encoding_source_name(decoded.encoding.source));
-  bool html = s.kind == input_kind::html;
-  if (s.kind == input_kind::sniff) {
-    const bool ct_plain = s.content_type.find("text/plain") != std::string::npos;
-    html = !ct_plain && langsift::looks_like_html(decoded.text);
-  }
-  page.html = html;
-  langsift::detect_options opt = s.opt;
-  if (!html) return langsift::detect(m, decoded.text, opt);
-  langsift::html_options ho;
-  ho.main_content = s.main_content;
-  ho.collect_links = false;
-  const langsift::html_result r = langsift::extract_html(decoded.text, ho);
-  opt.hints.html_lang = r.html_lang;
-  opt.hints.content_language = r.content_language;
-  return langsift::detect(m, r.text, opt);
+  langsift::page_options o;
+  o.content_type = s.content_type;
+  o.encoding = s.encoding;
+  o.kind = s.kind == input_kind::html ? langsift::page_kind::html
+           : s.kind == input_kind::text ? langsift::page_kind::text
+                                        : langsift::page_kind::sniff;
+  o.main_content = s.main_content;
+  o.detect = s.opt;
+  langsift::page_result r = langsift::detect_page(m, bytes, o);
+  page.encoding = r.encoding.name;
+  page.encoding_source = std::string(langsift::encoding_source_name(r.encoding.source));
+  page.html = r.is_html;
+  return r.detection;
 }
 
 }  // namespace
