@@ -75,8 +75,12 @@ TEST_CASE("detect_page: empty, binary and undecodable bodies give an answer, not
   // A few control characters in real text are not enough.
   std::string text = std::string(kGerman) + "\x01\x02" + kGerman;
   CHECK(detect_page(default_model(), text).detection.language() == "de");
+  // A forced encoding that no converter knows: detected instead, and the result says so.
   page_options o;
   o.encoding = "no-such-encoding";
   const page_result u = detect_page(default_model(), std::string(kGerman), o);
-  CHECK(u.conversion.st != status::ok);
+  CHECK(u.encoding.declared == "no-such-encoding");
+  CHECK(u.encoding.declared_overridden);
+  CHECK(u.encoding.name == "windows-1252");
+  CHECK(u.detection.language() == "de");
 }

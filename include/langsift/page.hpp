@@ -29,7 +29,8 @@ struct page_options {
   std::string_view content_type;      ///< HTTP Content-Type ("text/html; charset=..."), may be empty
   std::string_view content_language;  ///< HTTP Content-Language, may be empty
   std::string_view url;               ///< the page's URL (absolute), may be empty: its host's TLD is a hint
-  std::string_view encoding;          ///< force this encoding (a label), skipping detection; empty: detect
+  std::string_view encoding;          ///< force this encoding (a label), skipping detection; empty or
+                                      ///< a label no converter knows: detect (encoding.declared_overridden)
   page_kind kind = page_kind::sniff;  ///< sniff: text/plain Content-Type → text, else HTML if it looks like it
   bool main_content = false;          ///< HTML: only the main-content blocks
   encoding_options encoding_opts{};   ///< caps of encoding detection (content_type is filled from above)
@@ -66,17 +67,21 @@ inline bool looks_binary(std::string_view utf8) noexcept {
 inline page_result detect_page(const model& m, std::string_view body, const page_options& o = {}) {
   page_result r;
   std::string text;
-  if (o.encoding.empty()) {
+  if (o.encoding.empty() || !can_convert(o.encoding)) {  // an unknown forced label: detect
     encoding_options eo = o.encoding_opts;
     eo.content_type = o.content_type;
     decoded_text d = decode_to_utf8(body, eo);
     r.encoding = std::move(d.encoding);
     r.conversion = d.conversion;
     text = std::move(d.text);
+    if (!o.encoding.empty()) {
+      r.encoding.declared = std::string(o.encoding);
+      r.encoding.declared_overridden = true;
+    }
   } else {
     r.encoding.name = std::string(canonical_encoding_name(o.encoding));
-    if (r.encoding.name.empty()) r.encoding.name = std::string(o.encoding);
     r.encoding.source = encoding_source::http;
+    r.encoding.declared = std::string(o.encoding);
     r.conversion = convert_to_utf8(body, r.encoding.name, text);
   }
   if (detail::looks_binary(text)) {

@@ -1,0 +1,82 @@
+// libFuzzer: the C ABI (include/langsift.h) against the C++ API it wraps (differential), on
+// arbitrary bytes with options taken from the first byte. Invariants: no crash, the C result is
+// the C++ one (languages, percents, bytes, encoding, flags), strings NUL-terminated, URL
+// classification of the same bytes answers with at most three languages and scores in 0..1.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "langsift.h"
+#include "langsift/default_model.hpp"
+#include "langsift/page.hpp"
+
+namespace {
+
+langsift_detector* detector() {
+  static langsift_detector* d = [] {
+    langsift_detector* x = nullptr;
+    if (langsift_detector_new(nullptr, &x, nullptr, 0) != LANGSIFT_OK) std::abort();
+    return x;
+  }();
+  return d;
+}
+
+template <std::size_t N>
+void check_string(const char (&s)[N]) {
+  if (std::memchr(s, '\0', N) == nullptr) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const unsigned flags = data[0];
+  const char* body = reinterpret_cast<const char*>(data + 1);
+  const std::size_t len = size - 1;
+  static const char* const kTypes[] = {nullptr, "text/html; charset=utf-8", "text/plain", "text/html; charset=shift_jis"};
+
+  langsift_page_options o;
+  std::memset(&o, 0, sizeof o);
+  o.kind = static_cast<int>(flags & 3) % 3;
+  o.main_content = (flags >> 2) & 1;
+  o.content_type = kTypes[(flags >> 3) & 3];
+  o.url = (flags & 0x20) ? "http://example.pl/a" : nullptr;
+  o.only = (flags & 0x40) ? "en,de,pl,ja" : nullptr;
+  langsift_result c;
+  if (langsift_detect(detector(), body, len, &o, &c) != LANGSIFT_OK) std::abort();
+  check_string(c.language);
+  check_string(c.encoding);
+  check_string(c.encoding_source);
+
+  langsift::page_options p;
+  p.kind = o.kind == LANGSIFT_KIND_HTML ? langsift::page_kind::html
+           : o.kind == LANGSIFT_KIND_TEXT ? langsift::page_kind::text
+                                          : langsift::page_kind::sniff;
+  p.main_content = o.main_content != 0;
+  if (o.content_type) p.content_type = o.content_type;
+  if (o.url) p.url = o.url;
+  const std::string_view only[] = {"en", "de", "pl", "ja"};
+  if (o.only) p.detect.only = only;
+  const langsift::page_result r = langsift::detect_page(langsift::default_model(), std::string_view(body, len), p);
+  const langsift::detection& d = r.detection;
+  if (c.count != static_cast<int>(d.count) || d.language() != c.language || c.text_bytes != d.text_bytes ||
+      c.reliable != (d.reliable ? 1 : 0) || c.is_short != (d.is_short ? 1 : 0) || c.is_html != (r.is_html ? 1 : 0) ||
+      static_cast<int>(c.status) != static_cast<int>(d.st) || r.encoding.name != c.encoding)
+    std::abort();
+  for (std::size_t i = 0; i < d.count; ++i) {
+    check_string(c.languages[i].code);
+    if (d.languages[i].code != c.languages[i].code || d.languages[i].percent != c.languages[i].percent ||
+        d.languages[i].bytes != c.languages[i].bytes)
+      std::abort();
+  }
+
+  langsift_url_result u;
+  if (langsift_classify_url(detector(), body, len, (flags & 0x80) ? "FR" : nullptr, &u) != LANGSIFT_OK) std::abort();
+  check_string(u.language);
+  if (u.count < 0 || u.count > 3) std::abort();
+  for (int i = 0; i < u.count; ++i)
+    if (!(u.languages[i].score >= 0 && u.languages[i].score <= 1.0001f)) std::abort();
+  return 0;
+}

@@ -1,0 +1,149 @@
+/* langsift — C ABI (library `langsift_c`, link with -llangsift_c or CMake langsift::c).
+ *
+ * For crawlers and bindings in other languages (the Java bridge in bindings/java uses it). Plain C
+ * types only; no exception, allocation failure or bad argument crosses this boundary: every
+ * function reports a langsift_status instead. The library never prints, exits or aborts.
+ *
+ *   langsift_detector* d = NULL;
+ *   if (langsift_detector_new(NULL, &d, NULL, 0) != LANGSIFT_OK) ...;   // the built-in model
+ *   langsift_page_options o = {0};
+ *   o.content_type = "text/html; charset=iso-8859-1";
+ *   o.url = "http://example.de/";
+ *   langsift_result r;
+ *   langsift_detect(d, body, body_len, &o, &r);        // r.languages[0].code: "de"
+ *   langsift_url_result u;
+ *   langsift_classify_url(d, "http://www.lemonde.fr/politique/", (size_t)-1, NULL, &u);
+ *   langsift_detector_free(d);
+ *
+ * Thread safety: a detector is immutable once created; any number of threads may call
+ * langsift_detect / langsift_detect_text / langsift_classify_url on the same detector at once.
+ * Create and free are not concurrent with use of the same detector.
+ *
+ * Strings in: UTF-8 (a body may be in any encoding: it is detected and converted). Lengths are in
+ * bytes; (size_t)-1 for a NUL-terminated string where a length is taken. Strings out: NUL-terminated
+ * UTF-8 in fixed arrays of the result structs, valid as long as the struct.
+ */
+#ifndef LANGSIFT_H
+#define LANGSIFT_H
+
+#include <stddef.h>
+
+#if defined(_WIN32)
+#define LANGSIFT_C_API __declspec(dllexport)
+#else
+#define LANGSIFT_C_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The same values and names as langsift::status (langsift/common.hpp). */
+typedef enum langsift_status {
+  LANGSIFT_OK = 0,
+  LANGSIFT_EMPTY_INPUT = 1,      /* nothing to work on: the answer is "und" */
+  LANGSIFT_INVALID_UTF8 = 2,     /* text that must be UTF-8 was not; bad sequences were replaced */
+  LANGSIFT_TRUNCATED = 3,        /* longer than a cap: a prefix or sample was examined */
+  LANGSIFT_UNKNOWN_ENCODING = 4, /* a charset no converter knows: decoded as windows-1252 */
+  LANGSIFT_CONVERSION_ERROR = 5,
+  LANGSIFT_INVALID_ARGUMENT = 6, /* a NULL pointer, an out-of-range option */
+  LANGSIFT_CORRUPT_MODEL = 7,    /* a model file that is truncated, bit-flipped or not a model */
+  LANGSIFT_MODEL_VERSION = 8,    /* a model file of another format version */
+  LANGSIFT_IO_ERROR = 9,         /* a file could not be read */
+  LANGSIFT_OUT_OF_MEMORY = 10,
+  LANGSIFT_INTERNAL_ERROR = 11,
+  LANGSIFT_BINARY_INPUT = 12     /* the bytes are not text: the answer is "und" */
+} langsift_status;
+
+/* "ok", "empty_input", ... ; "unknown_status" for a value out of range. Static storage. */
+LANGSIFT_C_API const char* langsift_status_name(langsift_status s);
+
+/* "0.1.0". Static storage. */
+LANGSIFT_C_API const char* langsift_version(void);
+
+typedef struct langsift_detector langsift_detector;
+
+/* Creates a detector. model_path NULL or "": the built-in model. On failure *out is NULL and, if
+ * error/error_size are given, a message (NUL-terminated, truncated to fit) is written there. */
+LANGSIFT_C_API langsift_status langsift_detector_new(const char* model_path, langsift_detector** out,
+                                                     char* error, size_t error_size);
+/* As above from model bytes in memory (copied). */
+LANGSIFT_C_API langsift_status langsift_detector_new_from_memory(const void* model_bytes, size_t len,
+                                                                 langsift_detector** out);
+/* NULL is allowed. */
+LANGSIFT_C_API void langsift_detector_free(langsift_detector* d);
+
+/* Number of languages of the detector's model, and the code of the i-th ("" when out of range). */
+LANGSIFT_C_API size_t langsift_detector_language_count(const langsift_detector* d);
+LANGSIFT_C_API const char* langsift_detector_language(const langsift_detector* d, size_t i);
+
+enum { LANGSIFT_KIND_SNIFF = 0, LANGSIFT_KIND_HTML = 1, LANGSIFT_KIND_TEXT = 2 };
+
+/* All fields optional: zero-initialise, then set what you know. */
+typedef struct langsift_page_options {
+  const char* content_type;     /* HTTP Content-Type, e.g. "text/html; charset=Shift_JIS" */
+  const char* content_language; /* HTTP Content-Language */
+  const char* url;              /* the page's URL: its country-code TLD is a weak hint */
+  const char* encoding;         /* force this encoding, skipping detection */
+  const char* only;             /* comma-separated codes to choose from, e.g. "de,fr,it" */
+  int kind;                     /* LANGSIFT_KIND_*: sniff (default), html or text */
+  int main_content;             /* HTML: only the main-content blocks */
+  size_t max_text_bytes;        /* text bytes examined at most (0: the default, 64 KiB) */
+  size_t short_text_bytes;      /* below this many text bytes the result is "short" (0: 400) */
+} langsift_page_options;
+
+typedef struct langsift_language {
+  char code[24];   /* ISO 639-1 where one exists, else 639-3, maybe with a script subtag */
+  int percent;     /* share of the text bytes, 0..100 */
+  size_t bytes;    /* text bytes in this language */
+  float score;     /* fit to the language's training text: ~1 normal, < 0.5 unusual */
+} langsift_language;
+
+typedef struct langsift_result {
+  langsift_language languages[3]; /* most bytes first; `count` are valid */
+  int count;                      /* 0: "und" */
+  char language[24];              /* languages[0].code, or "und" */
+  size_t text_bytes;
+  float confidence;               /* 0..1 */
+  int reliable;
+  int is_short;
+  int is_html;
+  char encoding[40];              /* "utf-8", "windows-1252", "shift_jis"... ("" for detect_text) */
+  char encoding_source[12];       /* "bom", "http", "meta", "detected", "default" */
+  size_t replaced_bytes;          /* input bytes that were invalid and became U+FFFD */
+  langsift_status status;         /* of the detection: ok, empty_input, binary_input, truncated... */
+} langsift_result;
+
+/* The whole pipeline on an HTTP body (any encoding, HTML or text). options may be NULL.
+ * Returns LANGSIFT_OK when *out holds an answer (which may be "und": see out->status), or
+ * LANGSIFT_INVALID_ARGUMENT (NULL detector/out, NULL body with len > 0) / LANGSIFT_OUT_OF_MEMORY,
+ * with *out set to "und". */
+LANGSIFT_C_API langsift_status langsift_detect(const langsift_detector* d, const void* body, size_t len,
+                                               const langsift_page_options* options, langsift_result* out);
+
+/* Detection on UTF-8 text only (no encoding detection, no HTML). Invalid UTF-8 is replaced. */
+LANGSIFT_C_API langsift_status langsift_detect_text(const langsift_detector* d, const char* utf8, size_t len,
+                                                    langsift_result* out);
+
+typedef struct langsift_url_language {
+  char code[24];
+  float score; /* probability-like, 0..1 */
+} langsift_url_language;
+
+typedef struct langsift_url_result {
+  langsift_url_language languages[3];
+  int count;            /* 0: "und" (nothing in the URL tells) */
+  char language[24];    /* languages[0].code, or "und" */
+  langsift_status status; /* ok, truncated (a prefix was classified), empty_input, invalid_argument */
+} langsift_url_result;
+
+/* Language of the page a URL leads to, from the URL alone (the built-in URL models).
+ * country_hint: ISO 3166 code of the host's country (e.g. from geo-IP), or NULL. */
+LANGSIFT_C_API langsift_status langsift_classify_url(const langsift_detector* d, const char* url, size_t len,
+                                                     const char* country_hint, langsift_url_result* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LANGSIFT_H */

@@ -1,0 +1,31 @@
+// Shared by the translation units of the C ABI (kept apart so that each includes only the
+// stages it needs).
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "langsift.h"
+#include "langsift/common.hpp"
+#include "langsift/model.hpp"
+
+struct langsift_detector {
+  langsift::model owned;                  // a model loaded from a file or memory
+  const langsift::model* m = nullptr;     // owned or the built-in one
+  std::vector<std::string> code_storage;  // NUL-terminated copies of the model's codes
+};
+
+namespace langsift::capi {
+
+inline langsift_status to_c(langsift::status s) noexcept { return static_cast<langsift_status>(s); }
+
+template <std::size_t N>
+inline void copy_string(char (&dst)[N], std::string_view src) noexcept {
+  const std::size_t n = src.size() < N - 1 ? src.size() : N - 1;
+  if (n) std::memcpy(dst, src.data(), n);
+  dst[n] = '\0';
+}
+
+}  // namespace langsift::capi

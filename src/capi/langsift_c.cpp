@@ -1,0 +1,223 @@
+// The C ABI (include/langsift.h) over the C++ API. Nothing may escape: every entry point catches
+// everything and turns it into a langsift_status. URL classification: langsift_c_url.cpp.
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "capi_internal.hpp"
+#include "langsift/common.hpp"
+#include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
+#include "langsift/model.hpp"
+#include "langsift/page.hpp"
+#include "langsift/version.hpp"
+
+using namespace langsift::capi;
+
+namespace {
+
+static_assert(static_cast<int>(langsift::status::binary_input) == LANGSIFT_BINARY_INPUT,
+              "langsift_status must mirror langsift::status");
+static_assert(static_cast<int>(langsift::status::internal_error) == LANGSIFT_INTERNAL_ERROR);
+static_assert(static_cast<int>(langsift::status::io_error) == LANGSIFT_IO_ERROR);
+
+void copy_message(char* error, std::size_t error_size, std::string_view msg) noexcept {
+  if (!error || error_size == 0) return;
+  const std::size_t n = msg.size() < error_size - 1 ? msg.size() : error_size - 1;
+  if (n) std::memcpy(error, msg.data(), n);
+  error[n] = '\0';
+}
+
+void clear(langsift_result* out) noexcept {
+  std::memset(out, 0, sizeof *out);
+  copy_string(out->language, "und");
+}
+
+void fill(const langsift::detection& d, langsift_result* out) noexcept {
+  out->count = static_cast<int>(d.count);
+  for (std::size_t i = 0; i < d.count && i < 3; ++i) {
+    copy_string(out->languages[i].code, d.languages[i].code);
+    out->languages[i].percent = d.languages[i].percent;
+    out->languages[i].bytes = d.languages[i].bytes;
+    out->languages[i].score = d.languages[i].score;
+  }
+  copy_string(out->language, d.language());
+  out->text_bytes = d.text_bytes;
+  out->confidence = d.confidence;
+  out->reliable = d.reliable ? 1 : 0;
+  out->is_short = d.is_short ? 1 : 0;
+  out->status = to_c(d.st);
+}
+
+// Splits "de, fr,it" into views into `s`.
+std::vector<std::string_view> split_codes(std::string_view s) {
+  std::vector<std::string_view> v;
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    std::size_t end = s.find(',', pos);
+    if (end == std::string_view::npos) end = s.size();
+    std::string_view c = s.substr(pos, end - pos);
+    while (!c.empty() && (c.front() == ' ' || c.front() == '\t')) c.remove_prefix(1);
+    while (!c.empty() && (c.back() == ' ' || c.back() == '\t')) c.remove_suffix(1);
+    if (!c.empty()) v.push_back(c);
+    pos = end + 1;
+  }
+  return v;
+}
+
+std::string_view view(const char* s) noexcept { return s ? std::string_view(s) : std::string_view(); }
+
+langsift_status finish_new(std::unique_ptr<langsift_detector> d, langsift_detector** out) {
+  d->code_storage.reserve(d->m->language_count());
+  for (std::size_t i = 0; i < d->m->language_count(); ++i) d->code_storage.emplace_back(d->m->language_code(i));
+  *out = d.release();
+  return LANGSIFT_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* langsift_status_name(langsift_status s) {
+  if (static_cast<int>(s) < 0 || static_cast<int>(s) > LANGSIFT_BINARY_INPUT) return "unknown_status";
+  return langsift::status_name(static_cast<langsift::status>(s)).data();  // literals: NUL-terminated
+}
+
+const char* langsift_version(void) { return langsift::version(); }
+
+langsift_status langsift_detector_new(const char* model_path, langsift_detector** out, char* error,
+                                      size_t error_size) {
+  if (!out) {
+    copy_message(error, error_size, "out is NULL");
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
+  *out = nullptr;
+  try {
+    auto d = std::make_unique<langsift_detector>();
+    if (!model_path || !*model_path) {
+      d->m = &langsift::default_model();
+      if (d->m->language_count() == 0) {
+        copy_message(error, error_size, "the built-in model failed to load");
+        return LANGSIFT_CORRUPT_MODEL;
+      }
+    } else {
+      std::string msg;
+      const langsift::status st = langsift::model::load_file(model_path, d->owned, &msg);
+      if (st != langsift::status::ok) {
+        copy_message(error, error_size, msg.empty() ? std::string(model_path) + ": " + std::string(langsift::status_name(st)) : msg);
+        return to_c(st);
+      }
+      d->m = &d->owned;
+    }
+    return finish_new(std::move(d), out);
+  } catch (const std::bad_alloc&) {
+    copy_message(error, error_size, "out of memory");
+    return LANGSIFT_OUT_OF_MEMORY;
+  } catch (...) {
+    copy_message(error, error_size, "internal error");
+    return LANGSIFT_INTERNAL_ERROR;
+  }
+}
+
+langsift_status langsift_detector_new_from_memory(const void* model_bytes, size_t len, langsift_detector** out) {
+  if (!out) return LANGSIFT_INVALID_ARGUMENT;
+  *out = nullptr;
+  if (!model_bytes || len == 0) return LANGSIFT_INVALID_ARGUMENT;
+  try {
+    auto d = std::make_unique<langsift_detector>();
+    const langsift::status st =
+        langsift::model::load_copy(std::string_view(static_cast<const char*>(model_bytes), len), d->owned);
+    if (st != langsift::status::ok) return to_c(st);
+    d->m = &d->owned;
+    return finish_new(std::move(d), out);
+  } catch (const std::bad_alloc&) {
+    return LANGSIFT_OUT_OF_MEMORY;
+  } catch (...) {
+    return LANGSIFT_INTERNAL_ERROR;
+  }
+}
+
+void langsift_detector_free(langsift_detector* d) { delete d; }
+
+size_t langsift_detector_language_count(const langsift_detector* d) { return d ? d->code_storage.size() : 0; }
+
+const char* langsift_detector_language(const langsift_detector* d, size_t i) {
+  if (!d || i >= d->code_storage.size()) return "";
+  return d->code_storage[i].c_str();
+}
+
+langsift_status langsift_detect(const langsift_detector* d, const void* body, size_t len,
+                                const langsift_page_options* options, langsift_result* out) {
+  if (!out) return LANGSIFT_INVALID_ARGUMENT;
+  clear(out);
+  if (!d || (!body && len > 0)) {
+    out->status = LANGSIFT_INVALID_ARGUMENT;
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
+  try {
+    langsift::page_options o;
+    std::vector<std::string_view> only;
+    if (options) {
+      if (options->kind < LANGSIFT_KIND_SNIFF || options->kind > LANGSIFT_KIND_TEXT) {
+        out->status = LANGSIFT_INVALID_ARGUMENT;
+        return LANGSIFT_INVALID_ARGUMENT;
+      }
+      o.content_type = view(options->content_type);
+      o.content_language = view(options->content_language);
+      o.url = view(options->url);
+      o.encoding = view(options->encoding);
+      o.kind = options->kind == LANGSIFT_KIND_HTML   ? langsift::page_kind::html
+               : options->kind == LANGSIFT_KIND_TEXT ? langsift::page_kind::text
+                                                     : langsift::page_kind::sniff;
+      o.main_content = options->main_content != 0;
+      if (options->max_text_bytes) o.detect.max_text_bytes = options->max_text_bytes;
+      if (options->short_text_bytes) o.detect.short_text_bytes = options->short_text_bytes;
+      only = split_codes(view(options->only));
+      o.detect.only = only;
+    }
+    const std::string_view bytes = len ? std::string_view(static_cast<const char*>(body), len) : std::string_view();
+    const langsift::page_result r = langsift::detect_page(*d->m, bytes, o);
+    fill(r.detection, out);
+    copy_string(out->encoding, r.encoding.name);
+    copy_string(out->encoding_source, langsift::encoding_source_name(r.encoding.source));
+    out->is_html = r.is_html ? 1 : 0;
+    out->replaced_bytes = r.conversion.replaced_bytes;
+    return LANGSIFT_OK;
+  } catch (const std::bad_alloc&) {
+    clear(out);
+    out->status = LANGSIFT_OUT_OF_MEMORY;
+    return LANGSIFT_OUT_OF_MEMORY;
+  } catch (...) {
+    clear(out);
+    out->status = LANGSIFT_INTERNAL_ERROR;
+    return LANGSIFT_INTERNAL_ERROR;
+  }
+}
+
+langsift_status langsift_detect_text(const langsift_detector* d, const char* utf8, size_t len, langsift_result* out) {
+  if (!out) return LANGSIFT_INVALID_ARGUMENT;
+  clear(out);
+  if (!d || (!utf8 && len > 0)) {
+    out->status = LANGSIFT_INVALID_ARGUMENT;
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
+  try {
+    if (len == static_cast<size_t>(-1)) len = std::strlen(utf8);
+    const langsift::detection r = langsift::detect(*d->m, len ? std::string_view(utf8, len) : std::string_view());
+    fill(r, out);
+    return LANGSIFT_OK;
+  } catch (const std::bad_alloc&) {
+    clear(out);
+    out->status = LANGSIFT_OUT_OF_MEMORY;
+    return LANGSIFT_OUT_OF_MEMORY;
+  } catch (...) {
+    clear(out);
+    out->status = LANGSIFT_INTERNAL_ERROR;
+    return LANGSIFT_INTERNAL_ERROR;
+  }
+}
+
+}  // extern "C"

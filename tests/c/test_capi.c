@@ -1,0 +1,221 @@
+/* The C ABI (include/langsift.h), compiled as C11 against the shared library: known answers,
+ * error paths with NULL pointers and bad models, and threads sharing one detector.
+ * Usage: langsift-test-capi MODEL_FILE (a model file to load, e.g. models/default.lsm). */
+#include <langsift.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+#define CHECK(cond)                                                   \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                     \
+    }                                                                 \
+  } while (0)
+
+static const char kGermanLatin1[] =
+    "<html><head><title>Nachrichten</title><script>var a = 1;</script></head><body><p>"
+    "Die Kinder spielten im Garten, w\xe4hrend ihre Eltern das Abendessen kochten. Am Abend gingen "
+    "alle zusammen spazieren und sprachen \xfc" "ber die vergangene Woche.</p></body></html>";
+
+static const char kFrench[] = "Les enfants jouaient dans le jardin pendant que leurs parents pr\xc3\xa9paraient le d\xc3\xaener.";
+
+static char* read_file(const char* path, size_t* len) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* buf = malloc((size_t)n);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  *len = (size_t)n;
+  return buf;
+}
+
+static void test_basics(void) {
+  CHECK(strlen(langsift_version()) > 0);
+  CHECK(strcmp(langsift_status_name(LANGSIFT_OK), "ok") == 0);
+  CHECK(strcmp(langsift_status_name(LANGSIFT_BINARY_INPUT), "binary_input") == 0);
+  CHECK(strcmp(langsift_status_name((langsift_status)99), "unknown_status") == 0);
+}
+
+static void test_detect(langsift_detector* d) {
+  langsift_result r;
+  langsift_page_options o;
+  memset(&o, 0, sizeof o);
+  o.content_type = "text/html; charset=ISO-8859-1";
+  CHECK(langsift_detect(d, kGermanLatin1, sizeof kGermanLatin1 - 1, &o, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "de") == 0);
+  CHECK(r.count >= 1 && strcmp(r.languages[0].code, "de") == 0 && r.languages[0].percent >= 95);
+  CHECK(strcmp(r.encoding, "windows-1252") == 0);
+  CHECK(strcmp(r.encoding_source, "http") == 0);
+  CHECK(r.is_html == 1);
+  CHECK(r.status == LANGSIFT_OK);
+  CHECK(r.is_short == 1); /* under 400 bytes of text */
+
+  /* No options: the encoding is detected. */
+  CHECK(langsift_detect(d, kGermanLatin1, sizeof kGermanLatin1 - 1, NULL, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "de") == 0);
+  CHECK(strcmp(r.encoding_source, "detected") == 0);
+
+  CHECK(langsift_detect_text(d, kFrench, (size_t)-1, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "fr") == 0);
+  CHECK(r.encoding[0] == '\0');
+
+  /* Restricting the languages. */
+  memset(&o, 0, sizeof o);
+  o.only = "es, it";
+  CHECK(langsift_detect(d, kFrench, strlen(kFrench), &o, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "es") == 0 || strcmp(r.language, "it") == 0);
+
+  /* Empty and binary input: an answer ("und") with a status saying why. */
+  CHECK(langsift_detect(d, "", 0, NULL, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "und") == 0 && r.status == LANGSIFT_EMPTY_INPUT);
+  CHECK(langsift_detect(d, NULL, 0, NULL, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "und") == 0);
+  {
+    char bin[4096];
+    for (size_t i = 0; i < sizeof bin; ++i) bin[i] = (char)((i * 7919u + 13u) % 251u);
+    CHECK(langsift_detect(d, bin, sizeof bin, NULL, &r) == LANGSIFT_OK);
+    CHECK(strcmp(r.language, "und") == 0 && r.status == LANGSIFT_BINARY_INPUT);
+  }
+  /* Invalid UTF-8 text is replaced, not fatal. */
+  CHECK(langsift_detect_text(d, "\xff\xfe\xc0\xaf Les enfants jouaient dans le jardin", (size_t)-1, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "fr") == 0);
+}
+
+static void test_errors(langsift_detector* d) {
+  langsift_result r;
+  langsift_page_options o;
+  memset(&o, 0, sizeof o);
+  CHECK(langsift_detect(NULL, "abc", 3, NULL, &r) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(strcmp(r.language, "und") == 0 && r.status == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect(d, NULL, 3, NULL, &r) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect(d, "abc", 3, NULL, NULL) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect_text(d, NULL, 5, &r) == LANGSIFT_INVALID_ARGUMENT);
+  o.kind = 7;
+  CHECK(langsift_detect(d, "abc", 3, &o, &r) == LANGSIFT_INVALID_ARGUMENT);
+  o.kind = LANGSIFT_KIND_TEXT;
+  o.encoding = "no-such-charset";
+  CHECK(langsift_detect(d, kFrench, strlen(kFrench), &o, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "fr") == 0); /* ASCII-compatible fallback still reads it */
+
+  langsift_detector* bad = (langsift_detector*)1;
+  char msg[128];
+  msg[0] = 'x';
+  CHECK(langsift_detector_new("/no/such/model.lsm", &bad, msg, sizeof msg) == LANGSIFT_IO_ERROR);
+  CHECK(bad == NULL);
+  CHECK(strstr(msg, "/no/such/model.lsm") != NULL);
+  CHECK(langsift_detector_new(NULL, NULL, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detector_new_from_memory("not a model at all", 18, &bad) == LANGSIFT_CORRUPT_MODEL);
+  CHECK(bad == NULL);
+  CHECK(langsift_detector_new_from_memory(NULL, 0, &bad) == LANGSIFT_INVALID_ARGUMENT);
+  langsift_detector_free(NULL);
+
+  CHECK(langsift_detector_language_count(NULL) == 0);
+  CHECK(strcmp(langsift_detector_language(d, 100000), "") == 0);
+}
+
+static void test_url(langsift_detector* d) {
+  langsift_url_result u;
+  CHECK(langsift_classify_url(d, "http://www.lemonde.fr/politique/article.html", (size_t)-1, NULL, &u) == LANGSIFT_OK);
+  CHECK(strcmp(u.language, "fr") == 0);
+  CHECK(u.count >= 1 && u.languages[0].score > 0.0f && u.languages[0].score <= 1.0f);
+  CHECK(langsift_classify_url(d, "https://www.spiegel.de/politik/deutschland/", (size_t)-1, "DE", &u) == LANGSIFT_OK);
+  CHECK(strcmp(u.language, "de") == 0);
+  CHECK(langsift_classify_url(d, "", 0, NULL, &u) == LANGSIFT_OK);
+  CHECK(strcmp(u.language, "und") == 0 && u.count == 0);
+  CHECK(langsift_classify_url(d, NULL, 4, NULL, &u) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_classify_url(d, "http://x.com/", (size_t)-1, NULL, NULL) == LANGSIFT_INVALID_ARGUMENT);
+}
+
+/* Threads share one detector and must agree with the single-threaded answer. */
+struct job {
+  const langsift_detector* d;
+  langsift_result first;
+  int mismatches;
+};
+
+static void* worker(void* arg) {
+  struct job* j = arg;
+  for (int i = 0; i < 200; ++i) {
+    langsift_result r;
+    if (langsift_detect(j->d, kGermanLatin1, sizeof kGermanLatin1 - 1, NULL, &r) != LANGSIFT_OK ||
+        memcmp(&r, &j->first, sizeof r) != 0)
+      ++j->mismatches;
+  }
+  return NULL;
+}
+
+static void test_threads(langsift_detector* d) {
+  struct job jobs[4];
+  pthread_t t[4];
+  langsift_result first;
+  memset(&first, 0, sizeof first);
+  langsift_detect(d, kGermanLatin1, sizeof kGermanLatin1 - 1, NULL, &first);
+  for (int i = 0; i < 4; ++i) {
+    jobs[i].d = d;
+    jobs[i].first = first;
+    jobs[i].mismatches = 0;
+    CHECK(pthread_create(&t[i], NULL, worker, &jobs[i]) == 0);
+  }
+  for (int i = 0; i < 4; ++i) {
+    pthread_join(t[i], NULL);
+    CHECK(jobs[i].mismatches == 0);
+  }
+}
+
+int main(int argc, char** argv) {
+  test_basics();
+  langsift_detector* d = NULL;
+  char msg[256] = "";
+  if (langsift_detector_new(NULL, &d, msg, sizeof msg) != LANGSIFT_OK) {
+    fprintf(stderr, "built-in model: %s\n", msg);
+    return 1;
+  }
+  CHECK(langsift_detector_language_count(d) >= 100);
+  CHECK(strlen(langsift_detector_language(d, 0)) >= 2);
+  test_detect(d);
+  test_errors(d);
+  test_url(d);
+  test_threads(d);
+
+  /* The same model from a file and from memory gives the same answers. */
+  if (argc > 1) {
+    langsift_detector* f = NULL;
+    CHECK(langsift_detector_new(argv[1], &f, msg, sizeof msg) == LANGSIFT_OK);
+    size_t len = 0;
+    char* bytes = read_file(argv[1], &len);
+    CHECK(bytes != NULL);
+    langsift_detector* m = NULL;
+    CHECK(bytes && langsift_detector_new_from_memory(bytes, len, &m) == LANGSIFT_OK);
+    free(bytes); /* copied */
+    if (f && m) {
+      langsift_result a, b, c;
+      langsift_detect(d, kGermanLatin1, sizeof kGermanLatin1 - 1, NULL, &a);
+      langsift_detect(f, kGermanLatin1, sizeof kGermanLatin1 - 1, NULL, &b);
+      langsift_detect(m, kGermanLatin1, sizeof kGermanLatin1 - 1, NULL, &c);
+      CHECK(memcmp(&a, &b, sizeof a) == 0);
+      CHECK(memcmp(&a, &c, sizeof a) == 0);
+      /* Truncated model bytes are rejected. */
+      bytes = read_file(argv[1], &len);
+      langsift_detector* t = NULL;
+      CHECK(langsift_detector_new_from_memory(bytes, len / 2, &t) == LANGSIFT_CORRUPT_MODEL && t == NULL);
+      free(bytes);
+    }
+    langsift_detector_free(f);
+    langsift_detector_free(m);
+  }
+  langsift_detector_free(d);
+  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  return failures ? 1 : 0;
+}
