@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/json.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/encoding.hpp"
@@ -18,6 +19,7 @@
 namespace {
 
 constexpr const char* kProgram = "langsift detect";
+namespace json = langsift::cli::json;
 
 void usage(std::FILE* out) {
   std::fprintf(out,
@@ -74,28 +76,6 @@ enum class out_format { code, tsv, jsonl };
 
 void put(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
-
 struct settings {
   input_kind kind = input_kind::sniff;
   out_format format = out_format::tsv;
@@ -149,35 +129,15 @@ void print_result(const settings& s, const std::string* name, const langsift::de
   line += '{';
   if (name && !s.lines) {
     line += "\"file\":";
-    json_string(line, *name);
+    json::string(line, *name);
     line += ',';
   }
-  line += "\"language\":";
-  json_string(line, d.language());
-  line += ",\"languages\":[";
-  for (std::size_t i = 0; i < d.count; ++i) {
-    if (i) line += ',';
-    line += "{\"code\":";
-    json_string(line, d.languages[i].code);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, ",\"percent\":%d,\"bytes\":%zu,\"score\":%.3f}", d.languages[i].percent,
-                  d.languages[i].bytes, d.languages[i].score);
-    line += buf;
-  }
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "],\"text_bytes\":%zu,\"reliable\":%s,\"short\":%s,\"confidence\":%.3f",
-                d.text_bytes, d.reliable ? "true" : "false", d.is_short ? "true" : "false", d.confidence);
-  line += buf;
-  if (d.sampled) line += ",\"sampled\":true";
-  if (d.st != langsift::status::ok) {
-    line += ",\"status\":";
-    json_string(line, langsift::status_name(d.st));
-  }
+  json::detection_fields(line, d);
   if (!page.encoding.empty()) {
     line += ",\"encoding\":";
-    json_string(line, page.encoding);
+    json::string(line, page.encoding);
     line += ",\"encoding_source\":";
-    json_string(line, page.encoding_source);
+    json::string(line, page.encoding_source);
   }
   if (s.filtering) line += keep ? ",\"keep\":true" : ",\"keep\":false";
   line += "}\n";

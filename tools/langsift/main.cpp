@@ -20,6 +20,7 @@ constexpr subcommand kSubcommands[] = {
     {"encoding", langsift::cli::cmd_encoding, "detect the character encoding of files"},
     {"text", langsift::cli::cmd_text, "extract UTF-8 text (and optionally main content) from a page"},
     {"url", langsift::cli::cmd_url, "the language of a page from its URL alone (before fetching)"},
+    {"warc", langsift::cli::cmd_warc, "languages and encodings of the pages in WARC files (JSONL, --stats)"},
 };
 
 void usage(std::FILE* out) {
