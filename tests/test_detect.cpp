@@ -105,6 +105,24 @@ TEST_CASE("two languages: percent and bytes follow the byte shares") {
          (m.languages[0].code == "en" && m.languages[1].code == "ru")));
 }
 
+TEST_CASE("a language in the gaps of a skimmed run is not missed") {
+  // Long runs are read every third unit first; here English header lines fall on those units and
+  // Portuguese fills the gaps. When the sampled units disagree, every unit is read.
+  const std::string doc =
+      "Server: nginx Date: Sun, 06 Jul 2014 07:17:57 GMT Connection: close Content-Length: 58549 Temos muitas "
+      "ofertas de trabalho que pode consultar hoje na nossa página. Server: nginx Date: Thu, 03 Jul 2014 07:15:14 "
+      "GMT Connection: close Content-Length: 116107 O serviço de emprego não tem ofertas de acordo com os critérios "
+      "que usou. Server: nginx Date: Mon, 07 Jul 2014 09:11:02 GMT Connection: close Content-Length: 7731 As "
+      "crianças brincavam no jardim enquanto os pais preparavam o jantar.";
+  const detection d = detect(M(), doc);
+  CHECK(d.language() == "pt");
+  CHECK(d.languages[0].percent >= 60);
+  detect_options all;
+  all.skim = false;
+  const detection full = detect(M(), doc, all);
+  CHECK(full.language() == "pt");
+}
+
 TEST_CASE("no language: empty, whitespace, digits, random letters, base64, source code") {
   for (std::string_view s : {std::string_view(""), std::string_view("   \n\t "), std::string_view("12 34 56.78"),
                              std::string_view("!!! ??? ...")}) {

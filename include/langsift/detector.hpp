@@ -591,10 +591,11 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       i = j;
     }
   } else {
-    // Long runs are skimmed: every third unit first; the units between two scored units are
-    // scored only where those two disagree (a language changes somewhere between them). A page
-    // in one language is decided on a third of its text; a bilingual one is still split where
-    // the text changes.
+    // Long runs are skimmed: every third unit first. When those all agree, the run is in that
+    // language and the units between them are not read: a page in one language is decided on a
+    // third of its text. When any two disagree, every unit is scored: a language may also hide in
+    // the gaps (boilerplate every few units, as in a page that alternates HTTP headers and
+    // Portuguese), so scoring only between disagreeing neighbours is not enough.
     constexpr std::size_t kStride = 3, kSkimFrom = 6;
     std::size_t i = 0;
     while (i < S.units.size()) {
@@ -605,20 +606,14 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         for (std::size_t k = i; k < j; ++k)
           if (!skim || (k - i) % kStride == 0 || k == j - 1) score_unit(S.units[k]);
         segment(i, j);
-        for (bool again = skim; again;) {
-          again = false;
-          std::size_t prev = i;
-          for (std::size_t k = i + 1; k < j; ++k) {
-            if (!S.units[k].scored) continue;
-            if (S.units[k].lang != S.units[prev].lang)
-              for (std::size_t x = prev + 1; x < k; ++x)
-                if (!S.units[x].scored) {
-                  score_unit(S.units[x]);
-                  again = true;
-                }
-            prev = k;
+        if (skim) {
+          bool mixed = false;
+          for (std::size_t k = i + 1; k < j && !mixed; ++k) mixed = S.units[k].scored && S.units[k].lang != S.units[i].lang;
+          if (mixed) {
+            for (std::size_t k = i; k < j; ++k)
+              if (!S.units[k].scored) score_unit(S.units[k]);
+            segment(i, j);
           }
-          if (again) segment(i, j);
         }
       }
       i = j;
