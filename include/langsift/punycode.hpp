@@ -163,7 +163,8 @@ inline bool punycode_encode(std::string_view utf8, std::string& out) {
 }
 
 /// Rewrites every "xn--" label of a host name to Unicode (UTF-8) and lower-cases ASCII letters,
-/// writing into `out` (cleared first). A label that does not decode is kept as it was.
+/// writing into `out` (cleared first). A label that does not decode (or decodes to nothing) is kept
+/// as it was.
 /// Returns the number of labels decoded.
 inline std::size_t idn_to_unicode(std::string_view host, std::string& out) {
   out.clear();
@@ -179,7 +180,7 @@ inline std::size_t idn_to_unicode(std::string_view host, std::string& out) {
     const bool fits = ace && label.size() - 4 <= sizeof low;
     if (fits)
       for (std::size_t i = 4; i < label.size(); ++i) low[i - 4] = (label[i] >= 'A' && label[i] <= 'Z') ? static_cast<char>(label[i] + 32) : label[i];
-    if (fits && punycode_decode(std::string_view(low, label.size() - 4), out)) {
+    if (fits && punycode_decode(std::string_view(low, label.size() - 4), out) && out.size() > before) {
       ++decoded;
     } else {
       out.resize(before);

@@ -257,6 +257,7 @@ inline status parse_url(std::string_view url, url_parts& out, std::size_t max_by
     }
     out.host_.swap(folded);
   }
+  while (!out.host_.empty() && out.host_.back() == '.') out.host_.pop_back();
   for (char c : out.host_)
     if (c == ' ' || static_cast<unsigned char>(c) < 0x20) return status::invalid_argument;
   const domain_parts d = split_domain(out.host_);
@@ -297,6 +298,9 @@ struct url_feature_config {
   std::uint8_t min_order = 3;  ///< character n-grams of orders min_order..max_order (1..7)
   std::uint8_t max_order = 7;
   std::uint32_t kinds = 0xFE;  ///< bit (1 << url_feature_kind); default: all
+  /// Words and n-grams of host labels: 0 in the same feature space as those of the path and query,
+  /// 1 in a space of their own, 2 both (a shared feature and a host-only one).
+  std::uint8_t host_space = 0;
 };
 
 namespace detail {
@@ -360,6 +364,8 @@ struct url_features {
   static constexpr std::size_t kMaxFeatures = 1024;
   static constexpr std::size_t kMaxCodes = 8;
   std::uint64_t hash[kMaxFeatures];
+  /// feature class: kind (bits 0-2, url_feature_kind) | n-gram order << 3 (bits 3-5) | space << 6
+  /// (0 path/query or non-token feature, 1 host token in the shared space, 2 host token in its own)
   std::uint8_t kind[kMaxFeatures];
   std::size_t count = 0;
   std::size_t tokens = 0;  ///< tokens kept (after stop tokens)
@@ -386,7 +392,11 @@ namespace detail {
 /// Tokenises UTF-8 `text` at non-letters (letters and marks are word characters; digits,
 /// punctuation, symbols separate), lower-cases, drops stop tokens, and emits word and n-gram
 /// features.
-inline void url_token_features(std::string_view text, const url_feature_config& cfg, url_features& f) {
+inline void url_token_features(std::string_view text, const url_feature_config& cfg, url_features& f,
+                               bool host = false) {
+  // tag offsets: 0 the shared space, 16 the host space
+  const bool shared = !host || cfg.host_space != 1;
+  const bool own = host && cfg.host_space != 0;
   constexpr std::size_t kMaxToken = 64;
   char32_t tok[kMaxToken];
   std::size_t n = 0;
@@ -401,7 +411,8 @@ inline void url_token_features(std::string_view text, const url_feature_config& 
       if (want_words) {
         std::uint64_t h = 0;
         for (std::size_t i = 0; i < n; ++i) h = h * kPolyBase + tok[i] + 1;
-        f.add(url_finish(h, 100), url_feat_word);
+        if (shared) f.add(url_finish(h, 100), static_cast<std::uint8_t>(url_feat_word | (host ? 64 : 0)));
+        if (own) f.add(url_finish(h, 116), static_cast<std::uint8_t>(url_feat_word | 128));
       }
       if (want_ngrams) {
         // padded token: ^ t0 .. tn-1 $ (boundary = U+0020 on both sides)
@@ -413,7 +424,10 @@ inline void url_token_features(std::string_view text, const url_feature_config& 
           for (unsigned k = 7; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;
           poly[1] = v;
           const unsigned top = (i + 1) < hi ? static_cast<unsigned>(i + 1) : hi;
-          for (unsigned k = lo; k <= top; ++k) f.add(url_finish(poly[k], k), url_feat_ngram);
+          for (unsigned k = lo; k <= top; ++k) {
+            if (shared) f.add(url_finish(poly[k], k), static_cast<std::uint8_t>(url_feat_ngram | k << 3 | (host ? 64 : 0)));
+            if (own) f.add(url_finish(poly[k], k + 16), static_cast<std::uint8_t>(url_feat_ngram | k << 3 | 128));
+          }
         }
       }
     }
@@ -495,7 +509,7 @@ inline void url_extract_features(const url_parts& u, const url_feature_config& c
       if (dot <= i) break;
       i = dot + 1;
     }
-    detail::url_token_features(head, cfg, f);
+    detail::url_token_features(head, cfg, f, /*host=*/true);
   }
   // Path: segments that are language codes ("/de/", "/en-us/"), file names ending in _xx / -xx.
   const std::string_view path = u.path();
@@ -587,23 +601,44 @@ inline std::string_view cctld_plus_language(const url_parts& u) noexcept {
 // ================================================================================================
 // Models
 
+namespace detail {
+
+/// e^x for x <= 0 (relative error < 2e-4; 0 below -80): softmax over many languages per URL
+/// needs no more, and std::exp would cost more than the model lookups.
+inline float url_fast_exp(float x) noexcept {
+  if (x < -80.f) return 0.f;
+  const float t = x * 1.44269504f;  // log2(e)
+  const float fi = std::floor(t);
+  const float f = t - fi;  // [0, 1)
+  // 2^f on [0,1): minimax cubic
+  const float p = 1.f + f * (0.6951786f + f * (0.2261560f + f * 0.0784723f));
+  std::int32_t bits;
+  std::memcpy(&bits, &p, 4);
+  bits += static_cast<std::int32_t>(fi) << 23;
+  float r;
+  std::memcpy(&r, &bits, 4);
+  return r;
+}
+
+}  // namespace detail
+
 /// A URL model: per-language bias and a hashed feature → (language, weight) table. Both the
 /// generative words model and the discriminative linear model are of this form; scores are
-/// bias[l] + Σ weight(feature, l) over the URL's features (a log-linear model).
+/// bias[l] + Σ weight(bucket(feature), l) over the URL's features (a log-linear model). Features
+/// are hashed into 2^bits buckets without fingerprints (the hashing trick: the linear model is
+/// trained on the buckets themselves, so collisions are part of what it learned), which keeps the
+/// table small enough to stay in cache: one 4-byte bucket read per feature.
 ///
 /// File format (little-endian): "LSURL\0\0\1" (magic, version 1), u32 header size (64), u32 kind
-/// (1 words/generative, 2 linear/discriminative), u32 languages, u32 slot bits, u32 postings,
-/// f32 weight scale, u32 feature kinds, u8 min order, u8 max order, u16 0, f32 temperature,
+/// (1 words/generative, 2 linear/discriminative), u32 languages, u32 bucket bits, u32 postings,
+/// f32 weight scale, u32 feature kinds, u8 min order, u8 max order, u8 host space, u8 0, f32 temperature,
 /// u64 XXH3-64 of everything after the header, char name[8]; then languages × char[8] codes,
-/// languages × f32 bias, slots × {u32 fingerprint, u32 first posting << 8 | count}, postings ×
-/// {u8 language, i8 weight}.
+/// languages × f32 bias, 2^bits × u32 buckets, postings × {u8 language, i8 weight}.
+/// A bucket is 0 (empty), or with bit 31 set a list: bits 8..30 first posting, bits 0..7 count;
+/// or else up to two inline postings of 15 bits (language 8 bits, weight 7 bits signed, -63..63).
 class url_model {
  public:
   enum kind_t : std::uint32_t { none = 0, words = 1, linear = 2 };
-  struct slot {
-    std::uint32_t fp;
-    std::uint32_t ref;  ///< first posting << 8 | count (count 0: empty slot)
-  };
   struct posting {
     std::uint8_t lang;
     std::int8_t weight;
@@ -612,62 +647,116 @@ class url_model {
   kind_t kind = none;
   std::vector<std::string> languages;
   std::vector<float> bias;
-  std::vector<slot> slots;  ///< power of two
+  std::vector<std::uint32_t> buckets;  ///< power of two
   std::vector<posting> postings;
   float scale = 1;        ///< weight = posting.weight * scale
   float temperature = 1;  ///< scores / temperature before the softmax
   url_feature_config features;
   std::string name;
+  unsigned bits = 0;
 
   bool empty() const noexcept { return languages.empty(); }
-  std::size_t size_bytes() const noexcept {
-    return 64 + languages.size() * 12 + slots.size() * sizeof(slot) + postings.size() * sizeof(posting);
+
+  /// Whether a feature of class `c` (url_features::kind) is one this model was trained with.
+  bool accepts(std::uint8_t c) const noexcept {
+    const unsigned k = c & 7, order = (c >> 3) & 7, space = c >> 6;
+    if (!(features.kinds & (1u << k))) return false;
+    if (k == url_feat_ngram && (order < features.min_order || order > features.max_order)) return false;
+    if (space == 1 && features.host_space == 1) return false;
+    if (space == 2 && features.host_space == 0) return false;
+    return true;
   }
 
-  /// Postings of a feature hash (empty span when the feature is unknown).
-  std::pair<const posting*, std::size_t> find(std::uint64_t h) const noexcept {
-    if (slots.empty()) return {nullptr, 0};
-    const std::size_t mask = slots.size() - 1;
-    const std::uint32_t fp = static_cast<std::uint32_t>(h >> 32) | 1u;
-    for (std::size_t s = static_cast<std::size_t>(h) & mask;; s = (s + 1) & mask) {
-      const slot& x = slots[s];
-      if ((x.ref & 0xFF) == 0) return {nullptr, 0};
-      if (x.fp == fp) return {postings.data() + (x.ref >> 8), x.ref & 0xFF};
+  std::size_t size_bytes() const noexcept {
+    return 64 + languages.size() * 12 + buckets.size() * 4 + postings.size() * sizeof(posting);
+  }
+
+  /// The bucket of a feature hash in a table of 2^bits (the hash's top bits).
+  static constexpr std::size_t bucket_of(std::uint64_t h, unsigned b) noexcept {
+    return b == 0 ? 0 : static_cast<std::size_t>(h >> (64 - b));
+  }
+  std::uint32_t bucket(std::uint64_t h) const noexcept { return buckets[bucket_of(h, bits)]; }
+
+  /// Adds the weights of a bucket to s[lang] (unscaled, in units of `scale`).
+  void add_bucket(std::uint32_t b, float* s) const noexcept {
+    if (b & 0x80000000u) {
+      const posting* p = postings.data() + ((b >> 8) & 0x7FFFFF);
+      const std::size_t n = b & 0xFF;
+      for (std::size_t k = 0; k < n; ++k) s[p[k].lang] += p[k].weight;
+      return;
+    }
+    // inline: two 15-bit postings (weight 0 = none)
+    for (int k = 0; k < 2; ++k, b >>= 15) {
+      const std::uint32_t x = b & 0x7FFF;
+      const int w = static_cast<int>((x >> 8) & 0x7F);
+      s[x & 0xFF] += static_cast<float>(w >= 64 ? w - 128 : w);
     }
   }
 
-  /// Builds the table from (feature hash → [(language, weight)]) entries; weights are quantised to
-  /// int8 with a common scale. Entries with more than 255 postings keep the 255 largest.
+  void prefetch(std::uint64_t h) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(buckets.data() + bucket_of(h, bits));
+#else
+    (void)h;
+#endif
+  }
+
+  /// Builds the table from (feature hash → [(language, weight)]) entries hashed into 2^bits
+  /// buckets (weights of colliding features add up); weights are quantised to int8 with a common
+  /// scale; |weight| < prune is dropped.
   template <class Entries>  // range of pair<uint64_t, vector<pair<uint8_t, float>>>
-  void build(const Entries& entries, std::size_t count) {
-    float maxw = 1e-6f;
-    for (const auto& [h, list] : entries)
-      for (const auto& [l, w] : list) maxw = std::max(maxw, std::fabs(w));
-    scale = maxw / 127.f;
-    std::size_t n = 16;
-    while (n < count * 100 / 85 + 1) n <<= 1;  // load <= 0.85
-    slots.assign(n, slot{0, 0});
-    postings.clear();
-    for (const auto& [h, list0] : entries) {
-      auto list = list0;
-      if (list.size() > 255) {
-        std::partial_sort(list.begin(), list.begin() + 255, list.end(),
-                          [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
-        list.resize(255);
-      }
-      std::size_t kept = 0;
-      const std::size_t first = postings.size();
+  void build(const Entries& entries, unsigned table_bits, float prune = 0) {
+    bits = table_bits;
+    std::vector<std::vector<std::pair<std::uint8_t, float>>> acc(std::size_t{1} << bits);
+    for (const auto& [h, list] : entries) {
+      auto& a = acc[bucket_of(h, bits)];
       for (const auto& [l, w] : list) {
-        const long q = std::lround(w / scale);
-        if (q == 0) continue;
-        postings.push_back({l, static_cast<std::int8_t>(std::clamp(q, -127L, 127L))});
-        ++kept;
+        bool found = false;
+        for (auto& [l2, w2] : a)
+          if (l2 == l) {
+            w2 += w;
+            found = true;
+            break;
+          }
+        if (!found) a.emplace_back(l, w);
+      }
+    }
+    build_buckets(acc, prune);
+  }
+
+  /// Builds from per-bucket (language, weight) lists (acc.size() must be 2^bits).
+  void build_buckets(std::vector<std::vector<std::pair<std::uint8_t, float>>>& acc, float prune) {
+    float maxw = 1e-6f;
+    for (const auto& a : acc)
+      for (const auto& [l, w] : a) maxw = std::max(maxw, std::fabs(w));
+    scale = maxw / 127.f;
+    buckets.assign(acc.size(), 0);
+    postings.clear();
+    for (std::size_t i = 0; i < acc.size(); ++i) {
+      auto& list = acc[i];
+      std::sort(list.begin(), list.end(),
+                [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
+      if (list.size() > 255) list.resize(255);
+      posting q[255];
+      std::size_t kept = 0;
+      bool small = true;
+      for (const auto& [l, w] : list) {
+        if (std::fabs(w) < prune) continue;
+        const long v = std::lround(w / scale);
+        if (v == 0) continue;
+        q[kept++] = {l, static_cast<std::int8_t>(std::clamp(v, -127L, 127L))};
+        small = small && v >= -63 && v <= 63;
       }
       if (kept == 0) continue;
-      const std::uint32_t fp = static_cast<std::uint32_t>(h >> 32) | 1u;
-      std::size_t s = static_cast<std::size_t>(h) & (n - 1);
-      while ((slots[s].ref & 0xFF) != 0) s = (s + 1) & (n - 1);
-      slots[s] = {fp, static_cast<std::uint32_t>(first << 8 | kept)};
+      if (kept <= 2 && small) {
+        std::uint32_t b = 0;
+        for (std::size_t k = 0; k < kept; ++k)
+          b |= (static_cast<std::uint32_t>(q[k].lang) | (static_cast<std::uint32_t>(q[k].weight) & 0x7F) << 8) << (15 * k);
+        buckets[i] = b;
+      } else {
+        buckets[i] = 0x80000000u | static_cast<std::uint32_t>(postings.size() << 8 | kept);
+        postings.insert(postings.end(), q, q + kept);
+      }
     }
   }
 
@@ -681,7 +770,7 @@ class url_model {
       put(code, 8);
     }
     put(bias.data(), bias.size() * 4);
-    put(slots.data(), slots.size() * sizeof(slot));
+    put(buckets.data(), buckets.size() * 4);
     put(postings.data(), postings.size() * sizeof(posting));
     std::string h(64, '\0');
     char* p = h.data();
@@ -690,14 +779,13 @@ class url_model {
     w32(8, 64);
     w32(12, kind);
     w32(16, static_cast<std::uint32_t>(languages.size()));
-    std::uint32_t bits = 0;
-    while ((std::size_t{1} << bits) < slots.size()) ++bits;
     w32(20, bits);
     w32(24, static_cast<std::uint32_t>(postings.size()));
     std::memcpy(p + 28, &scale, 4);
     w32(32, features.kinds);
     p[36] = static_cast<char>(features.min_order);
     p[37] = static_cast<char>(features.max_order);
+    p[38] = static_cast<char>(features.host_space);
     std::memcpy(p + 40, &temperature, 4);
     const std::uint64_t sum = XXH3_64bits(body.data(), body.size());
     std::memcpy(p + 44, &sum, 8);
@@ -719,23 +807,26 @@ class url_model {
     };
     if (r32(8) != 64) return status::corrupt_model;
     const std::uint32_t kind = r32(12), nl = r32(16), bits = r32(20), np = r32(24);
-    if ((kind != words && kind != linear) || nl == 0 || nl > 255 || bits > 26 || np > (1u << 24))
+    if ((kind != words && kind != linear) || nl == 0 || nl > 255 || bits < 4 || bits > 26 || np >= (1u << 23))
       return status::corrupt_model;
-    const std::size_t ns = std::size_t{1} << bits;
-    const std::size_t need = 64 + std::size_t{nl} * 12 + ns * sizeof(slot) + std::size_t{np} * sizeof(posting);
+    const std::size_t nb = std::size_t{1} << bits;
+    const std::size_t need = 64 + std::size_t{nl} * 12 + nb * 4 + std::size_t{np} * sizeof(posting);
     if (bytes.size() != need) return status::corrupt_model;
     std::uint64_t sum;
     std::memcpy(&sum, p + 44, 8);
     if (XXH3_64bits(p + 64, bytes.size() - 64) != sum) return status::corrupt_model;
     url_model m;
     m.kind = static_cast<kind_t>(kind);
+    m.bits = bits;
     std::memcpy(&m.scale, p + 28, 4);
     std::memcpy(&m.temperature, p + 40, 4);
     m.features.kinds = r32(32);
     m.features.min_order = static_cast<std::uint8_t>(p[36]);
     m.features.max_order = static_cast<std::uint8_t>(p[37]);
-    if (!(m.scale > 0) || !(m.temperature > 0) || m.features.min_order < 1 || m.features.max_order > 7 ||
-        m.features.min_order > m.features.max_order)
+    m.features.host_space = static_cast<std::uint8_t>(p[38]);
+    if (!(m.scale > 0) || !(m.scale < 1e6f) || !(m.temperature > 0) || !(m.temperature < 1e6f) ||
+        m.features.min_order < 1 || m.features.max_order > 7 || m.features.min_order > m.features.max_order ||
+        m.features.host_space > 2)
       return status::corrupt_model;
     m.name.assign(p + 52, strnlen(p + 52, 8));
     const char* q = p + 64;
@@ -747,19 +838,21 @@ class url_model {
     m.bias.resize(nl);
     std::memcpy(m.bias.data(), q, nl * 4);
     q += nl * 4;
-    m.slots.resize(ns);
-    std::memcpy(m.slots.data(), q, ns * sizeof(slot));
-    q += ns * sizeof(slot);
+    for (float b : m.bias)
+      if (!(std::fabs(b) < 1e6f)) return status::corrupt_model;
+    m.buckets.resize(nb);
+    std::memcpy(m.buckets.data(), q, nb * 4);
+    q += nb * 4;
     m.postings.resize(np);
     std::memcpy(m.postings.data(), q, np * sizeof(posting));
-    std::size_t used = 0;
-    for (const slot& s : m.slots) {
-      const std::uint32_t c = s.ref & 0xFF;
-      if (c == 0) continue;
-      ++used;
-      if ((s.ref >> 8) + c > np) return status::corrupt_model;
+    for (std::uint32_t b : m.buckets) {
+      if (b & 0x80000000u) {
+        const std::uint32_t c = b & 0xFF, first = (b >> 8) & 0x7FFFFF;
+        if (c == 0 || first + c > np) return status::corrupt_model;
+      } else if ((b & 0xFF) >= nl || ((b >> 15) & 0xFF) >= nl) {
+        return status::corrupt_model;
+      }
     }
-    if (used == ns) return status::corrupt_model;  // a full table would make lookups loop
     for (const posting& x : m.postings)
       if (x.lang >= nl) return status::corrupt_model;
     out = std::move(m);
@@ -801,11 +894,14 @@ struct url_options {
   bool use_cctld = true;    ///< the ccTLD's country as a weak hint (like country_hint, weaker)
   std::size_t max_bytes = kUrlMaxBytes;
   // Combination weights (see docs/url.md for how they were chosen).
-  float words_weight = 0.25f;   ///< share of the words model's posterior when both models answer
-  float pattern_boost = 4.0f;   ///< multiplier of a language named by a code pattern
+  float words_weight = 0.4f;    ///< share of the words model's posterior when both models answer
+  float words_below = 0.9f;     ///< ... and only where the linear model's top probability is below this
+  float pattern_boost = 10.0f;  ///< multiplier of a language named by a code pattern
+  float pattern_floor = 1.0f;   ///< added to it
   float hint_boost = 3.0f;      ///< multiplier of the hint country's official languages
   float hint_floor = 0.15f;     ///< added to the hint country's official languages
-  float cctld_boost = 1.5f;     ///< multiplier of the ccTLD country's official languages
+  float cctld_boost = 20.0f;    ///< multiplier of the ccTLD country's official languages
+  float cctld_floor = 0.5f;     ///< added to them
   float min_score = 0.0f;       ///< below this top score the answer is "und"
 };
 
@@ -832,17 +928,19 @@ class url_classifier {
     };
     add(linear_, lmap_);
     add(words_, wmap_);
-    // union of the feature configurations
-    cfg_.kinds = 0;
-    cfg_.min_order = 7;
-    cfg_.max_order = 1;
-    for (const url_model* m : {linear_, words_}) {
-      if (!m) continue;
-      cfg_.kinds |= m->features.kinds;
-      cfg_.min_order = std::min(cfg_.min_order, m->features.min_order);
-      cfg_.max_order = std::max(cfg_.max_order, m->features.max_order);
-    }
+    // features are extracted for the linear model (or the words model alone); for the words model
+    // again, with its own configuration, only where it is consulted
+    if (linear_) cfg_ = linear_->features;
+    else if (words_) cfg_ = words_->features;
+    if (words_) words_cfg_ = words_->features;
+    same_cfg_ = !linear_ || !words_ ||
+                (cfg_.kinds == words_cfg_.kinds && cfg_.min_order == words_cfg_.min_order &&
+                 cfg_.max_order == words_cfg_.max_order && cfg_.host_space == words_cfg_.host_space);
     if (cfg_.min_order > cfg_.max_order) cfg_ = {};
+    for (unsigned c = 0; c < 256; ++c) {
+      if (linear_) accept_l_[c] = linear_->accepts(static_cast<std::uint8_t>(c));
+      if (words_) accept_w_[c] = words_->accepts(static_cast<std::uint8_t>(c));
+    }
   }
 
   const url_model* linear() const noexcept { return linear_; }
@@ -879,7 +977,7 @@ class url_classifier {
   }
 
   /// Scores from extracted features (for tools that extract once and score variants).
-  url_result classify_features(const url_parts& /*u*/, const url_features& f, const url_options& o,
+  url_result classify_features(const url_parts& u, const url_features& f, const url_options& o,
                                url_result r = {}) const noexcept {
     float p[kMaxLanguages];
     const std::size_t nl = codes_.size();
@@ -889,13 +987,24 @@ class url_classifier {
     const float lw = (o.use_linear && linear_) ? 1.f : 0.f;
     const float ww = (o.use_words && words_) ? (lw > 0 ? o.words_weight : 1.f) : 0.f;
     float post[256];
-    if (lw > 0 && posterior(*linear_, f, post)) {
+    float linear_top = 0;
+    if (lw > 0 && posterior(*linear_, accept_l_, f, post)) {
       any = true;
       const float share = ww > 0 ? 1.f - ww : 1.f;
-      for (std::size_t i = 0; i < linear_->languages.size(); ++i) p[lmap_[i]] += share * post[i];
+      for (std::size_t i = 0; i < linear_->languages.size(); ++i) {
+        p[lmap_[i]] += share * post[i];
+        linear_top = std::max(linear_top, post[i]);
+      }
       total += share;
     }
-    if (ww > 0 && posterior(*words_, f, post)) {
+    // The words model is consulted where the linear model is unsure (or absent).
+    const bool consult = ww > 0 && (total == 0 || linear_top < o.words_below);
+    std::unique_ptr<url_features> own;
+    if (consult && !same_cfg_) {
+      own.reset(new (std::nothrow) url_features);
+      if (own) url_extract_features(u, words_cfg_, *own);
+    }
+    if (consult && (same_cfg_ || own) && posterior(*words_, accept_w_, same_cfg_ ? f : *own, post)) {
       any = true;
       const float share = total > 0 ? ww : 1.f;
       for (std::size_t i = 0; i < words_->languages.size(); ++i) p[wmap_[i]] += share * post[i];
@@ -917,13 +1026,13 @@ class url_classifier {
     };
     bool patterned = false;
     if (o.use_patterns)
-      for (std::size_t i = 0; i < f.code_count; ++i) patterned |= boost(f.codes[i].view(), o.pattern_boost, 0.f);
+      for (std::size_t i = 0; i < f.code_count; ++i) patterned |= boost(f.codes[i].view(), o.pattern_boost, o.pattern_floor);
     bool hinted = false;
     auto country = [&](std::string_view cc, float factor, float floor) {
       for_each_country_language(cc, [&](std::string_view l, float) { hinted |= boost(l, factor, floor); });
     };
     if (!o.country_hint.empty()) country(o.country_hint, o.hint_boost, o.hint_floor);
-    if (o.use_cctld && f.country[0]) country(std::string_view(f.country, 2), o.cctld_boost, 0.f);
+    if (o.use_cctld && f.country[0]) country(std::string_view(f.country, 2), o.cctld_boost, o.cctld_floor);
     float sum = 0;
     for (std::size_t i = 0; i < nl; ++i) sum += p[i];
     if (!(sum > 0)) return r;
@@ -949,19 +1058,25 @@ class url_classifier {
 
   /// The softmax posterior of one model over its languages; false when no feature fired (the
   /// model knows nothing about this URL beyond its prior).
-  static bool posterior(const url_model& m, const url_features& f, float* out) noexcept {
+  static bool posterior(const url_model& m, const std::array<bool, 256>& accept, const url_features& f,
+                        float* out) noexcept {
     const std::size_t nl = m.languages.size();
+    if (m.buckets.empty() || nl == 0 || nl > 255 || m.bias.size() != nl) return false;
     float s[256];
     std::fill(s, s + nl, 0.f);
     std::size_t hits = 0;
-    const std::uint32_t kinds = m.features.kinds;
+    // Prefetch a few features ahead (the bucket reads are the cost when the table is not cached).
+    constexpr std::size_t kAhead = 8;
+    for (std::size_t i = 0; i < f.count && i < kAhead; ++i) m.prefetch(f.hash[i]);
     for (std::size_t i = 0; i < f.count; ++i) {
-      if (!(kinds & (1u << f.kind[i]))) continue;
-      const auto [ps, n] = m.find(f.hash[i]);
-      if (!n) continue;
+      if (i + kAhead < f.count) m.prefetch(f.hash[i + kAhead]);
+      if (!accept[f.kind[i]]) continue;
+      const std::uint32_t b = m.bucket(f.hash[i]);
+      if (!b) continue;
       // a generic TLD (com, org...) or the hyphen count alone is a prior, not knowledge
-      if (f.kind[i] != url_feat_hyphens && (f.kind[i] != url_feat_tld || f.country[0])) ++hits;
-      for (std::size_t k = 0; k < n; ++k) s[ps[k].lang] += ps[k].weight;
+      const unsigned kind = f.kind[i] & 7;
+      if (kind != url_feat_hyphens && (kind != url_feat_tld || f.country[0])) ++hits;
+      m.add_bucket(b, s);
     }
     if (hits == 0) return false;
     float mx = -1e30f;
@@ -972,10 +1087,11 @@ class url_classifier {
     }
     float z = 0;
     for (std::size_t i = 0; i < nl; ++i) {
-      s[i] = std::exp(s[i] - mx);
+      s[i] = detail::url_fast_exp(s[i] - mx);
       z += s[i];
     }
-    for (std::size_t i = 0; i < nl; ++i) out[i] = s[i] / z;
+    const float inv = 1.f / z;
+    for (std::size_t i = 0; i < nl; ++i) out[i] = s[i] * inv;
     return true;
   }
 
@@ -984,7 +1100,9 @@ class url_classifier {
   const url_model* words_ = nullptr;
   std::vector<std::string> codes_;
   std::vector<std::uint16_t> lmap_, wmap_;
-  url_feature_config cfg_;
+  std::array<bool, 256> accept_l_{}, accept_w_{};
+  url_feature_config cfg_, words_cfg_;
+  bool same_cfg_ = true;
 };
 
 }  // namespace v1

@@ -64,9 +64,10 @@ struct url_linear_options {
   float learning_rate = 0.3f;    ///< AdaGrad base step
   float l2 = 1e-6f;              ///< per-update L2 shrinkage factor
   float balance = 0.f;           ///< example weight (n_max / n_language)^balance (0 = none)
-  float prune = 0.3f;            ///< weights below this magnitude are dropped from the table
+ float prune = 0.3f; 
+  unsigned bits = 17;            ///< 2^bits hashed feature buckets           ///< weights below this magnitude are dropped from the table
   std::uint32_t seed = 1;
-  url_feature_config features{3, 7, 0xFE};
+  url_feature_config features{3, 7, 0xFE, 1};
   std::string name = "linear";
 };
 
@@ -86,9 +87,9 @@ inline url_model train_url_linear(const std::vector<labelled_url>& rows, const u
   std::unordered_map<std::string, std::uint8_t> lidx;
   for (std::size_t i = 0; i < langs.size(); ++i) lidx[langs[i]] = static_cast<std::uint8_t>(i);
   const std::size_t K = langs.size();
-  // features → dense indices
-  std::unordered_map<std::uint64_t, std::uint32_t> fidx;
-  std::vector<std::uint64_t> fhash;
+  // features → buckets (the hashing trick: the model is trained on what it will store)
+  const std::size_t F = std::size_t{1} << o.bits;
+  std::vector<char> used(F, 0);
   struct example {
     std::uint8_t y;
     float weight;
@@ -108,15 +109,14 @@ inline url_model train_url_linear(const std::vector<labelled_url>& rows, const u
     e.y = it->second;
     e.weight = static_cast<float>(std::pow(static_cast<double>(nmax) / static_cast<double>(count[r.language]), o.balance));
     for (std::size_t i = 0; i < f->count; ++i) {
-      auto [fi, added] = fidx.emplace(f->hash[i], static_cast<std::uint32_t>(fhash.size()));
-      if (added) fhash.push_back(f->hash[i]);
-      e.x.push_back(fi->second);
+      const auto b = static_cast<std::uint32_t>(url_model::bucket_of(f->hash[i], o.bits));
+      used[b] = 1;
+      e.x.push_back(b);
     }
     std::sort(e.x.begin(), e.x.end());
     e.x.erase(std::unique(e.x.begin(), e.x.end()), e.x.end());
     ex.push_back(std::move(e));
   }
-  const std::size_t F = fhash.size();
   std::vector<float> w(F * K, 0.f), g2(F * K, 0.f), b(K, 0.f), gb(K, 0.f);
   std::vector<std::size_t> order(ex.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -153,24 +153,25 @@ inline url_model train_url_linear(const std::vector<labelled_url>& rows, const u
   // feature's weights on their median so that most become ~0 and are pruned.
   std::vector<float> col(K);
   for (std::size_t j = 0; j < F; ++j) {
+    if (!used[j]) continue;
     for (std::size_t k = 0; k < K; ++k) col[k] = w[j * K + k];
     std::nth_element(col.begin(), col.begin() + static_cast<std::ptrdiff_t>(K / 2), col.end());
     const float med = col[K / 2];
     for (std::size_t k = 0; k < K; ++k) w[j * K + k] -= med;
   }
-  std::vector<std::pair<std::uint64_t, std::vector<std::pair<std::uint8_t, float>>>> entries;
+  std::vector<std::vector<std::pair<std::uint8_t, float>>> acc(F);
   for (std::size_t j = 0; j < F; ++j) {
-    std::vector<std::pair<std::uint8_t, float>> list;
+    if (!used[j]) continue;
     for (std::size_t k = 0; k < K; ++k)
-      if (std::fabs(w[j * K + k]) >= o.prune) list.emplace_back(static_cast<std::uint8_t>(k), w[j * K + k]);
-    if (!list.empty()) entries.emplace_back(fhash[j], std::move(list));
+      if (std::fabs(w[j * K + k]) >= o.prune) acc[j].emplace_back(static_cast<std::uint8_t>(k), w[j * K + k]);
   }
   m.kind = url_model::linear;
   m.languages = langs;
   m.bias = b;
   m.features = o.features;
   m.name = o.name;
-  m.build(entries, entries.size());
+  m.bits = o.bits;
+  m.build_buckets(acc, o.prune);
   return m;
 }
 
@@ -179,6 +180,7 @@ struct url_words_options {
   std::size_t top = 2000;            ///< features kept per language and kind (order / words)
   url_feature_config features{3, 5, (1u << url_feat_word) | (1u << url_feat_ngram)};
   float temperature = 8.f;           ///< divides the summed log-probability ratios
+  unsigned bits = 19;                ///< 2^bits hashed feature buckets
   std::string name = "words";
 };
 
@@ -204,8 +206,8 @@ struct url_words_counter {
       // n-grams by kind and attribute totals per kind only (orders are balanced by `top`).
       for (std::size_t k = 0; k < f->count; ++k) {
         ++counts[f->hash[k]];
-        ++totals[f->kind[k] == url_feat_word ? 8 : 1];
-        order_of.emplace(f->hash[k], f->kind[k] == url_feat_word ? 8 : 1);
+        ++totals[(f->kind[k] & 7) == url_feat_word ? 8 : 1];
+        order_of.emplace(f->hash[k], (f->kind[k] & 7) == url_feat_word ? 8 : 1);
       }
       i = j + 1;
     }
@@ -250,7 +252,7 @@ inline url_model train_url_words(const std::vector<std::string>& languages,
   m.features = o.features;
   m.temperature = o.temperature;
   m.name = o.name;
-  m.build(entries, entries.size());
+  m.build(entries, o.bits);
   return m;
 }
 

@@ -37,8 +37,10 @@ void url_eval_usage(std::FILE* out) {
                "  --min-urls N       languages with fewer training URLs are left out of the linear model (20)\n"
                "  --macro-min N      macro F1 averages languages with at least N URLs in the subset (20)\n"
                "  --table-min N      per-language table for languages with at least N URLs (100)\n"
-               "  --balance X, --epochs N, --l2 X, --rate X, --prune X, --orders A-B: linear training options\n"
-               "                     (as langsift-train url)\n"
+               "  --balance X, --epochs N, --l2 X, --rate X, --prune X, --orders A-B, --bits N, --host-space N:\n"
+               "                     linear training options (as langsift-train url)\n"
+               "  --cctld-boost X, --cctld-floor X, --pattern-boost X, --pattern-floor X, --words-weight X, --words-below X:\n"
+               "                     combination weights (url_options)\n"
                "  --exclude-source S train the linear model without source S (transfer check; repeatable)\n"
                "  --predictions FILE write lang, url, source and each classifier's answer (TSV)\n");
 }
@@ -71,6 +73,7 @@ int eval_url(int argc, char** argv) {
   unsigned folds = 10;
   std::size_t macro_min = 20, table_min = 100;
   url_linear_options lo;
+  url_options combined_opts;
   std::set<std::string> excluded_sources;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -108,6 +111,24 @@ int eval_url(int argc, char** argv) {
       lo.l2 = std::stof(value);
     } else if (take_option(argc, argv, i, "--rate", value, missing)) {
       lo.learning_rate = std::stof(value);
+    } else if (take_option(argc, argv, i, "--host-space", value, missing)) {
+      lo.features.host_space = static_cast<std::uint8_t>(std::stoul(value));
+    } else if (take_option(argc, argv, i, "--cctld-boost", value, missing)) {
+      combined_opts.cctld_boost = std::stof(value);
+    } else if (take_option(argc, argv, i, "--cctld-floor", value, missing)) {
+      combined_opts.cctld_floor = std::stof(value);
+    } else if (take_option(argc, argv, i, "--pattern-boost", value, missing)) {
+      combined_opts.pattern_boost = std::stof(value);
+    } else if (take_option(argc, argv, i, "--pattern-floor", value, missing)) {
+      combined_opts.pattern_floor = std::stof(value);
+    } else if (take_option(argc, argv, i, "--hint-boost", value, missing)) {
+      combined_opts.hint_boost = std::stof(value);
+    } else if (take_option(argc, argv, i, "--words-weight", value, missing)) {
+      combined_opts.words_weight = std::stof(value);
+    } else if (take_option(argc, argv, i, "--words-below", value, missing)) {
+      combined_opts.words_below = std::stof(value);
+    } else if (take_option(argc, argv, i, "--bits", value, missing)) {
+      lo.bits = static_cast<unsigned>(std::stoul(value));
     } else if (take_option(argc, argv, i, "--prune", value, missing)) {
       lo.prune = std::stof(value);
     } else if (take_option(argc, argv, i, "--orders", value, missing)) {
@@ -165,7 +186,8 @@ int eval_url(int argc, char** argv) {
   auto f = std::make_unique<url_features>();
   auto run_fold = [&](const url_model* linear, const std::vector<std::size_t>& test) {
     url_classifier cls(linear, &words);
-    url_options only_words, only_linear, both, combined, words_rules;
+    url_options only_words = combined_opts, only_linear = combined_opts, both = combined_opts,
+                combined = combined_opts, words_rules = combined_opts;
     for (url_options* o : {&only_words, &only_linear, &both}) {
       o->use_patterns = false;
       o->use_cctld = false;

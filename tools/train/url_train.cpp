@@ -25,9 +25,10 @@ void url_usage(std::FILE* out) {
                "<code>.txt per language (the words of running text).\n\n"
                "options (linear): --min-urls N (20) languages with fewer URLs are left out;\n"
                "  --epochs N (4); --balance X (0) example weight (n_max/n_lang)^X;\n"
-               "  --prune X (0.3) drop smaller weights; --orders A-B (3-7); --name NAME\n"
+               "  --prune X (0.3) drop smaller weights; --orders A-B (3-7); --bits N (17) 2^N buckets;\n"
+               "  --host-space N (0) host tokens: 0 shared with the path's, 1 own space, 2 both; --name NAME\n"
                "options (words): --max-bytes N (4M) text per language; --top N (2000);\n"
-               "  --orders A-B (3-5); --temperature X (8); --name NAME\n");
+               "  --orders A-B (3-5); --temperature X (8); --bits N (19); --name NAME\n");
 }
 
 bool parse_orders(const std::string& v, url_feature_config& f) {
@@ -106,6 +107,12 @@ int train_url(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--orders", value, missing)) {
       url_feature_config& f = words_dir.empty() ? lo.features : wo.features;
       if (missing || !parse_orders(value, f)) return fail(kUrlProgram, "--orders needs A-B with 1 <= A <= B <= 7");
+    } else if (take_option(argc, argv, i, "--host-space", value, missing)) {
+      if (!num(d) || d < 0 || d > 2) return fail(kUrlProgram, "--host-space needs 0, 1 or 2");
+      lo.features.host_space = wo.features.host_space = static_cast<std::uint8_t>(d);
+    } else if (take_option(argc, argv, i, "--bits", value, missing)) {
+      if (!num(d) || d < 8 || d > 24) return fail(kUrlProgram, "--bits needs a number in 8..24");
+      lo.bits = wo.bits = static_cast<unsigned>(d);
     } else if (take_option(argc, argv, i, "--name", value, missing)) {
       lo.name = wo.name = value;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
@@ -154,8 +161,8 @@ int train_url(int argc, char** argv) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out) return fail(kUrlProgram, "cannot write " + output);
   std::size_t used = 0;
-  for (const auto& s : m.slots) used += (s.ref & 0xFF) != 0;
-  std::fprintf(stderr, "%s: %zu languages, %zu features, %zu postings, %zu bytes, xxh3 %016llx\n",
+  for (const auto b : m.buckets) used += b != 0;
+  std::fprintf(stderr, "%s: %zu languages, %zu used buckets, %zu postings in lists, %zu bytes, xxh3 %016llx\n",
                output.c_str(), m.languages.size(), used, m.postings.size(), bytes.size(),
                static_cast<unsigned long long>(XXH3_64bits(bytes.data(), bytes.size())));
   return 0;
