@@ -333,7 +333,9 @@ class warc_reader {
       // The input or member ends right after the block, without (all of) CRLF CRLF: tolerated.
       pos_ += n;
     } else {
-      r.problem = "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the next record";
+      r.problem = member_bad_ ? "corrupt or truncated gzip member (the block may hold bytes that are not its own)"
+                              : "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the "
+                                "next record";
       note_problem(off, r.problem);
       resync_ = true;
     }
@@ -411,6 +413,7 @@ class warc_reader {
   /// Drops consumed bytes from buf_.
   void compact() {
     if (pos_ == 0) return;
+    last_char_ = buf_[pos_ - 1];
     if (pos_ >= buf_.size()) {
       buf_base_ += buf_.size();
       buf_.clear();
@@ -467,6 +470,7 @@ class warc_reader {
     buf_base_ += buf_.size();  // what is left of the member's output is dropped
     buf_.clear();
     pos_ = 0;
+    last_char_ = '\n';
     const std::uint64_t at = member_offset_;
     const bool bad = member_bad_, reported = member_reported_;
     if (bad && member_offset_ + 1 >= raw_base_ && member_offset_ + 1 <= raw_base_ + raw_size()) {
@@ -516,7 +520,7 @@ class warc_reader {
       for (std::size_t k = 0;; ++k) {
         k = v.find("WARC/1.", k);
         if (k == std::string_view::npos) break;
-        const char before = k > 0 ? v[k - 1] : (pos_ > 0 ? buf_[pos_ - 1] : '\n');
+        const char before = k > 0 ? v[k - 1] : (pos_ > 0 ? buf_[pos_ - 1] : last_char_);
         if (before == '\n') {
           pos_ += k;
           return;
@@ -545,6 +549,7 @@ class warc_reader {
   std::string buf_;
   std::size_t pos_ = 0;
   std::uint64_t buf_base_ = 0;
+  char last_char_ = '\n';  // the byte before buf_[0]
 
   bool started_ = false, gzip_ = false, z_live_ = false;
   z_stream z_{};

@@ -1,0 +1,391 @@
+// langsift/warc.hpp: WARC records (uncompressed and gzip), HTTP responses and bodies, and what
+// happens with malformed input. Files are written by tools/warcgen/warc_writer.hpp (and, for
+// malformed ones, cut or altered on purpose); tests/data/warc/ holds files written independently
+// of it (tests/data/warc/make_fixtures.py).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "langsift/warc.hpp"
+#include "warcgen/warc_writer.hpp"
+
+using namespace langsift;
+namespace wg = langsift::warcgen;
+
+namespace {
+
+struct read_item {
+  warc_status st;
+  std::uint64_t offset;      // record offset, or error offset
+  std::string type, id, uri, block, problem, error;
+  std::uint64_t content_length = 0, block_bytes = 0;
+};
+
+/// Reads everything; `chunk` > 0 reads through a source function in pieces of that size.
+std::vector<read_item> read_all(const std::string& data, warc_options o = {}, std::size_t chunk = 0) {
+  std::size_t at = 0;
+  auto src = [&](char* buf, std::size_t n) {
+    const std::size_t k = std::min({n, chunk, data.size() - at});
+    std::copy_n(data.data() + at, k, buf);
+    at += k;
+    return k;
+  };
+  warc_reader mem(data, o);
+  warc_reader streamed(warc_reader::source(src), o);
+  warc_reader& reader = chunk ? streamed : mem;
+  std::vector<read_item> out;
+  warc_record r;
+  for (int guard = 0; guard < 1000; ++guard) {
+    const warc_status st = reader.next(r);
+    if (st == warc_status::end) break;
+    read_item it{st, st == warc_status::record ? r.offset : reader.error_offset(), {}, {}, {}, {}, {}, {}};
+    if (st == warc_status::record) {
+      it.type = std::string(r.type());
+      it.id = std::string(r.record_id());
+      it.uri = std::string(r.target_uri());
+      it.block = r.block;
+      it.problem = r.problem;
+      it.content_length = r.content_length;
+      it.block_bytes = r.block_bytes;
+    } else {
+      it.error = reader.error();
+    }
+    out.push_back(std::move(it));
+  }
+  return out;
+}
+
+wg::record_spec spec(const std::string& type, int n, std::string block, const std::string& version = "WARC/1.1") {
+  wg::record_spec s;
+  s.version = version;
+  s.type = type;
+  s.id = wg::record_id(static_cast<unsigned long long>(n));
+  if (type != "warcinfo") s.target_uri = "http://example.org/page" + std::to_string(n);
+  s.block = std::move(block);
+  return s;
+}
+
+std::vector<wg::record_spec> three_records(const std::string& version) {
+  return {spec("warcinfo", 0, wg::warcinfo_block(), version),
+          spec("request", 1, "GET /page1 HTTP/1.1\r\nHost: example.org\r\n\r\n", version),
+          spec("response", 2, wg::http_response(200, {{"Content-Type", "text/html"}}, "<p>Hallo Welt</p>"), version)};
+}
+
+/// The records' bytes, plain or one gzip member each; `offsets` gets where each starts.
+std::string write(const std::vector<wg::record_spec>& recs, bool gz, std::vector<std::uint64_t>* offsets = nullptr) {
+  std::string out;
+  for (const auto& r : recs) {
+    if (offsets) offsets->push_back(out.size());
+    const std::string b = wg::record(r);
+    out += gz ? wg::gzip(b) : b;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("warc: WARC/1.0 and 1.1 records round-trip, uncompressed and gzip, in memory and streamed") {
+  for (const std::string version : {"WARC/1.0", "WARC/1.1"}) {
+    for (const bool gz : {false, true}) {
+      for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{100000}}) {
+        INFO(version << " gzip " << gz << " chunk " << chunk);
+        const auto recs = three_records(version);
+        std::vector<std::uint64_t> offsets;
+        const std::string data = write(recs, gz, &offsets);
+        const auto got = read_all(data, {}, chunk);
+        REQUIRE(got.size() == 3);
+        for (std::size_t k = 0; k < 3; ++k) {
+          CHECK(got[k].st == warc_status::record);
+          CHECK(got[k].offset == offsets[k]);
+          CHECK(got[k].type == recs[k].type);
+          CHECK(got[k].id == recs[k].id);
+          CHECK(got[k].uri == recs[k].target_uri);
+          CHECK(got[k].block == recs[k].block);
+          CHECK(got[k].content_length == recs[k].block.size());
+          CHECK(got[k].problem.empty());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("warc: fields, version, angle-bracketed URIs, LF-only lines and extra blank lines") {
+  const std::string data =
+      "WARC/1.0\nWARC-Type: resource\nWARC-Target-URI: <http://example.org/a>\nwarc-record-id: <urn:x:1>\n"
+      "X-Long: one\n two\nContent-Length: 5\n\nhello\n\n\r\n\r\n"
+      "WARC/1.1\r\nWARC-Type: metadata\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+  warc_reader reader(data);
+  warc_record r;
+  REQUIRE(reader.next(r) == warc_status::record);
+  CHECK(r.version == "WARC/1.0");
+  CHECK(r.type() == "resource");
+  CHECK(r.target_uri() == "http://example.org/a");
+  CHECK(r.record_id() == "<urn:x:1>");  // field names are case-insensitive
+  CHECK(r.field("X-Long") == "one two");
+  CHECK(r.block == "hello");
+  CHECK(r.problem.empty());
+  REQUIRE(reader.next(r) == warc_status::record);
+  CHECK(r.version == "WARC/1.1");
+  CHECK(r.type() == "metadata");
+  CHECK(r.block.empty());
+  CHECK(r.problem.empty());
+  CHECK(reader.next(r) == warc_status::end);
+  CHECK(reader.next(r) == warc_status::end);
+  warc_reader empty(std::string_view{});
+  CHECK(empty.next(r) == warc_status::end);
+}
+
+TEST_CASE("warc: all records in one gzip member, and a multi-member file read as a stream") {
+  const auto recs = three_records("WARC/1.1");
+  const std::string whole = wg::gzip(write(recs, false));
+  const auto got = read_all(whole, {}, 3);
+  REQUIRE(got.size() == 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CHECK(got[k].st == warc_status::record);
+    CHECK(got[k].offset == 0);  // the member's start
+    CHECK(got[k].block == recs[k].block);
+  }
+}
+
+TEST_CASE("warc: a block longer than max_block_bytes is kept in part, skipped, and the next record is read") {
+  std::string big(300000, 'x');
+  for (std::size_t i = 0; i < big.size(); i += 97) big[i] = '\n';
+  const std::vector<wg::record_spec> recs = {spec("resource", 1, big), spec("resource", 2, "small")};
+  for (const bool gz : {false, true}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{4096}}) {
+      warc_options o;
+      o.max_block_bytes = 1000;
+      const auto got = read_all(write(recs, gz), o, chunk);
+      REQUIRE(got.size() == 2);
+      CHECK(got[0].st == warc_status::record);
+      CHECK(got[0].block == big.substr(0, 1000));
+      CHECK(got[0].block_bytes == big.size());
+      CHECK(got[0].content_length == big.size());
+      CHECK(got[0].problem.empty());
+      CHECK(got[1].block == "small");
+    }
+  }
+  warc_reader reader(write(recs, false), warc_options{1000, 65536});
+  warc_record r;
+  REQUIRE(reader.next(r) == warc_status::record);
+  CHECK(r.skipped_bytes() == big.size() - 1000);
+  CHECK_FALSE(r.truncated());
+}
+
+TEST_CASE("warc: a Content-Length too small is reported and the next record is read") {
+  auto recs = three_records("WARC/1.1");
+  recs[1].content_length_delta = -10;
+  for (const bool gz : {false, true}) {
+    INFO("gzip " << gz);
+    std::vector<std::uint64_t> offsets;
+    const auto got = read_all(write(recs, gz, &offsets));
+    REQUIRE(got.size() == 3);
+    CHECK(got[0].problem.empty());
+    CHECK(got[1].st == warc_status::record);
+    CHECK(got[1].offset == offsets[1]);
+    CHECK_THAT(got[1].problem, Catch::Contains("Content-Length"));
+    CHECK(got[1].block == recs[1].block.substr(0, recs[1].block.size() - 10));
+    CHECK(got[2].st == warc_status::record);
+    CHECK(got[2].offset == offsets[2]);
+    CHECK(got[2].block == recs[2].block);
+    CHECK(got[2].problem.empty());
+  }
+}
+
+TEST_CASE("warc: a Content-Length too large stops at the end of the gzip member; uncompressed, at the next record") {
+  auto recs = three_records("WARC/1.1");
+  recs[1].content_length_delta = +50;
+  // gzip: the record never spans members, so nothing else is lost.
+  std::vector<std::uint64_t> offsets;
+  auto got = read_all(write(recs, true, &offsets));
+  REQUIRE(got.size() == 3);
+  CHECK(got[1].st == warc_status::record);
+  CHECK_THAT(got[1].problem, Catch::Contains("gzip member ends"));
+  CHECK(got[1].block_bytes == recs[1].block.size() + 4);  // the block and the CRLF CRLF after it
+  CHECK(got[2].offset == offsets[2]);
+  CHECK(got[2].block == recs[2].block);
+  // Uncompressed: the block runs into the next record; reading resumes at the "WARC/1." line after.
+  recs.push_back(spec("resource", 3, "after"));
+  offsets.clear();
+  got = read_all(write(recs, false, &offsets));
+  REQUIRE(got.size() == 3);
+  CHECK(got[1].offset == offsets[1]);
+  CHECK_FALSE(got[1].problem.empty());
+  CHECK(got[2].offset == offsets[3]);
+  CHECK(got[2].block == "after");
+}
+
+TEST_CASE("warc: a truncated gzip member in the middle is reported at its offset, the next member is read") {
+  const auto recs = three_records("WARC/1.1");
+  for (const std::size_t keep_percent : {20, 50, 90, 99}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{5}, std::size_t{1000}}) {
+      INFO("kept " << keep_percent << "% chunk " << chunk);
+      const std::string m0 = wg::gzip(wg::record(recs[0])), m1 = wg::gzip(wg::record(recs[1])),
+                        m2 = wg::gzip(wg::record(recs[2]));
+      const std::string data = m0 + m1.substr(0, m1.size() * keep_percent / 100) + m2;
+      const auto got = read_all(data, {}, chunk);
+      REQUIRE(got.size() >= 3);
+      CHECK(got.front().block == recs[0].block);
+      CHECK(got.back().st == warc_status::record);
+      CHECK(got.back().offset == m0.size() + m1.size() * keep_percent / 100);
+      CHECK(got.back().block == recs[2].block);
+      // Between them: the damaged record (delivered truncated) and/or an error, at m0.size().
+      bool reported = false;
+      for (std::size_t k = 1; k + 1 < got.size(); ++k) {
+        CHECK(got[k].offset == m0.size());
+        reported = reported || got[k].st == warc_status::error || !got[k].problem.empty();
+      }
+      CHECK(reported);
+    }
+  }
+}
+
+TEST_CASE("warc: corrupt gzip data and junk between members are reported, reading goes on") {
+  const auto recs = three_records("WARC/1.1");
+  const std::string m0 = wg::gzip(wg::record(recs[0])), m1 = wg::gzip(wg::record(recs[1])),
+                    m2 = wg::gzip(wg::record(recs[2]));
+  std::string bad = m1;
+  for (std::size_t i = 12; i < bad.size() - 8; i += 3) bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+  auto got = read_all(m0 + bad + m2);
+  REQUIRE(got.size() >= 3);
+  CHECK(got.front().block == recs[0].block);
+  CHECK(got.back().block == recs[2].block);
+  CHECK(got.back().offset == m0.size() + bad.size());
+  bool reported = false;
+  for (std::size_t k = 1; k + 1 < got.size(); ++k) reported = reported || got[k].st == warc_status::error || !got[k].problem.empty();
+  CHECK(reported);
+
+  got = read_all(m0 + "garbage between members" + m2);
+  REQUIRE(got.size() == 3);
+  CHECK(got[1].st == warc_status::error);
+  CHECK(got[1].offset == m0.size());
+  CHECK(got[2].block == recs[2].block);
+
+  // A file that ends inside the last member.
+  got = read_all(m0 + m2.substr(0, m2.size() - 20));
+  REQUIRE(got.size() == 2);
+  CHECK(got[1].offset == m0.size());
+  CHECK((got[1].st == warc_status::error || !got[1].problem.empty()));
+}
+
+TEST_CASE("warc: records without Content-Length, junk and a file cut inside a header are errors with offsets") {
+  auto recs = three_records("WARC/1.0");
+  recs[1].omit_content_length = true;
+  std::vector<std::uint64_t> offsets;
+  auto got = read_all(write(recs, false, &offsets));
+  REQUIRE(got.size() == 3);
+  CHECK(got[1].st == warc_status::error);
+  CHECK(got[1].offset == offsets[1]);
+  CHECK_THAT(got[1].error, Catch::Contains("Content-Length"));
+  CHECK(got[2].offset == offsets[2]);
+  CHECK(got[2].block == recs[2].block);
+
+  const std::string r2 = wg::record(recs[2]);
+  got = read_all("this is not a WARC file\r\nat all\r\n\r\n" + r2);
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].st == warc_status::error);
+  CHECK(got[0].offset == 0);
+  CHECK(got[1].block == recs[2].block);
+
+  got = read_all(r2 + r2.substr(0, 30));
+  REQUIRE(got.size() == 2);
+  CHECK(got[1].st == warc_status::error);
+  CHECK(got[1].offset == r2.size());
+  CHECK_THAT(got[1].error, Catch::Contains("ends inside"));
+
+  got = read_all(r2 + r2.substr(0, r2.size() - 30));  // cut inside the block
+  REQUIRE(got.size() == 2);
+  CHECK(got[1].st == warc_status::record);
+  CHECK(got[1].block_bytes < got[1].content_length);
+  CHECK_FALSE(got[1].problem.empty());
+}
+
+TEST_CASE("warc: header sections longer than the limit are errors, not memory") {
+  std::string data = "WARC/1.1\r\nWARC-Type: resource\r\nX: " + std::string(200000, 'a') + "\r\nContent-Length: 1\r\n\r\nA\r\n\r\n";
+  data += wg::record(spec("resource", 2, "next"));
+  const auto got = read_all(data, {}, 4096);
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].st == warc_status::error);
+  CHECK_THAT(got[0].error, Catch::Contains("longer than the limit"));
+  CHECK(got[1].block == "next");
+}
+
+TEST_CASE("http: status line, fields and body offset") {
+  const std::string block = "HTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=utf-8\r\ncontent-language: de\r\n"
+                            "X-Folded: a\r\n b\r\n\r\n<p>body</p>";
+  http_response h;
+  REQUIRE(parse_http_response(block, h));
+  CHECK(h.status == 404);
+  CHECK(h.version == "HTTP/1.1");
+  CHECK(h.reason == "Not Found");
+  CHECK(h.field("Content-Type") == "text/html; charset=utf-8");
+  CHECK(h.field("Content-Language") == "de");
+  CHECK(h.complete);
+  CHECK(block.substr(h.body_offset) == "<p>body</p>");
+
+  REQUIRE(parse_http_response("HTTP/1.0 200\nA: b\n\nx", h));
+  CHECK(h.status == 200);
+  CHECK(h.field("a") == "b");
+  CHECK(h.body_offset == 19);
+
+  REQUIRE(parse_http_response("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n", h));  // cut in the headers
+  CHECK_FALSE(h.complete);
+  CHECK(h.field("Content-Type") == "text/html");
+
+  CHECK_FALSE(parse_http_response("<html>no headers</html>", h));
+  CHECK_FALSE(parse_http_response("HTTP/1.1 2x0 OK\r\n\r\n", h));
+  CHECK_FALSE(parse_http_response("", h));
+}
+
+TEST_CASE("http: chunked and gzip/deflate bodies are decoded; headers that lie are ignored") {
+  const std::string body = "<p>Der schnelle braune Fuchs springt \xc3\xbc" "ber den faulen Hund.</p>" + std::string(3000, 'z');
+  auto decode = [&](const wg::fields& headers, const std::string& raw, std::size_t cap, body_status& st) {
+    std::string block = "HTTP/1.1 200 OK\r\n";
+    for (const auto& [k, v] : headers) block += k + ": " + v + "\r\n";
+    block += "\r\n" + raw;
+    http_response h;
+    REQUIRE(parse_http_response(block, h));
+    std::string scratch;
+    return std::string(decode_http_body(h, std::string_view(block).substr(h.body_offset), scratch, cap, st));
+  };
+  body_status st;
+  CHECK(decode({}, body, 1 << 20, st) == body);
+  CHECK(st == body_status::ok);
+  CHECK(decode({{"Transfer-Encoding", "chunked"}}, wg::chunked(body, 100), 1 << 20, st) == body);
+  CHECK(st == body_status::ok);
+  CHECK(decode({{"Content-Encoding", "gzip"}}, wg::gzip(body), 1 << 20, st) == body);
+  CHECK(st == body_status::ok);
+  CHECK(decode({{"Content-Encoding", "x-gzip"}, {"Transfer-Encoding", "chunked"}}, wg::chunked(wg::gzip(body), 50), 1 << 20, st) == body);
+  CHECK(st == body_status::ok);
+  CHECK(decode({{"Content-Encoding", "deflate"}}, wg::gzip(body, 15), 1 << 20, st) == body);   // zlib wrapper
+  CHECK(decode({{"Content-Encoding", "deflate"}}, wg::gzip(body, -15), 1 << 20, st) == body);  // raw deflate
+  CHECK(st == body_status::ok);
+  // Decoded payloads stored with the original headers kept.
+  CHECK(decode({{"Content-Encoding", "gzip"}, {"Transfer-Encoding", "chunked"}}, body, 1 << 20, st) == body);
+  CHECK(st == body_status::ok);
+  // br cannot be decoded: the raw bytes and a status.
+  CHECK(decode({{"Content-Encoding", "br"}}, "\x1b\x02\x00", 1 << 20, st) == "\x1b\x02");
+  CHECK(st == body_status::encoding_unsupported);
+  // A gzip bomb stops at the cap.
+  const std::string zeros(4 << 20, '\0');
+  CHECK(decode({{"Content-Encoding", "gzip"}}, wg::gzip(zeros), 65536, st).size() == 65536);
+  CHECK(st == body_status::capped);
+  // Cut short (a capped block): what there is.
+  const std::string gz = wg::gzip(body);
+  const std::string part = decode({{"Content-Encoding", "gzip"}}, gz.substr(0, gz.size() / 2), 1 << 20, st);
+  CHECK(body.compare(0, part.size(), part) == 0);
+  const std::string ch = wg::chunked(body, 100);
+  const std::string cpart = decode({{"Transfer-Encoding", "chunked"}}, ch.substr(0, 1234), 1 << 20, st);
+  CHECK(cpart.size() > 1000);
+  CHECK(body.compare(0, cpart.size(), cpart) == 0);
+  // Broken chunk framing keeps the chunks before it.
+  CHECK(decode({{"Transfer-Encoding", "chunked"}}, "5\r\nhello\r\nzz\r\nmore", 1 << 20, st) == "hello");
+  CHECK(st == body_status::chunked_malformed);
+  // Corrupt gzip data.
+  std::string bad = gz;
+  for (std::size_t i = 20; i < bad.size(); i += 2) bad[i] = static_cast<char>(bad[i] ^ 0x33);
+  decode({{"Content-Encoding", "gzip"}}, bad, 1 << 20, st);
+  CHECK(st == body_status::encoding_corrupt);
+}

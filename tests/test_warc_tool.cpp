@@ -1,0 +1,263 @@
+// `langsift warc` end to end: known answers on tests/data/warc (written by make_fixtures.py,
+// independently of langsift's writer) and on files written by langsift-warcgen from the encoding
+// fixtures; ordered output with threads; statistics; malformed input; the record cap.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tool_run.hpp"
+
+using namespace langsift_test;
+
+namespace {
+
+const std::string kData = std::string(LANGSIFT_TEST_DATA_DIR) + "/";
+const std::string kWarc = kBin + "langsift warc";
+const std::string kGen = kBin + "langsift-warcgen";
+
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+/// The string value of a top-level field of one JSON line ("" if absent); enough for our output,
+/// whose string values hold no escaped quotes in these tests.
+std::string str_field(const std::string& line, const std::string& key) {
+  std::string k = "\"";
+  k += key;
+  k += "\":\"";
+  const std::size_t a = line.find(k);
+  if (a == std::string::npos) return {};
+  const std::size_t b = line.find('"', a + k.size());
+  return line.substr(a + k.size(), b - a - k.size());
+}
+
+/// A numeric (or true/false) field.
+std::string num_field(const std::string& line, const std::string& key) {
+  std::string k = "\"";
+  k += key;
+  k += "\":";
+  const std::size_t a = line.find(k);
+  if (a == std::string::npos) return {};
+  const std::size_t b = line.find_first_of(",}", a + k.size());
+  return line.substr(a + k.size(), b - a - k.size());
+}
+
+std::string without_offset(const std::string& line) {
+  const std::size_t b = line.find(',');
+  return line.substr(b);
+}
+
+}  // namespace
+
+TEST_CASE("warc tool: known answers on an uncompressed WARC/1.0 and a gzip WARC/1.1 file") {
+  const outcome plain = sh(kWarc + " " + q(kData + "warc/sample.warc"));
+  REQUIRE(plain.status == 0);
+  CHECK(plain.err.empty());
+  const auto pl = lines(plain.out);
+  REQUIRE(pl.size() == 8);
+  struct expect {
+    const char *type, *uri, *language, *encoding, *source;
+  };
+  const expect want[] = {
+      {"response", "http://bibliothek.example.de/", "de", "utf-8", "http"},         // chunked
+      {"response", "http://www.example.com/obras", "es", "windows-1252", "meta"},   // gzip, <meta> latin1
+      {"response", "http://example.com/ru", "ru", "windows-1251", "detected"},      // no declaration
+      {"response", "http://exemple.example.fr/ancien", "fr", "utf-8", "http"},      // 404
+      {"response", "http://example.com/logo.png", "und", "", ""},                   // image: skipped
+      {"resource", "file:///museum.txt", "en", "ascii", "detected"},                // no HTTP
+      {"response", "http://example.jp/", "ja", "shift_jis", "http"},                // deflate
+      {"conversion", "http://mercato.example.it/", "it", "ascii", "detected"},
+  };
+  for (std::size_t k = 0; k < 8; ++k) {
+    INFO(pl[k]);
+    CHECK(str_field(pl[k], "warc_type") == want[k].type);
+    CHECK(str_field(pl[k], "target_uri") == want[k].uri);
+    CHECK(str_field(pl[k], "record_id") == "<urn:uuid:fixture-000" + std::to_string(k + 2) + ">");
+    CHECK(str_field(pl[k], "language") == want[k].language);
+    CHECK(str_field(pl[k], "encoding") == want[k].encoding);
+    CHECK(str_field(pl[k], "encoding_source") == want[k].source);
+  }
+  CHECK(num_field(pl[0], "offset") == "500");
+  CHECK(num_field(pl[0], "reliable") == "true");
+  CHECK(num_field(pl[3], "http_status") == "404");
+  CHECK(str_field(pl[3], "content_language") == "fr");
+  CHECK(str_field(pl[4], "skipped") == "content_type");
+  CHECK(num_field(pl[5], "http_status").empty());
+  CHECK(pl[0].find("\"languages\":[{\"code\":\"de\",\"percent\":100,") != std::string::npos);
+
+  // The same records as gzip members: the same lines apart from the offsets.
+  const outcome gz = sh(kWarc + " " + q(kData + "warc/sample.warc.gz"));
+  REQUIRE(gz.status == 0);
+  const auto gl = lines(gz.out);
+  REQUIRE(gl.size() == 8);
+  for (std::size_t k = 0; k < 8; ++k) CHECK(without_offset(gl[k]) == without_offset(pl[k]));
+  CHECK(num_field(gl[0], "offset") == "409");  // the third gzip member
+
+  // --all: a line for every record; stdin; several files in one run.
+  const outcome all = sh("cat " + q(kData + "warc/sample.warc") + " | " + kWarc + " --all");
+  CHECK(lines(all.out).size() == 12);
+  CHECK(str_field(lines(all.out)[0], "skipped") == "warc_type");
+  const outcome two = sh(kWarc + " " + q(kData + "warc/sample.warc") + " " + q(kData + "warc/sample.warc.gz"));
+  CHECK(lines(two.out).size() == 16);
+}
+
+TEST_CASE("warc tool: pages written by langsift-warcgen in 20 encodings, as gzip with chunked gzip bodies") {
+  const std::string enc = kData + "encoding/";
+  const char* files[] = {"en.ascii", "fr.utf-16be", "fr.utf-16le", "fr.utf-32be", "fr.utf-32le", "fr.utf-8",
+                         "fr.windows-1252", "ja.euc-jp", "ja.shift_jis", "ja.utf-16be", "ja.utf-16le", "ja.utf-8",
+                         "ko.euc-kr", "ko.utf-8", "ru.koi8-r", "ru.utf-8", "ru.windows-1251", "zh.big5",
+                         "zh.gb18030", "zh.utf-8"};
+  std::string args;
+  for (const char* f : files) {
+    args += ' ';
+    args += q(enc + f + ".txt");
+  }
+  for (const std::string coding : {"", " --gzip --chunked --content-gzip", " --warc-version 1.0 --requests"}) {
+    INFO(coding);
+    const outcome r = sh(kGen + " --charset-from-name --wrap-html" + coding + args + " | " + kWarc + " -j 2");
+    REQUIRE(r.status == 0);
+    const auto ls = lines(r.out);
+    REQUIRE(ls.size() == 20);
+    for (std::size_t k = 0; k < 20; ++k) {
+      INFO(ls[k]);
+      const std::string name = files[k];
+      const std::string lang = name.substr(0, 2), charset = name.substr(3);
+      CHECK(str_field(ls[k], "target_uri") == "http://example.com/" + name + ".txt");
+      CHECK(str_field(ls[k], "language").substr(0, 2) == lang);
+      CHECK(str_field(ls[k], "encoding") == charset);
+      CHECK(str_field(ls[k], "encoding_source") == "http");
+    }
+  }
+}
+
+TEST_CASE("warc tool: -j 4 keeps the input order and gives the same output as one thread") {
+  const std::string dir = scratch("test-warc-tool").string();
+  const std::string file = dir + "/many.warc.gz";
+  std::string args;
+  for (const char* f : {"ru.koi8-r", "ja.shift_jis", "fr.windows-1252", "zh.big5", "ko.euc-kr", "en.ascii"}) {
+    args += ' ';
+    args += q(kData + "encoding/" + f + ".txt");
+  }
+  REQUIRE(sh(kGen + " --gzip --requests --wrap-html --repeat 40" + args + " -o " + q(file)).status == 0);
+  const outcome one = sh(kWarc + " " + q(file));
+  const outcome four = sh(kWarc + " -j4 " + q(file));
+  const outcome stdin4 = sh("cat " + q(file) + " | " + kWarc + " --threads 4 -");
+  REQUIRE(one.status == 0);
+  CHECK(lines(one.out).size() == 240);
+  CHECK(four.out == one.out);
+  CHECK(stdin4.out == one.out);
+  const auto ls = lines(one.out);
+  CHECK(str_field(ls[0], "target_uri") == "http://example.com/ru.koi8-r.txt?0");
+  CHECK(str_field(ls[239], "target_uri") == "http://example.com/en.ascii.txt?39");
+}
+
+TEST_CASE("warc tool: --stats counts pages and bytes per language, encoding and language x encoding") {
+  const outcome recs = sh(kWarc + " " + q(kData + "warc/sample.warc"));
+  const outcome st = sh(kWarc + " --stats -j 2 " + q(kData + "warc/sample.warc"));
+  REQUIRE(st.status == 0);
+  std::map<std::string, std::string> row;  // "kind\tkey[\tkey2]" -> "pages\tbytes"
+  for (const auto& l : lines(st.out)) {
+    if (l.empty() || l[0] == '#') continue;
+    const std::size_t last = l.rfind('\t'), mid = l.rfind('\t', last - 1);
+    if (l.compare(0, 6, "total\t") == 0) row[l.substr(0, last)] = l.substr(last + 1);
+    else row[l.substr(0, mid)] = l.substr(mid + 1);
+  }
+  CHECK(row["total\trecords"] == "12");  // every record read
+  CHECK(row["total\tpages"] == "7");
+  CHECK(row["total\tskipped"] == "5");   // warcinfo, request, metadata, revisit, the image
+  CHECK(row["total\tmalformed"] == "0");
+  // Bytes: the text bytes each JSON line gives its language; body bytes per encoding.
+  for (const auto& l : lines(recs.out)) {
+    if (!str_field(l, "skipped").empty()) continue;
+    const std::string lang = str_field(l, "language"), enc = str_field(l, "encoding");
+    INFO(l);
+    CHECK(row["language\t" + lang] == "1\t" + num_field(l, "text_bytes"));
+    CHECK(row["language_encoding\t" + lang + "\t" + enc] == "1\t" + num_field(l, "text_bytes"));
+  }
+  CHECK(row["encoding\tascii"].substr(0, 2) == "2\t");  // the resource and the conversion record
+  CHECK(row["encoding\twindows-1251"] == "1\t330");
+  // --stats-file: records on stdout, statistics in the file.
+  const std::string file = scratch("test-warc-tool").string() + "/stats.tsv";
+  const outcome both = sh(kWarc + " --stats-file " + q(file) + " " + q(kData + "warc/sample.warc"));
+  CHECK(both.out == recs.out);
+  CHECK(slurp(file) == st.out);
+}
+
+TEST_CASE("warc tool: malformed records are reported with their offsets, the others are classified") {
+  const outcome r = sh(kWarc + " -j 2 " + q(kData + "warc/bad.warc.gz"));
+  CHECK(r.status == 3);
+  // Member offsets (make_fixtures.py prints them): 479 Content-Length 7 too small, 1359 a
+  // truncated member, 2002 not gzip, 2501 no Content-Length.
+  CHECK(contains(r.err, "bad.warc.gz: offset 479: no CRLF CRLF"));
+  CHECK(contains(r.err, "bad.warc.gz: offset 1359: "));
+  CHECK(contains(r.err, "bad.warc.gz: offset 2002: bytes that are not a gzip member"));
+  CHECK(contains(r.err, "bad.warc.gz: offset 2501: WARC record without Content-Length"));
+  std::map<std::string, std::string> lang;  // record id -> language
+  std::map<std::string, std::string> line;
+  for (const auto& l : lines(r.out)) {
+    lang[str_field(l, "record_id")] = str_field(l, "language");
+    line[str_field(l, "record_id")] = l;
+  }
+  CHECK(lang["<urn:uuid:fixture-0000>"] == "de");
+  CHECK(lang["<urn:uuid:fixture-0002>"] == "fr");
+  CHECK(lang["<urn:uuid:fixture-0004>"] == "it");
+  CHECK(lang["<urn:uuid:fixture-0005>"] == "de");
+  CHECK(lang["<urn:uuid:fixture-0008>"] == "es");
+  // The record whose Content-Length is 7 short: classified from what there is, and flagged.
+  CHECK(lang["<urn:uuid:fixture-0001>"] == "es");
+  CHECK(contains(line["<urn:uuid:fixture-0001>"], "\"warc_problem\":"));
+  // A response record without HTTP headers: the block is the body.
+  CHECK(lang["<urn:uuid:fixture-0007>"] == "it");
+  CHECK(contains(line["<urn:uuid:fixture-0007>"], "\"http\":false"));
+  CHECK(line.count("<urn:uuid:fixture-0006>") == 0);
+  const outcome st = sh(kWarc + " --stats " + q(kData + "warc/bad.warc.gz"));
+  CHECK(contains(st.out, "total\tmalformed\t4\n"));
+}
+
+TEST_CASE("warc tool: --max-record-bytes keeps part of a large record and says so") {
+  const std::string dir = scratch("test-warc-tool").string();
+  const std::string page = dir + "/big.html";
+  std::string text;
+  const std::string de = slurp(kData + "corpus/de.txt");
+  while (text.size() < 200000) text += de;
+  {
+    std::ofstream f(page, std::ios::binary);
+    f << "<html><body><p>" << text << "</p></body></html>";
+  }
+  const outcome r = sh(kGen + " --gzip " + q(page) + " " + q(kData + "encoding/ru.utf-8.txt") + " | " + kWarc +
+                       " --max-record-bytes 8K");
+  REQUIRE(r.status == 0);
+  const auto ls = lines(r.out);
+  REQUIRE(ls.size() == 2);
+  CHECK(num_field(ls[0], "capped") == "true");
+  CHECK(num_field(ls[0], "kept_bytes") == "8192");
+  CHECK(std::stoull(num_field(ls[0], "block_bytes")) > 200000);
+  CHECK(str_field(ls[0], "language") == "de");
+  CHECK(std::stoull(num_field(ls[0], "body_bytes")) < 8192);
+  CHECK(num_field(ls[1], "capped").empty());
+  CHECK(str_field(ls[1], "language") == "ru");
+}
+
+TEST_CASE("warc tool: --help, usage errors and unreadable files") {
+  const outcome h = sh(kWarc + " --help");
+  CHECK(h.status == 0);
+  CHECK(contains(h.out, "--stats"));
+  CHECK(contains(h.out, "--max-record-bytes"));
+  CHECK(sh(kWarc + " --bogus").status == 2);
+  CHECK(sh(kWarc + " -j 0 x").status == 2);
+  CHECK(sh(kWarc + " --max-record-bytes 12").status == 2);
+  const outcome missing = sh(kWarc + " /nonexistent/file.warc");
+  CHECK(missing.status == 1);
+  CHECK(contains(missing.err, "/nonexistent/file.warc"));
+  const outcome empty = sh(kWarc + " /dev/null");
+  CHECK(empty.status == 0);
+  CHECK(empty.out.empty());
+  CHECK(sh(kGen + " --help").status == 0);
+  CHECK(sh(kGen).status == 2);
+}
