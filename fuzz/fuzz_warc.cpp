@@ -8,6 +8,7 @@
 // cap and lie inside the block when nothing was decoded.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -16,9 +17,13 @@
 
 namespace {
 
-void check(bool ok) {
-  if (!ok) std::abort();
+void check_at(bool ok, int line) {
+  if (!ok) {
+    std::fprintf(stderr, "fuzz_warc: invariant at line %d failed\n", line);
+    std::abort();
+  }
 }
+#define check(x) check_at((x), __LINE__)
 
 }  // namespace
 

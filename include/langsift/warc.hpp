@@ -256,6 +256,8 @@ class warc_reader {
         ++pos_;  // so that the scan does not find this record again
         if (!looks_warc) return fail(off, "not a WARC record (expected a WARC/1.0 or WARC/1.1 line)");
         if (n >= opt_.max_header_bytes) return fail(off, "WARC header section longer than the limit");
+        // The member (or input) is over here, so its state is known whatever the read sizes.
+        member_reported_ = member_bad_ || member_cut_;
         return fail(off, member_bad_   ? "corrupt gzip data inside a WARC header section"
                          : member_cut_ ? "the input ends inside a gzip member, in a WARC header section"
                                        : "the input ends inside a WARC header section");
@@ -319,6 +321,7 @@ class warc_reader {
                   : member_cut_ ? "the input ends inside a gzip member, in the record's block (truncated file?)"
                   : gzip_       ? "the gzip member ends inside the record's block (Content-Length too large?)"
                                 : "the input ends inside the record's block";
+      member_reported_ = member_bad_ || member_cut_;
       note_problem(off, r.problem);
       return warc_status::record;
     }
@@ -333,9 +336,8 @@ class warc_reader {
       // The input or member ends right after the block, without (all of) CRLF CRLF: tolerated.
       pos_ += n;
     } else {
-      r.problem = member_bad_ ? "corrupt or truncated gzip member (the block may hold bytes that are not its own)"
-                              : "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the "
-                                "next record";
+      // (A corrupt gzip member may be the cause; it is reported when reading reaches its end.)
+      r.problem = "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the next record";
       note_problem(off, r.problem);
       resync_ = true;
     }
@@ -356,7 +358,6 @@ class warc_reader {
   void note_problem(std::uint64_t off, std::string msg) {
     error_ = std::move(msg);
     error_offset_ = off;
-    if (member_bad_ || member_cut_) member_reported_ = true;
   }
   warc_status take_pending() {
     error_ = std::move(pending_);
