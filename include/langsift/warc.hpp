@@ -133,7 +133,7 @@ inline inflate_status inflate_bytes(std::string_view in, std::string& out, std::
 // WARC records
 
 struct warc_options {
-  std::size_t max_block_bytes = std::size_t{16} << 20;  ///< bytes of a block kept; the rest is skipped
+  std::size_t max_block_bytes = std::size_t{4} << 20;   ///< bytes of a block kept; the rest is skipped
   std::size_t max_header_bytes = std::size_t{64} << 10;  ///< a longer WARC header section is an error
 };
 
