@@ -4,6 +4,7 @@
 #include <string>
 
 #include <langsift.hpp>
+#include <langsift/warc.hpp>  // langsift::warc (zlib)
 
 int main() {
   // "<html><head><meta charset=windows-1251><title>Привет</title></head><body><p>Привет, мир!</p></body></html>"
@@ -23,6 +24,16 @@ int main() {
   const langsift::detection d = langsift::detect(langsift::default_model(), html.text);
   if (d.language() != "ru") {
     std::fprintf(stderr, "consumer: language %.*s, expected ru\n", static_cast<int>(d.language().size()), d.language().data());
+    return 1;
+  }
+  // A WARC response record, read back through the reader (zlib is linked through langsift::warc).
+  const std::string warc = "WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 19\r\n\r\nHTTP/1.1 200 OK\r\n\r\n\r\n\r\n";
+  langsift::warc_reader reader(warc);
+  langsift::warc_record rec;
+  langsift::http_response http;
+  if (reader.next(rec) != langsift::warc_status::record || !langsift::parse_http_response(rec.block, http) ||
+      http.status != 200 || reader.next(rec) != langsift::warc_status::end) {
+    std::fprintf(stderr, "consumer: the WARC record was not read back\n");
     return 1;
   }
   std::printf("consumer: langsift %s ok\n", langsift::version());
