@@ -11,7 +11,6 @@
 #include "langsift/model.hpp"     // model files
 #include "langsift/detector.hpp"  // text -> up to three languages with percent and bytes
 #include "langsift/filter.hpp"    // keep/drop by language, bytes, percent
-#include "langsift/frontier.hpp"  // crawl frontier: referrer votes, URL scores, quotas -> fetch or skip
 #include "langsift/uri.hpp"       // URI parsing and reference resolution
 #include "langsift/html.hpp"      // HTML -> text, title, lang attributes, out-links
 #include "langsift/encoding.hpp"  // bytes -> encoding -> UTF-8 (links langsift::encoding: ICU + uchardet)
