@@ -262,3 +262,17 @@ TEST_CASE("warc tool: --help, usage errors and unreadable files") {
   CHECK(sh(kGen + " --help").status == 0);
   CHECK(sh(kGen).status == 2);
 }
+
+TEST_CASE("warc tool: WARC-Truncated is passed on; records read from a pipe written by printf") {
+  std::string cmd =
+      "printf 'WARC/1.1\\r\\nWARC-Type: resource\\r\\nWARC-Truncated: length\\r\\nContent-Type: text/plain\\r\\n"
+      "Content-Length: 44\\r\\n\\r\\nThe quick brown fox jumps over the lazy dog.\\r\\n\\r\\n' | ";
+  cmd += kWarc;
+  const outcome r = sh(cmd);
+  REQUIRE(r.status == 0);
+  const auto ls = lines(r.out);
+  REQUIRE(ls.size() == 1);
+  CHECK(str_field(ls[0], "warc_truncated") == "length");
+  CHECK(str_field(ls[0], "language") == "en");
+  CHECK(num_field(ls[0], "offset") == "0");
+}

@@ -170,6 +170,7 @@ outcome process(const settings& s, const langsift::warc_record& r) {
   }
   if (bst != langsift::body_status::ok) text_field(l, "body_status", langsift::body_status_name(bst));
   if (!r.problem.empty()) text_field(l, "warc_problem", r.problem);
+  if (const std::string_view t = r.field("WARC-Truncated"); !t.empty()) text_field(l, "warc_truncated", t);
   if (skipped.empty() && bst == langsift::body_status::encoding_unsupported) skipped = "content_encoding";
   if (skipped.empty() && !s.any_type && !textual(content_type)) skipped = "content_type";
   if (!skipped.empty()) {
