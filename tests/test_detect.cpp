@@ -2,6 +2,9 @@
 // bad input, bounded cost, and threads sharing one model.
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -123,7 +126,7 @@ TEST_CASE("a language in the gaps of a skimmed run is not missed") {
   CHECK(full.language() == "pt");
 }
 
-TEST_CASE("no language: empty, whitespace, digits, random letters, base64, source code") {
+TEST_CASE("no language: empty, whitespace, digits, random letters, repetition, base64, source code") {
   for (std::string_view s : {std::string_view(""), std::string_view("   \n\t "), std::string_view("12 34 56.78"),
                              std::string_view("!!! ??? ...")}) {
     const detection d = detect(M(), s);
@@ -141,6 +144,14 @@ TEST_CASE("no language: empty, whitespace, digits, random letters, base64, sourc
   CHECK(lang("for (int i = 0; i < n; ++i) { sum += values[i] * weights[i]; } return sum / n;") == "und");
   CHECK(lang("#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 42); return 0; }") == "und");
   CHECK(lang("{\"name\": \"value\", \"items\": [1, 2, 3], \"nested\": {\"key\": \"other\"}}") == "und");
+  // Repetition is not language: one letter, two letters, one Cyrillic letter.
+  CHECK(lang(std::string(1000, 'a')) == "und");
+  std::string haha, cyr;
+  for (int i = 0; i < 40; ++i) haha += "ha";
+  for (int i = 0; i < 60; ++i) cyr += "\xd0\xb0";  // а
+  CHECK(lang(haha) == "und");
+  CHECK(lang(cyr) == "und");
+  CHECK(lang("Aha, so so.") != "und");  // short: too little to tell
 }
 
 TEST_CASE("short text is flagged short and unreliable when ambiguous") {
@@ -287,4 +298,24 @@ TEST_CASE("langsift detect: one output line per input line, errors to stderr wit
   // filters
   CHECK(run("printf 'Guten Morgen, wie geht es dir heute?\\nGood morning, how are you today?\\n' | " + kTool +
             " detect --lines --label de --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
+}
+
+TEST_CASE("langsift detect: a 1 GB page read from a pipe costs bounded memory (--max-input-bytes)") {
+  // 1 GiB of German text through a pipe: only the first 16 MiB are kept (status truncated), the
+  // rest is not read. Peak memory of the child processes (getrusage) stays far below the input.
+  const std::string out =
+      run("yes 'Das ist ein ganz normaler deutscher Satz über das Wetter.' | head -c 1073741824 | " + kTool +
+          " detect --format jsonl - 2>&1");
+  CHECK(out.find("\"language\":\"de\"") != std::string::npos);
+  CHECK(out.find("\"status\":\"truncated\"") != std::string::npos);
+  CHECK(out.find("exit=0") != std::string::npos);
+  struct rusage ru {};
+  REQUIRE(getrusage(RUSAGE_CHILDREN, &ru) == 0);
+  CHECK(ru.ru_maxrss < 200 * 1024);  // KiB: < 200 MiB for a 1 GiB input
+  // A line longer than the cap in --lines mode: still one output line, the rest skipped.
+  const std::string lines = run("(yes 'Le chat dort sur le canapé.' | tr -d '\\n' | head -c 3000; printf '\\nDas ist ein Satz.\\n') | " + kTool +
+                                " detect --lines --format jsonl --max-input-bytes 1000");
+  CHECK(lines.find("\"status\":\"truncated\"") != std::string::npos);
+  CHECK(lines.find("\"language\":\"fr\"") != std::string::npos);
+  CHECK(lines.find("\"language\":\"de\"") != std::string::npos);
 }

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -325,8 +326,9 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   }
 
   // 2. Script runs -> units with their features. Also the signs of text that is not natural
-  //    language: code-like symbols, and case changes inside words (base64).
+  //    language: code-like symbols, case changes inside words (base64), very few distinct letters.
   std::size_t examined = 0, text_bytes = 0, letters = 0, code_symbols = 0, case_switches = 0;
+  std::uint64_t letter_bytes[4] = {};  // which byte values occur in letters (ASCII or UTF-8 sequences)
   std::uint32_t run_index = 0;
   for (std::size_t r = 0; r < nregions; ++r) {
     const std::string_view region = text.substr(regions[r].first, regions[r].second - regions[r].first);
@@ -335,6 +337,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       const char c = region[i];
       code_symbols += detail::is_code_symbol(c) && (i == 0 || region[i - 1] != c);  // "____" counts once
       case_switches += i > 0 && c >= 'A' && c <= 'Z' && region[i - 1] >= 'a' && region[i - 1] <= 'z';
+      const auto b = static_cast<unsigned char>(c);
+      if (b >= 0x80 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z')) letter_bytes[b >> 6] |= std::uint64_t{1} << (b & 63);
     }
     split_script_runs(region, S.runs);
     for (const script_run& run : S.runs) {
@@ -734,9 +738,13 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   const bool code_like = opt.max_code_symbols > 0 && code_symbols >= 4 &&
                          static_cast<float>(code_symbols) >= opt.max_code_symbols * static_cast<float>(letters);
   const bool scrambled_case = case_switches >= 4 && case_switches * 20 >= letters;  // base64, hashes
+  // "aaaaaaaa...", "hahahahaha...": 40 letters or more made of at most 4 byte values.
+  const int distinct = std::popcount(letter_bytes[0]) + std::popcount(letter_bytes[1]) +
+                       std::popcount(letter_bytes[2]) + std::popcount(letter_bytes[3]);
+  const bool repetitive = letters >= 40 && distinct <= 4;
   // The fit says "not language" only with enough evidence: a few words may be rare words.
   const bool unfit = first.score < opt.undefined_score && top_fit_features >= 30;
-  if (unfit || code_like || scrambled_case) {
+  if (unfit || code_like || scrambled_case || repetitive) {
     d.count = 0;  // not natural language, in any language we know
     d.confidence = 0;
     return d;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cerrno>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -20,16 +21,23 @@ inline int fail(std::string_view program, std::string_view message) {
 }
 
 /// Reads a whole file ("-" is stdin) into `out`. On failure returns false and sets `error`.
-inline bool read_file(const std::string& path, std::string& out, std::string& error) {
+/// Reads a file ("-": stdin) into `out`, at most `max_bytes` of it; `truncated` (if given) says
+/// whether there was more. Stops reading there: memory stays bounded on any input.
+inline bool read_file(const std::string& path, std::string& out, std::string& error,
+                      std::size_t max_bytes = static_cast<std::size_t>(-1), bool* truncated = nullptr) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) {
     error = path + ": " + std::strerror(errno);
     return false;
   }
   out.clear();
+  if (truncated) *truncated = false;
   char buf[1 << 16];
   size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  while (out.size() < max_bytes &&
+         (n = std::fread(buf, 1, std::min(sizeof buf, max_bytes - out.size()), f)) > 0)
+    out.append(buf, n);
+  if (out.size() >= max_bytes && truncated) *truncated = std::fgetc(f) != EOF;
   bool ok = !std::ferror(f);
   if (!ok) error = path + ": read error: " + std::strerror(errno);
   if (f != stdin) std::fclose(f);

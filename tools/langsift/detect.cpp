@@ -55,6 +55,8 @@ void usage(std::FILE* out) {
       "  --scorer S          auto (default), bayes or rank (TextCat's rank-order distance)\n"
       "  --short-bytes N     documents with fewer text bytes are flagged short (default 400)\n"
       "  --max-text-bytes N  examine at most N bytes of text, sampled across it (default 64K)\n"
+      "  --max-input-bytes N read at most N bytes of a file or of a --lines line; the rest is\n"
+      "                      skipped and the status says truncated (default 16M)\n"
       "  --unit-bytes N      score text in units of about N bytes (default 64)\n"
       "  --switch-penalty X  cost of a change of language between units (default 300; higher\n"
       "                      keeps documents more monolingual)\n"
@@ -81,6 +83,7 @@ struct settings {
   out_format format = out_format::tsv;
   bool lines = false, main_content = false, kept_only = false, filtering = false;
   std::string content_type, encoding, hint, url_host;
+  std::size_t max_input_bytes = 16u << 20;  // per file or line: memory stays bounded
   langsift::detect_options opt;
   langsift::language_filter filter;
 };
@@ -220,6 +223,9 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--short-bytes", value, missing)) {
       if (!size_opt("--short-bytes", v)) return 2;
       s.opt.short_text_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--max-input-bytes", value, missing)) {
+      if (!size_opt("--max-input-bytes", v) || v < 1) return fail(kProgram, "--max-input-bytes needs at least 1") + 1;
+      s.max_input_bytes = static_cast<std::size_t>(v);
     } else if (take_option(argc, argv, i, "--max-text-bytes", value, missing)) {
       if (!size_opt("--max-text-bytes", v) || v < 256) return fail(kProgram, "--max-text-bytes needs at least 256") + 1;
       s.opt.max_text_bytes = static_cast<std::size_t>(v);
@@ -299,8 +305,11 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       std::string line;
       int c;
       page_info none;
+      bool line_cut = false;  // the line exceeded --max-input-bytes: its rest is skipped
       auto flush_line = [&]() {
         langsift::detection d = langsift::detect(*m, line, s.opt);
+        if (line_cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
+        line_cut = false;
         const bool keep = !s.filtering || langsift::keep(d, s.filter);
         if (s.kept_only) {
           if (keep) {
@@ -324,7 +333,8 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
             flush_line();
             pending = false;
           } else {
-            line.push_back(static_cast<char>(c));
+            if (line.size() < s.max_input_bytes) line.push_back(static_cast<char>(c));
+            else line_cut = true;
             pending = true;
           }
         }
@@ -335,12 +345,14 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       std::fflush(stdout);
       continue;
     }
-    if (!read_file(path, bytes, error)) {
+    bool cut = false;
+    if (!read_file(path, bytes, error, s.max_input_bytes, &cut)) {
       rc = fail(kProgram, error);
       continue;
     }
     page_info page;
     langsift::detection d = detect_page(*m, s, bytes, page);
+    if (cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
     const bool keep = !s.filtering || langsift::keep(d, s.filter);
     if (s.kept_only) {
       if (keep) {
