@@ -102,8 +102,16 @@ TEST_CASE("frontier: referrer votes, short pages do not vote, a target collects 
   CHECK_FALSE(g.vote("http://x/", "much-too-long-code"));
 }
 
+// Known answers below use vote_prior 0 (p(l) = (votes(l) + k·s(l)) / (votes + k)); the prior has
+// its own test.
+frontier_options no_prior() {
+  frontier_options o;
+  o.vote_prior = 0;
+  return o;
+}
+
 TEST_CASE("frontier: quotas, record_fetch and the skip rule (ClueWeb09)") {
-  frontier f;
+  frontier f(no_prior());
   REQUIRE(f.set_quota("de", 2));
   REQUIRE(f.set_quota("fr", 100));
   CHECK(f.quota("de").target == 2);
@@ -155,17 +163,17 @@ TEST_CASE("frontier: quotas, record_fetch and the skip rule (ClueWeb09)") {
   CHECK(f.decide("http://t/new", &u_weak).reason == frontier_reason::saturated);
   const url_result u_fr = url_scores({{"de", 0.5f}, {"fr", 0.4f}});
   CHECK(f.decide("http://t/new", &u_fr).fetch());
-  CHECK(f.decide("http://t/new", &u_fr).priority == Approx(0.4));
+  CHECK(f.decide("http://t/new", &u_fr).priority == Approx(0.4 + 0.1 * 0.1));  // + missing mass x unknown
 
   // skip_unwanted: also skip when no guess is wanted
-  frontier_options o;
+  frontier_options o = no_prior();
   o.skip_unwanted = true;
   frontier g(o);
   g.set_quota("de", 10);
   g.vote("http://t/it", "it");
   CHECK(g.decide("http://t/it").reason == frontier_reason::saturated);
   // no quota at all: a general crawl, every language wanted
-  frontier h;
+  frontier h(no_prior());
   h.vote("http://t/it", "it");
   CHECK(h.decide("http://t/it").priority == Approx(1.0));
   // removing a quota
@@ -174,7 +182,7 @@ TEST_CASE("frontier: quotas, record_fetch and the skip rule (ClueWeb09)") {
 }
 
 TEST_CASE("frontier: priority combines referrer votes with URL-classifier scores") {
-  frontier f;  // url_weight 2: the classifier counts as two votes
+  frontier f(no_prior());  // url_weight 2: the classifier counts as two votes
   f.set_quota("de", 100);
   f.set_quota("fr", 100);
   const url_result u = url_scores({{"de", 0.8f}, {"nl", 0.2f}});
@@ -198,7 +206,7 @@ TEST_CASE("frontier: priority combines referrer votes with URL-classifier scores
   CHECK(d.language() == "fr");
   CHECK(d.guesses[0].probability == Approx(8.0 / 10));
   // url_weight 0: votes alone
-  frontier_options o;
+  frontier_options o = no_prior();
   o.url_weight = 0;
   frontier g(o);
   g.set_quota("de", 1);
@@ -211,6 +219,25 @@ TEST_CASE("frontier: priority combines referrer votes with URL-classifier scores
   CHECK(r.fetch());
   CHECK(r.language() == "de");
   CHECK(r.priority > 0.5f);
+}
+
+TEST_CASE("frontier: vote_prior ranks agreeing votes above a single one") {
+  frontier f;  // vote_prior 1, unknown_priority 0.1
+  f.set_quota("de", 100);
+  f.vote("http://x/one", "de");
+  for (int i = 0; i < 3; ++i) f.vote("http://x/three", "de");
+  f.vote("http://x/split", "de");
+  f.vote("http://x/split", "fr");
+  const float one = f.decide("http://x/one").priority;
+  const float three = f.decide("http://x/three").priority;
+  CHECK(one == Approx(0.5 + 0.5 * 0.1));
+  CHECK(three == Approx(0.75 + 0.25 * 0.1));
+  CHECK(f.decide("http://x/split").priority == Approx(1.0 / 3 + 0.1 / 3));
+  CHECK(three > one);
+  CHECK(f.decide("http://x/none").priority == Approx(0.1));
+  // with URL scores: p(de) = (1 + 2*0.9) / 4, unknown mass (1 + 2*0.1) / 4
+  const url_result u = url_scores({{"de", 0.9f}});
+  CHECK(f.decide("http://x/one", &u).priority == Approx(2.8 / 4 + 1.2 / 4 * 0.1));
 }
 
 TEST_CASE("frontier: real detection votes through add_votes") {

@@ -22,10 +22,11 @@
 //  * decide(url): a URL already fetched is skipped; a URL whose every guess is saturated is skipped
 //    (as in ClueWeb09; with `skip_unwanted` also when every guess is saturated or unlisted).
 //    Otherwise it is fetched with priority = the estimated probability that the page is in a
-//    wanted language: p(l) = (votes(l) + k·s(l)) / (votes + k), s(l) the URL classifier's score
-//    and k = `url_weight` (the classifier counts as k referrer votes; Baykan §5.2 prioritised
-//    the frontier by URL-classifier confidence). With neither votes nor URL scores the priority
-//    is `unknown_priority`.
+//    wanted language: Σ over wanted l of p(l) = (votes(l) + k·s(l)) / (votes + k + a), s(l) the
+//    URL classifier's score, k = `url_weight` (the classifier counts as k referrer votes; Baykan
+//    §5.2 prioritised the frontier by URL-classifier confidence) and a = `vote_prior` pseudo-votes
+//    for an unknown language; the unknown mass (a, and k times what the URL scores leave) counts
+//    at `unknown_priority`. With neither votes nor URL scores the priority is `unknown_priority`.
 //
 // Memory: one 16-byte slot per known URL (64-bit key = XXH3 of the normalised URL, 4 languages,
 // 4 saturating 8-bit vote counts) in 64 open-addressing shards grown ×2 at 3/4 load: 21–43 bytes
@@ -128,6 +129,10 @@ struct frontier_options {
   /// Weight of the URL classifier's scores, in referrer votes (k in p(l) = (votes(l) + k·s(l)) /
   /// (votes + k)). 0: votes alone decide whenever there are any.
   float url_weight = 2.0f;
+  /// Pseudo-votes for "some other language", a in p(l) = (votes(l) + k·s(l)) / (votes + k + a): a
+  /// URL with three agreeing votes ranks above one with a single vote. Their mass (and the URL
+  /// scores' missing mass) counts at `unknown_priority`. 0: a single vote is as good as many.
+  float vote_prior = 1.0f;
   /// URL-classifier languages scoring below this are not guesses for the skip rule (they still
   /// count in the priority).
   float min_url_guess = 0.3f;
@@ -416,7 +421,8 @@ class frontier {
       }
     const bool have_url = url_sum > 0;
     const float k = have_url ? std::max(opt_.url_weight, 0.0f) : 0.0f;
-    const float denom = static_cast<float>(n) + k;
+    const float a = std::max(opt_.vote_prior, 0.0f);
+    const float denom = static_cast<float>(n) + k + a;
     if (d.count == 0 || !(denom > 0)) {
       d.action = frontier_action::fetch;
       d.reason = frontier_reason::unknown;
@@ -441,14 +447,15 @@ class frontier {
       }
     }
     std::stable_sort(d.guesses.begin(), d.guesses.begin() + static_cast<std::ptrdiff_t>(d.count),
-                     [](const frontier_guess& a, const frontier_guess& b) { return a.probability > b.probability; });
+                     [](const frontier_guess& x, const frontier_guess& y) { return x.probability > y.probability; });
     if (any_guess && ((opt_.skip_saturated && all_saturated) || (opt_.skip_unwanted && all_unwanted))) {
       d.action = frontier_action::skip;
       d.reason = frontier_reason::saturated;
       return d;
     }
     d.action = frontier_action::fetch;
-    d.priority = std::clamp(wanted_p, 0.0f, 1.0f);
+    const float unknown_mass = (a + k * std::max(0.0f, 1.0f - url_sum)) / denom;
+    d.priority = std::clamp(wanted_p + unknown_mass * opt_.unknown_priority, 0.0f, 1.0f);
     d.reason = wanted_p > 0 ? frontier_reason::wanted : frontier_reason::unwanted;
     return d;
   }
