@@ -42,6 +42,8 @@ void usage(std::FILE* out) {
       "  --budget N       fetches per single-target run (default 10000)\n"
       "  --quota N        per-language quota of the multi-quota run over all languages (default 1000;\n"
       "                   0 skips it); its budget is 1.5 x the quotas' sum\n"
+      "  --url-weight K   frontier_options::url_weight (default 2: the URL classifier counts as\n"
+      "                   two referrer votes in the combined strategy)\n"
       "  --measure N      frontier memory and throughput for N URLs, then exit\n");
 }
 
@@ -205,10 +207,10 @@ struct entry {
 };
 
 run_result crawl(sim& s, const strategy& st, const std::vector<std::size_t>& quota, std::size_t budget,
-                 const std::vector<std::size_t>& checkpoints) {
+                 const std::vector<std::size_t>& checkpoints, const langsift::frontier_options& fo) {
   const crawlsim::graph& g = s.g;
   const std::size_t L = g.langs.size();
-  frontier f;
+  frontier f(fo);
   for (std::size_t l = 0; l < L; ++l)
     if (quota[l]) f.set_quota(g.langs[l].code, quota[l]);
   run_result res;
@@ -311,6 +313,7 @@ int main(int argc, char** argv) {
   std::string data, targets_arg = "de,ja,pl,sv", value;
   std::size_t pages = 100000, budget = 10000, quota_each = 1000, measure_n = 0;
   std::uint64_t seed = 1;
+  langsift::frontier_options fo;
   for (int i = 1; i < argc; ++i) {
     bool missing = false;
     const std::string_view a = argv[i];
@@ -335,6 +338,11 @@ int main(int argc, char** argv) {
       if (!missing && !num(quota_each)) return langsift::cli::fail(kProgram, "--quota: a number");
     } else if (langsift::cli::take_option(argc, argv, i, "--measure", value, missing)) {
       if (!missing && (!num(measure_n) || !measure_n)) return langsift::cli::fail(kProgram, "--measure: a positive number");
+    } else if (langsift::cli::take_option(argc, argv, i, "--url-weight", value, missing)) {
+      char* end = nullptr;
+      if (!missing) fo.url_weight = std::strtof(value.c_str(), &end);
+      if (!missing && (value.empty() || *end || !(fo.url_weight >= 0)))
+        return langsift::cli::fail(kProgram, "--url-weight: a number >= 0");
     } else if (langsift::cli::take_option(argc, argv, i, "--seed", value, missing)) {
       std::size_t s = 0;
       if (!missing && !num(s)) return langsift::cli::fail(kProgram, "--seed: a number");
@@ -384,8 +392,9 @@ int main(int argc, char** argv) {
   std::printf("# langsift-crawlsim: a simulated crawl\n\n");
   std::printf("This is a simulation over a generated graph, not a crawl of the web.\n\n");
   std::fprintf(stderr, "%s: graph generated in %.1f s\n", kProgram, seconds_since(t0));
-  std::printf("graph: %zu pages, %zu hosts, %zu links, %zu seeds, seed %llu\n\n", g.pages.size(), g.hosts.size(),
-              g.links.size(), g.seeds.size(), static_cast<unsigned long long>(seed));
+  std::printf("graph: %zu pages, %zu hosts, %zu links, %zu seeds, seed %llu; frontier url_weight %g\n\n", g.pages.size(),
+              g.hosts.size(), g.links.size(), g.seeds.size(), static_cast<unsigned long long>(seed),
+              static_cast<double>(fo.url_weight));
 
   // graph statistics: languages, link locality
   {
@@ -423,6 +432,7 @@ int main(int argc, char** argv) {
   // component accuracy on this graph (a sample of pages)
   {
     std::size_t n = 0, det_ok = 0, short_n = 0, url_ok = 0, url_und = 0, cc_ok = 0, cc_none = 0;
+    std::vector<std::size_t> ln(L, 0), ld(L, 0), lu(L, 0), lc(L, 0), lu_said(L, 0), lc_said(L, 0), lc_said_ok(L, 0);
     t0 = clk::now();
     for (std::uint32_t p = 0; p < g.pages.size(); p += 10) {
       const auto& pg = g.pages[p];
@@ -437,6 +447,15 @@ int main(int argc, char** argv) {
       const auto* c = s.url_scores(p, url_source::cctld);
       cc_ok += c->language() == code;
       cc_none += c->count == 0;
+      ++ln[pg.lang];
+      ld[pg.lang] += d.language() == code;
+      lu[pg.lang] += u->language() == code;
+      lc[pg.lang] += c->language() == code;
+      for (std::size_t l = 0; l < L; ++l) {
+        lu_said[l] += u->language() == g.langs[l].code;
+        lc_said[l] += c->language() == g.langs[l].code;
+      }
+      if (c->language() == code) ++lc_said_ok[pg.lang];
     }
     auto sh = [&](std::size_t k) { return pct(static_cast<double>(k) / static_cast<double>(n)); };
     std::fprintf(stderr, "%s: components measured in %.1f s\n", kProgram, seconds_since(t0));
@@ -446,6 +465,16 @@ int main(int argc, char** argv) {
                 sh(det_ok).c_str(), sh(short_n).c_str());
     std::printf("| URL classifier (built-in) | %s %% | %s %% und |\n", sh(url_ok).c_str(), sh(url_und).c_str());
     std::printf("| ccTLD | %s %% | %s %% no ccTLD |\n\n", sh(cc_ok).c_str(), sh(cc_none).c_str());
+    auto ratio = [](std::size_t a, std::size_t b) { return b ? pct(static_cast<double>(a) / static_cast<double>(b)) : std::string("–"); };
+    std::printf("per language: recall (top answer = true language) of detection, URL classifier and ccTLD, and "
+                "precision (true language = the answer) of the URL classifier and ccTLD:\n\n");
+    std::printf("| language | pages | detect | URL recall | URL precision | ccTLD recall | ccTLD precision |\n"
+                "|---|---|---|---|---|---|---|\n");
+    for (std::size_t l = 0; l < L; ++l)
+      std::printf("| %s | %zu | %s | %s | %s | %s | %s |\n", g.langs[l].code.c_str(), ln[l], ratio(ld[l], ln[l]).c_str(),
+                  ratio(lu[l], ln[l]).c_str(), ratio(lu[l], lu_said[l]).c_str(), ratio(lc[l], ln[l]).c_str(),
+                  ratio(lc_said_ok[l], lc_said[l]).c_str());
+    std::printf("\n");
   }
 
   // single-target runs
@@ -473,7 +502,7 @@ int main(int argc, char** argv) {
     std::vector<run_result> rs;
     for (const strategy& st : kStrategies) {
       t0 = clk::now();
-      run_result r = crawl(s, st, quota, budget, cps);
+      run_result r = crawl(s, st, quota, budget, cps, fo);
       std::printf("| %s |", st.name);
       for (std::size_t i = 0; i < cps.size(); ++i) {
         if (i < r.harvest.size()) std::printf(" %s |", pct(r.harvest[i].second).c_str());
@@ -516,7 +545,7 @@ int main(int argc, char** argv) {
     mcps.push_back(mbudget);
     std::vector<run_result> rs;
     for (const strategy& st : kStrategies) {
-      run_result r = crawl(s, st, quota, mbudget, mcps);
+      run_result r = crawl(s, st, quota, mbudget, mcps, fo);
       std::size_t met = 0;
       for (std::size_t l = 0; l < L; ++l) met += std::min(r.true_count[l], quota[l]);
       std::printf("| %s | %zu | %s %% | %s %% | %s |", st.name, r.fetched,
