@@ -8,6 +8,7 @@
 // Input: the URL column of $LANGSIFT_BENCH_URLS (a `lang<TAB>url<TAB>source` file), by default
 // ../shared/data/eval/urls-dev.tsv beside the source tree (13,215 URLs of every shape: bare hosts
 // and full paths), in a fixed shuffled order, cycled. items_per_second = URLs/s.
+// $LANGSIFT_BENCH_URL_LINEAR / $LANGSIFT_BENCH_URL_WORDS: model files to use instead of the built-in ones.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -49,6 +50,26 @@ const std::vector<std::string>& urls() {
   return v;
 }
 
+// $LANGSIFT_BENCH_URL_LINEAR / $LANGSIFT_BENCH_URL_WORDS: model files instead of the built-in ones.
+const langsift::url_classifier& classifier() {
+  static langsift::url_model linear, words;
+  static const langsift::url_classifier c = [] {
+    auto load = [](const char* env, langsift::url_model& m, const langsift::url_model& fallback) -> const langsift::url_model* {
+      const char* path = std::getenv(env);
+      if (!path) return &fallback;
+      std::ifstream f(path, std::ios::binary);
+      std::ostringstream ss;
+      ss << f.rdbuf();
+      if (langsift::url_model::load(ss.str(), m) != langsift::status::ok) return &fallback;
+      return &m;
+    };
+    const langsift::url_model* l = load("LANGSIFT_BENCH_URL_LINEAR", linear, langsift::default_url_linear_model());
+    const langsift::url_model* w = load("LANGSIFT_BENCH_URL_WORDS", words, langsift::default_url_words_model());
+    return langsift::url_classifier(l, w);
+  }();
+  return c;
+}
+
 std::size_t total_bytes() {
   std::size_t n = 0;
   for (const auto& u : urls()) n += u.size();
@@ -82,7 +103,7 @@ BENCHMARK(BM_url_parse);
 void BM_url_features(benchmark::State& state) {
   langsift::url_parts p;
   auto f = std::make_unique<langsift::url_features>();
-  const auto cfg = langsift::default_url_classifier().feature_config();
+  const auto cfg = classifier().feature_config();
   run(state, [&](const std::string& u) {
     (void)langsift::parse_url(u, p);
     langsift::url_extract_features(p, cfg, *f);
@@ -92,7 +113,7 @@ void BM_url_features(benchmark::State& state) {
 BENCHMARK(BM_url_features);
 
 void classify(benchmark::State& state, bool linear, bool words, bool rules) {
-  const langsift::url_classifier& c = langsift::default_url_classifier();
+  const langsift::url_classifier& c = classifier();
   langsift::url_options o;
   o.use_linear = linear;
   o.use_words = words;

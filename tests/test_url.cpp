@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "langsift/html.hpp"  // together with url.hpp: no clashing helpers
 #include "langsift/url_models.hpp"
 #include "langsift/url_train.hpp"
 

@@ -47,7 +47,7 @@ constexpr char puny_digit_char(std::uint32_t d) noexcept {
   return static_cast<char>(d < 26 ? 'a' + d : '0' + (d - 26));
 }
 
-inline void append_utf8(std::string& out, char32_t c) {
+inline void puny_append_utf8(std::string& out, char32_t c) {
   if (c < 0x80) {
     out += static_cast<char>(c);
   } else if (c < 0x800) {
@@ -111,7 +111,7 @@ inline bool punycode_decode(std::string_view in, std::string& out) {
     ++n_out;
     ++i;
   }
-  for (std::size_t j = 0; j < n_out; ++j) append_utf8(out, cps[j]);
+  for (std::size_t j = 0; j < n_out; ++j) puny_append_utf8(out, cps[j]);
   return true;
 }
 
@@ -124,7 +124,7 @@ inline bool punycode_encode(std::string_view utf8, std::string& out) {
   std::size_t len = 0;
   for (const char *p = utf8.data(), *e = p + utf8.size(); p < e;) {
     if (len >= kPunyMaxOutput) return false;
-    cps[len++] = decode_utf8(p, e);
+    cps[len++] = ::langsift::decode_utf8(p, e);
   }
   std::string r;
   for (std::size_t j = 0; j < len; ++j)
@@ -168,6 +168,20 @@ inline bool punycode_encode(std::string_view utf8, std::string& out) {
 /// Returns the number of labels decoded.
 inline std::size_t idn_to_unicode(std::string_view host, std::string& out) {
   out.clear();
+  // fast path: no "xn--" label
+  bool ace_any = false;
+  for (std::size_t i = 0; i + 3 < host.size(); ++i)
+    if (host[i + 2] == '-' && host[i + 3] == '-' && (host[i] | 0x20) == 'x' && (host[i + 1] | 0x20) == 'n' &&
+        (i == 0 || host[i - 1] == '.')) {
+      ace_any = true;
+      break;
+    }
+  if (!ace_any) {
+    out.assign(host);
+    for (char& c : out)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    return 0;
+  }
   std::size_t decoded = 0, start = 0;
   while (start <= host.size()) {
     std::size_t dot = host.find('.', start);

@@ -99,6 +99,8 @@ inline void url_percent_decode(std::string_view s, bool plus_is_space, std::stri
   // First pass into raw bytes, then a UTF-8 validity pass that maps bad bytes as Latin-1.
   std::string& o = out;
   const std::size_t start = o.size();
+  o.resize(start + s.size());  // decoding never grows
+  char* w = o.data() + start;
   for (std::size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (c == '%' && i + 2 < s.size() && url_hex(s[i + 1]) >= 0 && url_hex(s[i + 2]) >= 0) {
@@ -108,8 +110,9 @@ inline void url_percent_decode(std::string_view s, bool plus_is_space, std::stri
       c = ' ';
     }
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-    o += c;
+    *w++ = c;
   }
+  o.resize(static_cast<std::size_t>(w - o.data()));
   // Repair: keep valid UTF-8 sequences, read other bytes >= 0x80 as Latin-1.
   bool ascii = true;
   for (std::size_t i = start; i < o.size(); ++i)
@@ -129,7 +132,7 @@ inline void url_percent_decode(std::string_view s, bool plus_is_space, std::stri
     }
     const utf8_decoded d = decode_utf8_step(p, e);
     if (d.cp == 0xFFFD && !(d.len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD)) {
-      append_utf8(fixed, static_cast<char32_t>(*p));  // Latin-1
+      puny_append_utf8(fixed, static_cast<char32_t>(*p));  // Latin-1
       ++p;
     } else {
       fixed.append(reinterpret_cast<const char*>(p), d.len);
@@ -252,8 +255,8 @@ inline status parse_url(std::string_view url, url_parts& out, std::size_t max_by
     const char* p = out.host_.data();
     const char* e = p + out.host_.size();
     while (p < e) {
-      const char32_t cp = decode_utf8(p, e);
-      detail::append_utf8(folded, code_point_props(cp).lower);
+      const char32_t cp = ::langsift::decode_utf8(p, e);
+      detail::puny_append_utf8(folded, code_point_props(cp).lower);
     }
     out.host_.swap(folded);
   }
@@ -301,12 +304,18 @@ struct url_feature_config {
   /// Words and n-grams of host labels: 0 in the same feature space as those of the path and query,
   /// 1 in a space of their own, 2 both (a shared feature and a host-only one).
   std::uint8_t host_space = 0;
+  /// Host tokens only when the path and query have none (the path is the more specific part:
+  /// bilingual sites share a host). Not stored in models; the classifier sets it for the words
+  /// model when url_options::words_path_first.
+  bool host_if_no_path = false;
 };
 
 namespace detail {
 
 constexpr std::uint64_t url_finish(std::uint64_t poly, unsigned tag) noexcept {
-  return fmix64(poly + 0x632BE59BD9B4E019ull * (tag + 1) + 0x51ED27B3ull);
+  // one multiplication: models use the top bits (multiplicative hashing)
+  const std::uint64_t h = (poly + 0x632BE59BD9B4E019ull * (tag + 1)) * 0xD6E8FEB86659FD93ull;
+  return h ^ (h >> 32);
 }
 
 inline std::uint64_t url_string_hash(std::string_view s, unsigned tag) noexcept {
@@ -449,7 +458,7 @@ inline void url_token_features(std::string_view text, const url_feature_config& 
       flush();
       continue;
     }
-    cp = decode_utf8(p, e);
+    cp = ::langsift::decode_utf8(p, e);
     const code_point_info info = code_point_props(cp);
     if ((info.cls == char_class::letter || info.cls == char_class::mark) && cp != 0xFFFD) {
       if (n < kMaxToken) tok[n++] = info.lower;
@@ -470,6 +479,7 @@ inline void url_extract_features(const url_parts& u, const url_feature_config& c
   f.code_count = 0;
   f.country[0] = f.country[1] = f.country[2] = 0;
   const auto want = [&](url_feature_kind k) { return (cfg.kinds & (1u << k)) != 0; };
+  std::string_view host_head;
   if (u.kind == host_kind::ipv4 || u.kind == host_kind::ipv6) {
     if (want(url_feat_tld)) f.add(detail::url_string_hash("*ip", url_feat_tld), url_feat_tld);
   } else if (u.kind == host_kind::name) {
@@ -509,7 +519,8 @@ inline void url_extract_features(const url_parts& u, const url_feature_config& c
       if (dot <= i) break;
       i = dot + 1;
     }
-    detail::url_token_features(head, cfg, f, /*host=*/true);
+    if (!cfg.host_if_no_path) detail::url_token_features(head, cfg, f, /*host=*/true);
+    host_head = head;
   }
   // Path: segments that are language codes ("/de/", "/en-us/"), file names ending in _xx / -xx.
   const std::string_view path = u.path();
@@ -568,8 +579,10 @@ inline void url_extract_features(const url_parts& u, const url_feature_config& c
     }
     i = j + 1;
   }
+  const std::size_t before = f.tokens;
   detail::url_token_features(path, cfg, f);
   detail::url_token_features(q, cfg, f);
+  if (cfg.host_if_no_path && f.tokens == before) detail::url_token_features(host_head, cfg, f, /*host=*/true);
 }
 
 // ================================================================================================
@@ -633,9 +646,11 @@ inline float url_fast_exp(float x) noexcept {
 /// (1 words/generative, 2 linear/discriminative), u32 languages, u32 bucket bits, u32 postings,
 /// f32 weight scale, u32 feature kinds, u8 min order, u8 max order, u8 host space, u8 0, f32 temperature,
 /// u64 XXH3-64 of everything after the header, char name[8]; then languages × char[8] codes,
-/// languages × f32 bias, 2^bits × u32 buckets, postings × {u8 language, i8 weight}.
-/// A bucket is 0 (empty), or with bit 31 set a list: bits 8..30 first posting, bits 0..7 count;
-/// or else up to two inline postings of 15 bits (language 8 bits, weight 7 bits signed, -63..63).
+/// languages × f32 bias, 2^bits × u32 buckets, postings × {u8 language, i8 weight}, rows ×
+/// languages × i8 (dense rows; their count is the u32 at header offset 60).
+/// A bucket is 0 (empty); with bits 31 and 30 set a dense row (bits 0..29 its index); with bit 31
+/// alone a list (bits 8..29 first posting, bits 0..7 count); or else up to two inline postings of
+/// 15 bits (language 8 bits, weight 7 bits signed, -63..63).
 class url_model {
  public:
   enum kind_t : std::uint32_t { none = 0, words = 1, linear = 2 };
@@ -649,6 +664,7 @@ class url_model {
   std::vector<float> bias;
   std::vector<std::uint32_t> buckets;  ///< power of two
   std::vector<posting> postings;
+  std::vector<std::int8_t> rows;  ///< dense rows (languages.size() weights each)
   float scale = 1;        ///< weight = posting.weight * scale
   float temperature = 1;  ///< scores / temperature before the softmax
   url_feature_config features;
@@ -656,6 +672,7 @@ class url_model {
   unsigned bits = 0;
 
   bool empty() const noexcept { return languages.empty(); }
+  static constexpr std::size_t kDenseFrom = 8;  ///< buckets with more postings are dense rows
 
   /// Whether a feature of class `c` (url_features::kind) is one this model was trained with.
   bool accepts(std::uint8_t c) const noexcept {
@@ -668,7 +685,7 @@ class url_model {
   }
 
   std::size_t size_bytes() const noexcept {
-    return 64 + languages.size() * 12 + buckets.size() * 4 + postings.size() * sizeof(posting);
+    return 64 + languages.size() * 12 + buckets.size() * 4 + postings.size() * sizeof(posting) + rows.size();
   }
 
   /// The bucket of a feature hash in a table of 2^bits (the hash's top bits).
@@ -677,10 +694,16 @@ class url_model {
   }
   std::uint32_t bucket(std::uint64_t h) const noexcept { return buckets[bucket_of(h, bits)]; }
 
-  /// Adds the weights of a bucket to s[lang] (unscaled, in units of `scale`).
-  void add_bucket(std::uint32_t b, float* s) const noexcept {
+  /// Adds the weights of a bucket to s[lang] (in units of `scale`).
+  void add_bucket(std::uint32_t b, std::int32_t* s) const noexcept {
     if (b & 0x80000000u) {
-      const posting* p = postings.data() + ((b >> 8) & 0x7FFFFF);
+      if (b & 0x40000000u) {  // a dense row of all languages' weights
+        const std::int8_t* r = rows.data() + std::size_t{b & 0x3FFFFFFFu} * languages.size();
+        const std::size_t n = languages.size();
+        for (std::size_t k = 0; k < n; ++k) s[k] += r[k];
+        return;
+      }
+      const posting* p = postings.data() + ((b >> 8) & 0x3FFFFF);
       const std::size_t n = b & 0xFF;
       for (std::size_t k = 0; k < n; ++k) s[p[k].lang] += p[k].weight;
       return;
@@ -689,7 +712,7 @@ class url_model {
     for (int k = 0; k < 2; ++k, b >>= 15) {
       const std::uint32_t x = b & 0x7FFF;
       const int w = static_cast<int>((x >> 8) & 0x7F);
-      s[x & 0xFF] += static_cast<float>(w >= 64 ? w - 128 : w);
+      s[x & 0xFF] += w >= 64 ? w - 128 : w;
     }
   }
 
@@ -732,6 +755,7 @@ class url_model {
     scale = maxw / 127.f;
     buckets.assign(acc.size(), 0);
     postings.clear();
+    rows.clear();
     for (std::size_t i = 0; i < acc.size(); ++i) {
       auto& list = acc[i];
       std::sort(list.begin(), list.end(),
@@ -753,6 +777,11 @@ class url_model {
         for (std::size_t k = 0; k < kept; ++k)
           b |= (static_cast<std::uint32_t>(q[k].lang) | (static_cast<std::uint32_t>(q[k].weight) & 0x7F) << 8) << (15 * k);
         buckets[i] = b;
+      } else if (kept > kDenseFrom) {
+        const std::size_t row = rows.size() / languages.size();
+        rows.resize(rows.size() + languages.size(), 0);
+        for (std::size_t k = 0; k < kept; ++k) rows[row * languages.size() + q[k].lang] = q[k].weight;
+        buckets[i] = 0xC0000000u | static_cast<std::uint32_t>(row);
       } else {
         buckets[i] = 0x80000000u | static_cast<std::uint32_t>(postings.size() << 8 | kept);
         postings.insert(postings.end(), q, q + kept);
@@ -772,6 +801,7 @@ class url_model {
     put(bias.data(), bias.size() * 4);
     put(buckets.data(), buckets.size() * 4);
     put(postings.data(), postings.size() * sizeof(posting));
+    put(rows.data(), rows.size());
     std::string h(64, '\0');
     char* p = h.data();
     std::memcpy(p, "LSURL\0\0\1", 8);
@@ -790,6 +820,7 @@ class url_model {
     const std::uint64_t sum = XXH3_64bits(body.data(), body.size());
     std::memcpy(p + 44, &sum, 8);
     std::memcpy(p + 52, name.data(), std::min<std::size_t>(name.size(), 8));
+    w32(60, static_cast<std::uint32_t>(languages.empty() ? 0 : rows.size() / languages.size()));
     return h + body;
   }
 
@@ -806,11 +837,13 @@ class url_model {
       return v;
     };
     if (r32(8) != 64) return status::corrupt_model;
-    const std::uint32_t kind = r32(12), nl = r32(16), bits = r32(20), np = r32(24);
-    if ((kind != words && kind != linear) || nl == 0 || nl > 255 || bits < 4 || bits > 26 || np >= (1u << 23))
+    const std::uint32_t kind = r32(12), nl = r32(16), bits = r32(20), np = r32(24), nr = r32(60);
+    if ((kind != words && kind != linear) || nl == 0 || nl > 255 || bits < 4 || bits > 26 || np >= (1u << 22) ||
+        nr >= (1u << 22))
       return status::corrupt_model;
     const std::size_t nb = std::size_t{1} << bits;
-    const std::size_t need = 64 + std::size_t{nl} * 12 + nb * 4 + std::size_t{np} * sizeof(posting);
+    const std::size_t need =
+        64 + std::size_t{nl} * 12 + nb * 4 + std::size_t{np} * sizeof(posting) + std::size_t{nr} * nl;
     if (bytes.size() != need) return status::corrupt_model;
     std::uint64_t sum;
     std::memcpy(&sum, p + 44, 8);
@@ -845,9 +878,14 @@ class url_model {
     q += nb * 4;
     m.postings.resize(np);
     std::memcpy(m.postings.data(), q, np * sizeof(posting));
+    q += np * sizeof(posting);
+    m.rows.resize(std::size_t{nr} * nl);
+    if (!m.rows.empty()) std::memcpy(m.rows.data(), q, m.rows.size());
     for (std::uint32_t b : m.buckets) {
-      if (b & 0x80000000u) {
-        const std::uint32_t c = b & 0xFF, first = (b >> 8) & 0x7FFFFF;
+      if ((b & 0xC0000000u) == 0xC0000000u) {
+        if ((b & 0x3FFFFFFFu) >= nr) return status::corrupt_model;
+      } else if (b & 0x80000000u) {
+        const std::uint32_t c = b & 0xFF, first = (b >> 8) & 0x3FFFFF;
         if (c == 0 || first + c > np) return status::corrupt_model;
       } else if ((b & 0xFF) >= nl || ((b >> 15) & 0xFF) >= nl) {
         return status::corrupt_model;
@@ -894,8 +932,9 @@ struct url_options {
   bool use_cctld = true;    ///< the ccTLD's country as a weak hint (like country_hint, weaker)
   std::size_t max_bytes = kUrlMaxBytes;
   // Combination weights (see docs/url.md for how they were chosen).
-  float words_weight = 0.4f;    ///< share of the words model's posterior when both models answer
-  float words_below = 0.9f;     ///< ... and only where the linear model's top probability is below this
+  float words_weight = 0.5f;    ///< share of the words model's posterior when both models answer
+  float words_below = 0.5f; 
+  bool words_path_first = true; ///< the words model reads host labels only when the path has no words    ///< ... and only where the linear model's top probability is below this
   float pattern_boost = 10.0f;  ///< multiplier of a language named by a code pattern
   float pattern_floor = 1.0f;   ///< added to it
   float hint_boost = 3.0f;      ///< multiplier of the hint country's official languages
@@ -928,6 +967,7 @@ class url_classifier {
     };
     add(linear_, lmap_);
     add(words_, wmap_);
+    for (const auto& c : codes_) keys_.push_back(code_key(c));
     // features are extracted for the linear model (or the words model alone); for the words model
     // again, with its own configuration, only where it is consulted
     if (linear_) cfg_ = linear_->features;
@@ -1000,11 +1040,14 @@ class url_classifier {
     // The words model is consulted where the linear model is unsure (or absent).
     const bool consult = ww > 0 && (total == 0 || linear_top < o.words_below);
     std::unique_ptr<url_features> own;
-    if (consult && !same_cfg_) {
+    const bool same = same_cfg_ && !o.words_path_first;
+    if (consult && !same) {
       own.reset(new (std::nothrow) url_features);
-      if (own) url_extract_features(u, words_cfg_, *own);
+      url_feature_config wc = words_cfg_;
+      wc.host_if_no_path = o.words_path_first;
+      if (own) url_extract_features(u, wc, *own);
     }
-    if (consult && (same_cfg_ || own) && posterior(*words_, accept_w_, same_cfg_ ? f : *own, post)) {
+    if (consult && (same || own) && posterior(*words_, accept_w_, same ? f : *own, post)) {
       any = true;
       const float share = total > 0 ? ww : 1.f;
       for (std::size_t i = 0; i < words_->languages.size(); ++i) p[wmap_[i]] += share * post[i];
@@ -1016,8 +1059,9 @@ class url_classifier {
     // hint win where the models know little (Baykan et al. §4.7.1: trust the host country when
     // the classifier says no).
     auto boost = [&](std::string_view code, float factor, float floor) {
+      const std::uint64_t key = code_key(code);
       for (std::size_t i = 0; i < nl; ++i)
-        if (codes_[i] == code) {
+        if (keys_[i] == key) {
           if (!any) p[i] += 1.f / static_cast<float>(nl);  // nothing else known: a flat prior
           p[i] = p[i] * factor + floor;
           return true;
@@ -1062,27 +1106,43 @@ class url_classifier {
                         float* out) noexcept {
     const std::size_t nl = m.languages.size();
     if (m.buckets.empty() || nl == 0 || nl > 255 || m.bias.size() != nl) return false;
-    float s[256];
-    std::fill(s, s + nl, 0.f);
+    std::int32_t acc[256];
+    std::fill(acc, acc + nl, 0);
     std::size_t hits = 0;
-    // Prefetch a few features ahead (the bucket reads are the cost when the table is not cached).
-    constexpr std::size_t kAhead = 8;
-    for (std::size_t i = 0; i < f.count && i < kAhead; ++i) m.prefetch(f.hash[i]);
+    // Three passes so that the memory reads overlap: bucket addresses (prefetched), bucket
+    // values (their lists and rows prefetched), then the sums.
+    std::uint32_t idx[url_features::kMaxFeatures];
+    std::size_t n = 0;
     for (std::size_t i = 0; i < f.count; ++i) {
-      if (i + kAhead < f.count) m.prefetch(f.hash[i + kAhead]);
       if (!accept[f.kind[i]]) continue;
-      const std::uint32_t b = m.bucket(f.hash[i]);
-      if (!b) continue;
+      const std::size_t b = url_model::bucket_of(f.hash[i], m.bits);
+#if defined(__GNUC__) || defined(__clang__)
+      __builtin_prefetch(m.buckets.data() + b);
+#endif
       // a generic TLD (com, org...) or the hyphen count alone is a prior, not knowledge
       const unsigned kind = f.kind[i] & 7;
-      if (kind != url_feat_hyphens && (kind != url_feat_tld || f.country[0])) ++hits;
-      m.add_bucket(b, s);
+      const bool counts = kind != url_feat_hyphens && (kind != url_feat_tld || f.country[0]);
+      idx[n++] = static_cast<std::uint32_t>(b) | (counts ? 0x80000000u : 0u);
     }
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t b = m.buckets[idx[j] & 0x7FFFFFFFu];
+      if (b && (idx[j] & 0x80000000u)) ++hits;
+#if defined(__GNUC__) || defined(__clang__)
+      if ((b & 0xC0000000u) == 0xC0000000u)
+        __builtin_prefetch(m.rows.data() + std::size_t{b & 0x3FFFFFFFu} * nl);
+      else if (b & 0x80000000u)
+        __builtin_prefetch(m.postings.data() + ((b >> 8) & 0x3FFFFF));
+#endif
+      idx[j] = b;
+    }
+    for (std::size_t j = 0; j < n; ++j)
+      if (idx[j]) m.add_bucket(idx[j], acc);
     if (hits == 0) return false;
+    float s[256];
     float mx = -1e30f;
     const float k = m.scale / m.temperature;
     for (std::size_t i = 0; i < nl; ++i) {
-      s[i] = s[i] * k + m.bias[i] / m.temperature;
+      s[i] = static_cast<float>(acc[i]) * k + m.bias[i] / m.temperature;
       mx = std::max(mx, s[i]);
     }
     float z = 0;
@@ -1100,6 +1160,14 @@ class url_classifier {
   const url_model* words_ = nullptr;
   std::vector<std::string> codes_;
   std::vector<std::uint16_t> lmap_, wmap_;
+  std::vector<std::uint64_t> keys_;  ///< codes_ packed for comparison
+
+  static std::uint64_t code_key(std::string_view c) noexcept {
+    if (c.size() > 8) return ~std::uint64_t{0};
+    std::uint64_t k = 0;
+    std::memcpy(&k, c.data(), c.size());
+    return k;
+  }
   std::array<bool, 256> accept_l_{}, accept_w_{};
   url_feature_config cfg_, words_cfg_;
   bool same_cfg_ = true;

@@ -61,7 +61,7 @@ inline std::vector<labelled_url> parse_labelled_urls(std::string_view text) {
 struct url_linear_options {
   std::size_t min_urls = 20;     ///< languages with fewer training URLs are left out
   unsigned epochs = 4;
-  float learning_rate = 0.3f;    ///< AdaGrad base step
+  float learning_rate = 0.15f;   ///< AdaGrad base step
   float l2 = 1e-6f;              ///< per-update L2 shrinkage factor
   float balance = 0.f;           ///< example weight (n_max / n_language)^balance (0 = none)
  float prune = 0.3f; 

@@ -40,7 +40,8 @@ void url_eval_usage(std::FILE* out) {
                "  --balance X, --epochs N, --l2 X, --rate X, --prune X, --orders A-B, --bits N, --host-space N:\n"
                "                     linear training options (as langsift-train url)\n"
                "  --cctld-boost X, --cctld-floor X, --pattern-boost X, --pattern-floor X, --words-weight X, --words-below X:\n"
-               "                     combination weights (url_options)\n"
+               "                     combination weights (url_options); --words-host: the words model reads host\n"
+               "                     labels even where the path has words\n"
                "  --exclude-source S train the linear model without source S (transfer check; repeatable)\n"
                "  --predictions FILE write lang, url, source and each classifier's answer (TSV)\n");
 }
@@ -123,6 +124,8 @@ int eval_url(int argc, char** argv) {
       combined_opts.pattern_floor = std::stof(value);
     } else if (take_option(argc, argv, i, "--hint-boost", value, missing)) {
       combined_opts.hint_boost = std::stof(value);
+    } else if (a == "--words-host") {
+      combined_opts.words_path_first = false;
     } else if (take_option(argc, argv, i, "--words-weight", value, missing)) {
       combined_opts.words_weight = std::stof(value);
     } else if (take_option(argc, argv, i, "--words-below", value, missing)) {

@@ -24,7 +24,7 @@ void url_usage(std::FILE* out) {
                "`lang<TAB>url[<TAB>source]` lines; the second the generative words model from one\n"
                "<code>.txt per language (the words of running text).\n\n"
                "options (linear): --min-urls N (20) languages with fewer URLs are left out;\n"
-               "  --epochs N (4); --balance X (0) example weight (n_max/n_lang)^X;\n"
+               "  --epochs N (4); --rate X (0.15) AdaGrad step; --l2 X (1e-6); --balance X (0) example weight (n_max/n_lang)^X;\n"
                "  --prune X (0.3) drop smaller weights; --orders A-B (3-7); --bits N (17) 2^N buckets;\n"
                "  --host-space N (0) host tokens: 0 shared with the path's, 1 own space, 2 both; --name NAME\n"
                "options (words): --max-bytes N (4M) text per language; --top N (2000);\n"
@@ -94,6 +94,12 @@ int train_url(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--prune", value, missing)) {
       if (!num(d) || d < 0) return fail(kUrlProgram, "--prune needs a number >= 0");
       lo.prune = static_cast<float>(d);
+    } else if (take_option(argc, argv, i, "--rate", value, missing)) {
+      if (!num(d) || !(d > 0)) return fail(kUrlProgram, "--rate needs a number > 0");
+      lo.learning_rate = static_cast<float>(d);
+    } else if (take_option(argc, argv, i, "--l2", value, missing)) {
+      if (!num(d) || d < 0 || d >= 1) return fail(kUrlProgram, "--l2 needs a number in [0, 1)");
+      lo.l2 = static_cast<float>(d);
     } else if (take_option(argc, argv, i, "--max-bytes", value, missing)) {
       auto x = missing ? std::nullopt : parse_size(value);
       if (!x) return fail(kUrlProgram, "--max-bytes needs a size");
