@@ -194,7 +194,7 @@ TEST_CASE("warc: a Content-Length too small is reported and the next record is r
   }
 }
 
-TEST_CASE("warc: a Content-Length too large stops at the end of the gzip member; uncompressed, at the next record") {
+TEST_CASE("warc: a Content-Length too large stops at the end of the gzip member (uncompressed: at the next record)") {
   auto recs = three_records("WARC/1.1");
   recs[1].content_length_delta = +50;
   // gzip: the record never spans members, so nothing else is lost.
@@ -339,7 +339,7 @@ TEST_CASE("http: status line, fields and body offset") {
   CHECK_FALSE(parse_http_response("", h));
 }
 
-TEST_CASE("http: chunked and gzip/deflate bodies are decoded; headers that lie are ignored") {
+TEST_CASE("http: chunked and gzip/deflate bodies are decoded, headers that lie are ignored") {
   const std::string body = "<p>Der schnelle braune Fuchs springt \xc3\xbc" "ber den faulen Hund.</p>" + std::string(3000, 'z');
   auto decode = [&](const wg::fields& headers, const std::string& raw, std::size_t cap, body_status& st) {
     std::string block = "HTTP/1.1 200 OK\r\n";

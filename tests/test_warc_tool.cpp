@@ -263,7 +263,7 @@ TEST_CASE("warc tool: --help, usage errors and unreadable files") {
   CHECK(sh(kGen).status == 2);
 }
 
-TEST_CASE("warc tool: WARC-Truncated is passed on; records read from a pipe written by printf") {
+TEST_CASE("warc tool: WARC-Truncated is passed on (a record written by printf, read from a pipe)") {
   std::string cmd =
       "printf 'WARC/1.1\\r\\nWARC-Type: resource\\r\\nWARC-Truncated: length\\r\\nContent-Type: text/plain\\r\\n"
       "Content-Length: 44\\r\\n\\r\\nThe quick brown fox jumps over the lazy dog.\\r\\n\\r\\n' | ";
