@@ -104,7 +104,12 @@ TEST_CASE("warc tool: known answers on an uncompressed WARC/1.0 and a gzip WARC/
   CHECK(lines(all.out).size() == 12);
   CHECK(str_field(lines(all.out)[0], "skipped") == "warc_type");
   const outcome two = sh(kWarc + " " + q(kData + "warc/sample.warc") + " " + q(kData + "warc/sample.warc.gz"));
-  CHECK(lines(two.out).size() == 16);
+  const auto tl = lines(two.out);
+  REQUIRE(tl.size() == 16);
+  CHECK(str_field(tl[0], "file") == kData + "warc/sample.warc");  // several files: a file field first
+  CHECK(str_field(tl[15], "file") == kData + "warc/sample.warc.gz");
+  CHECK(tl[8].substr(tl[8].find(",\"offset\"") + 1) == gl[0].substr(1));
+  CHECK(str_field(pl[0], "file").empty());
 }
 
 TEST_CASE("warc tool: pages written by langsift-warcgen in 20 encodings, as gzip with chunked gzip bodies") {

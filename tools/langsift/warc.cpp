@@ -41,9 +41,10 @@ void usage(std::FILE* out) {
       "and Content-Language as hints).\n"
       "\n"
       "Output: one JSON object per line and record, in input order (docs/warc.md lists the fields):\n"
-      "offset, warc_type, target_uri, record_id, http_status, content_type, body_bytes, language,\n"
-      "languages [{code, percent, bytes, score}], text_bytes, reliable, short, confidence,\n"
-      "encoding, encoding_source, and flags when something was cut or skipped.\n"
+      "file (when several are read), offset, warc_type, target_uri, record_id, http_status,\n"
+      "content_type, body_bytes, language, languages [{code, percent, bytes, score}], text_bytes,\n"
+      "reliable, short, confidence, encoding, encoding_source, and flags when something was cut\n"
+      "or skipped.\n"
       "\n"
       "options:\n"
       "  -j, --threads N        worker threads (default 1); output order is kept\n"
@@ -113,7 +114,8 @@ void text_field(std::string& out, std::string_view key, std::string_view v) {
   langsift::cli::json::utf8_string(out, v);
 }
 
-outcome process(const settings& s, const langsift::warc_record& r) {
+/// `file`: the input's name when several files are read (then the first field), else null.
+outcome process(const settings& s, const langsift::warc_record& r, const std::string* file) {
   namespace json = langsift::cli::json;
   outcome o;
   const std::string_view type = r.type();
@@ -123,7 +125,13 @@ outcome process(const settings& s, const langsift::warc_record& r) {
     return o;
   }
   std::string& l = o.line;
-  l += "{\"offset\":";
+  l += '{';
+  if (file) {
+    json::key(l, "file");
+    json::utf8_string(l, *file);
+    l += ',';
+  }
+  l += "\"offset\":";
   l += std::to_string(r.offset);
   text_field(l, "warc_type", type);
   text_field(l, "target_uri", r.target_uri());
@@ -314,10 +322,10 @@ class ordered_output {
 /// A queue of records for the workers.
 class work_queue {
  public:
-  void push(std::uint64_t seq, langsift::warc_record r) {
+  void push(std::uint64_t seq, langsift::warc_record r, const std::string* file) {
     {
       std::lock_guard lock(m_);
-      q_.emplace_back(seq, std::move(r));
+      q_.push_back({seq, std::move(r), file});
     }
     cv_.notify_one();
   }
@@ -328,12 +336,13 @@ class work_queue {
     }
     cv_.notify_all();
   }
-  bool pop(std::uint64_t& seq, langsift::warc_record& r) {
+  bool pop(std::uint64_t& seq, langsift::warc_record& r, const std::string*& file) {
     std::unique_lock lock(m_);
     cv_.wait(lock, [&] { return closed_ || !q_.empty(); });
     if (q_.empty()) return false;
-    seq = q_.front().first;
-    r = std::move(q_.front().second);
+    seq = q_.front().seq;
+    r = std::move(q_.front().record);
+    file = q_.front().file;
     q_.pop_front();
     return true;
   }
@@ -341,7 +350,12 @@ class work_queue {
  private:
   std::mutex m_;
   std::condition_variable cv_;
-  std::deque<std::pair<std::uint64_t, langsift::warc_record>> q_;
+  struct job {
+    std::uint64_t seq;
+    langsift::warc_record record;
+    const std::string* file;
+  };
+  std::deque<job> q_;
   bool closed_ = false;
 };
 
@@ -434,12 +448,14 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       workers.emplace_back([&] {
         std::uint64_t seq;
         langsift::warc_record r;
-        while (queue.pop(seq, r)) out.done(seq, process(s, r));
+        const std::string* file = nullptr;
+        while (queue.pop(seq, r, file)) out.done(seq, process(s, r, file));
       });
   }
 
   int rc = 0;
   bool malformed = false;
+  const std::string stdin_name = "stdin";
   std::uint64_t input_bytes = 0;
   for (const std::string& path : files) {
     std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
@@ -447,7 +463,8 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       rc = fail(kProgram, path + ": " + std::strerror(errno));
       continue;
     }
-    const std::string name = path == "-" ? std::string("stdin") : path;
+    const std::string& name = path == "-" ? stdin_name : path;
+    const std::string* file_field = files.size() > 1 ? &name : nullptr;
     langsift::warc_reader reader([f](char* buf, std::size_t n) { return std::fread(buf, 1, n, f); }, s.warc);
     langsift::warc_record r;
     for (;;) {
@@ -462,10 +479,10 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       }
       const std::uint64_t seq = out.admit();
       if (s.threads > 1) {
-        queue.push(seq, std::move(r));
+        queue.push(seq, std::move(r), file_field);
         r = langsift::warc_record{};
       } else {
-        out.done(seq, process(s, r));
+        out.done(seq, process(s, r, file_field));
       }
     }
     input_bytes += reader.input_bytes();
