@@ -142,6 +142,83 @@ typedef struct langsift_url_result {
 LANGSIFT_C_API langsift_status langsift_classify_url(const langsift_detector* d, const char* url, size_t len,
                                                      const char* country_hint, langsift_url_result* out);
 
+/* ============================================================================================
+ * Crawl frontier (langsift/frontier.hpp; docs/frontier.md). Thread-safe: any number of threads may
+ * call the functions below on the same frontier at once (not concurrently with its free).
+ *
+ *   langsift_frontier* f = NULL;
+ *   langsift_frontier_new(NULL, &f);                     // default options
+ *   langsift_frontier_set_quota(f, "de", 1000000);
+ *   langsift_frontier_record_fetch(f, url, (size_t)-1, &page_result);   // a fetched page
+ *   langsift_frontier_add_votes(f, &page_result, links, NULL, n_links, NULL);
+ *   langsift_frontier_decision x;
+ *   langsift_frontier_decide(f, link, (size_t)-1, &url_result, &x);   // x.fetch, x.priority
+ * ============================================================================================ */
+
+typedef struct langsift_frontier langsift_frontier;
+
+typedef struct langsift_frontier_options {
+  int min_vote_percent;   /* a page language votes with at least this share of its text (20) */
+  float url_weight;       /* the URL classifier counts as this many referrer votes (2) */
+  float vote_prior;       /* pseudo-votes for an unknown language (1) */
+  float min_url_guess;    /* URL scores below this are no guess for the skip rule (0.3) */
+  float unknown_priority; /* priority of a URL nothing is known about (0.1) */
+  int skip_saturated;     /* skip a URL whose every guess is a saturated language (1) */
+  int skip_unwanted;      /* ... or saturated or without a quota (0) */
+  size_t max_urls;        /* URLs kept at most, 0: no bound (0) */
+} langsift_frontier_options;
+
+enum {
+  LANGSIFT_FRONTIER_WANTED = 0,    /* fetch */
+  LANGSIFT_FRONTIER_UNKNOWN = 1,   /* fetch: nothing known, priority = unknown_priority */
+  LANGSIFT_FRONTIER_UNWANTED = 2,  /* fetch: no guess is wanted */
+  LANGSIFT_FRONTIER_SATURATED = 3, /* skip: every guess is a saturated language */
+  LANGSIFT_FRONTIER_FETCHED = 4,   /* skip: fetched already */
+  LANGSIFT_FRONTIER_INVALID = 5    /* skip: an empty URL */
+};
+
+typedef struct langsift_frontier_decision {
+  int fetch;          /* 1: fetch, 0: skip */
+  int reason;         /* LANGSIFT_FRONTIER_* */
+  float priority;     /* 0..1, higher first */
+  unsigned votes;     /* referrer votes the URL collected */
+  char language[24];  /* the most probable language, or "und" */
+} langsift_frontier_decision;
+
+/* Fills *o with the defaults (the values in parentheses above). */
+LANGSIFT_C_API void langsift_frontier_default_options(langsift_frontier_options* o);
+/* options NULL: the defaults. */
+LANGSIFT_C_API langsift_status langsift_frontier_new(const langsift_frontier_options* options, langsift_frontier** out);
+/* NULL is allowed. */
+LANGSIFT_C_API void langsift_frontier_free(langsift_frontier* f);
+/* target 0 removes the quota. INVALID_ARGUMENT for a NULL or empty code, one over 15 bytes, or a
+ * full language table (254 codes). */
+LANGSIFT_C_API langsift_status langsift_frontier_set_quota(langsift_frontier* f, const char* lang,
+                                                           unsigned long long target);
+LANGSIFT_C_API langsift_status langsift_frontier_get_quota(const langsift_frontier* f, const char* lang,
+                                                           unsigned long long* target, unsigned long long* count);
+/* A page was fetched: the URL is skipped from now on and the page's top language counts toward
+ * its quota (once per URL). page: the result of langsift_detect / langsift_detect_text. */
+LANGSIFT_C_API langsift_status langsift_frontier_record_fetch(langsift_frontier* f, const char* url, size_t len,
+                                                              const langsift_result* page);
+/* The page's languages vote for each of the n out-link URLs (none when page->is_short).
+ * lens NULL: the URLs are NUL-terminated. *votes (if given): votes recorded. */
+LANGSIFT_C_API langsift_status langsift_frontier_add_votes(langsift_frontier* f, const langsift_result* page,
+                                                           const char* const* urls, const size_t* lens, size_t n,
+                                                           size_t* votes);
+/* Fetch or skip, and the priority. scores: langsift_classify_url's answer for this URL, or NULL
+ * (referrer votes only). */
+LANGSIFT_C_API langsift_status langsift_frontier_decide(const langsift_frontier* f, const char* url, size_t len,
+                                                        const langsift_url_result* scores,
+                                                        langsift_frontier_decision* out);
+/* State files (versioned, checksummed). A truncated or corrupt file gives LANGSIFT_CORRUPT_MODEL,
+ * another version LANGSIFT_MODEL_VERSION, and leaves the frontier unchanged; error/error_size
+ * (optional) receive a message. */
+LANGSIFT_C_API langsift_status langsift_frontier_save(const langsift_frontier* f, const char* path, char* error,
+                                                      size_t error_size);
+LANGSIFT_C_API langsift_status langsift_frontier_load(langsift_frontier* f, const char* path, char* error,
+                                                      size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

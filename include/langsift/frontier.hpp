@@ -50,6 +50,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -578,10 +579,13 @@ class frontier {
       return {status::out_of_memory, "frontier state: out of memory while saving"};
     }
     const std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    // (an ofstream, not fwrite: the C ABI library is checked to import no printing function)
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) return {status::io_error, "frontier state: cannot open " + tmp + " for writing"};
-    const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    const bool closed = std::fclose(f) == 0;
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    const bool ok = static_cast<bool>(f);
+    f.close();
+    const bool closed = !f.fail();
     if (!ok || !closed) {
       std::remove(tmp.c_str());
       return {status::io_error, "frontier state: cannot write " + tmp};
