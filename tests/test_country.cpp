@@ -34,7 +34,7 @@ TEST_CASE("country languages come from CLDR, most spoken first, official flagged
   CHECK(country_languages("DEU").empty());
 }
 
-TEST_CASE("TLDs map to countries; generic TLDs to none") {
+TEST_CASE("TLDs map to countries, generic TLDs to none") {
   CHECK(tld_country("de") == "DE");
   CHECK(tld_country("www.example.co.uk") == "GB");
   CHECK(tld_country("UK") == "GB");

@@ -73,7 +73,7 @@ TEST_CASE("sentences in many languages and scripts") {
   }
 }
 
-TEST_CASE("scripts decide at once; Han with kana is Japanese, Han alone Chinese") {
+TEST_CASE("scripts decide at once: Han with kana is Japanese, Han alone Chinese") {
   CHECK(lang("한국어") == "ko");
   CHECK(lang("ภาษาไทย") == "th");
   CHECK(lang("ქართული ენა") == "ka");

@@ -139,7 +139,7 @@ TEST_CASE("byte order marks decide first, and are reported for skipping") {
   CHECK(decode_to_utf8("\xFE\xFF\0h\0\xE9"s).text == "h\xC3\xA9");
 }
 
-TEST_CASE("http charset wins over meta; meta wins over detection") {
+TEST_CASE("http charset wins over meta, meta wins over detection") {
   std::string page = "<html><head><meta charset=\"koi8-r\"></head><body>hello</body></html>";
   encoding_options o;
   o.content_type = "text/html; charset=windows-1251";

@@ -100,7 +100,7 @@ TEST_CASE("training is deterministic and the model round-trips") {
   }
 }
 
-TEST_CASE("a model file written to disk loads back; missing files are an io_error") {
+TEST_CASE("a model file written to disk loads back, missing files are an io_error") {
   const std::string bytes = train_mini();
   const std::string path = std::string(LANGSIFT_BINARY_DIR) + "/test-mini.lsm";
   {
