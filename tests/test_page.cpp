@@ -62,7 +62,7 @@ TEST_CASE("detect_page: <html lang>, Content-Language and the URL's TLD are hint
 }
 
 TEST_CASE("detect_page: empty, binary and undecodable bodies give an answer, not an error") {
-  const page_result e = detect_page(default_model(), "");
+  const page_result e = detect_page(default_model(), std::string_view());  // null data, size 0
   CHECK(e.detection.language() == "und");
   CHECK(e.detection.st == status::empty_input);
   const std::string binary("\x00\x01\x02\xff\xfe\x00\x89PNG\r\n\x1a\n\x00\x00", 16);

@@ -167,7 +167,8 @@ TEST_CASE("warc: a block longer than max_block_bytes is kept in part, skipped, a
       CHECK(got[1].block == "small");
     }
   }
-  warc_reader reader(write(recs, false), warc_options{1000, 65536});
+  const std::string bytes = write(recs, false);  // the reader views it: it must outlive the reader
+  warc_reader reader(bytes, warc_options{1000, 65536});
   warc_record r;
   REQUIRE(reader.next(r) == warc_status::record);
   CHECK(r.skipped_bytes() == big.size() - 1000);

@@ -198,6 +198,8 @@ class warc_reader {
   explicit warc_reader(std::string_view data, warc_options o = {}) : mem_(data), in_memory_(true), opt_(o) {
     init();
   }
+  /// A temporary string would dangle: refused at compile time.
+  warc_reader(std::string&&, warc_options = {}) = delete;
   warc_reader(const warc_reader&) = delete;
   warc_reader& operator=(const warc_reader&) = delete;
   ~warc_reader() {
