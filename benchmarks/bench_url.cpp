@@ -1,17 +1,21 @@
 // URL classification throughput (URLs/s, single thread): parsing alone, parsing + features, and
 // classification with the built-in models (linear only, words only, the default combination).
-//   cmake -S . -B build-url-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DLANGSIFT_BUILD_BENCHMARKS=ON \
-//     -DLANGSIFT_BUILD_TESTS=OFF -DLANGSIFT_BUILD_TOOLS=OFF
+//   cmake -S . -B build-url-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DLANGSIFT_BUILD_BENCHMARKS=ON
+//     (optionally -DLANGSIFT_BUILD_TESTS=OFF -DLANGSIFT_BUILD_TOOLS=OFF)
 //   cmake --build build-url-bench --target langsift-microbench
 //   build-url-bench/langsift-microbench --benchmark_filter=url --benchmark_repetitions=5
 //
-// Input: the URL column of $LANGSIFT_BENCH_URLS (a `lang<TAB>url<TAB>source` file), by default
-// ../shared/data/eval/urls-dev.tsv beside the source tree (13,215 URLs of every shape: bare hosts
-// and full paths), in a fixed shuffled order, cycled. items_per_second = URLs/s.
+// Input: by default 4,000 URLs generated from the words of the committed test corpus
+// (tests/data/corpus: de en es fr nl) — bare hosts, ccTLD and generic hosts, slug paths, some
+// language-code patterns and query strings — so the benchmark needs nothing outside the
+// repository. $LANGSIFT_BENCH_URLS: the URL column of a `lang<TAB>url[<TAB>source]` file instead
+// (e.g. ../shared/data/eval/urls-dev.tsv, 13,215 URLs). Fixed shuffled order, cycled;
+// items_per_second = URLs/s.
 // $LANGSIFT_BENCH_URL_LINEAR / $LANGSIFT_BENCH_URL_WORDS: model files to use instead of the built-in ones.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -24,25 +28,60 @@
 
 namespace {
 
+// The URL column of a `lang<TAB>url[<TAB>source]` file (a header line is skipped).
+std::vector<std::string> read_url_column(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(f, line)) {
+    const std::size_t t1 = line.find('\t');
+    if (t1 == std::string::npos || (out.empty() && line.rfind("language\t", 0) == 0)) continue;
+    const std::size_t t2 = line.find('\t', t1 + 1);
+    out.push_back(line.substr(t1 + 1, t2 == std::string::npos ? std::string::npos : t2 - t1 - 1));
+  }
+  return out;
+}
+
+// Deterministic URLs built from the words of tests/data/corpus/<lang>.txt.
+std::vector<std::string> generated_urls() {
+  const char* const langs[] = {"de", "en", "es", "fr", "nl"};
+  const char* const tlds[] = {"de", "com", "es", "fr", "nl", "org", "net", "co.uk", "com.mx", "be"};
+  std::mt19937 rng(7);
+  std::vector<std::string> out;
+  for (const char* lang : langs) {
+    std::ifstream f(std::string(LANGSIFT_TEST_DATA_DIR) + "/corpus/" + lang + ".txt", std::ios::binary);
+    std::vector<std::string> words;
+    for (std::string w; f >> w;) {
+      std::string clean;
+      for (const char c : w)
+        if (std::isalpha(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) clean += c;
+      if (clean.size() >= 3) words.push_back(clean);
+    }
+    if (words.empty()) continue;
+    auto word = [&] { return words[rng() % words.size()]; };
+    for (int i = 0; i < 800; ++i) {
+      std::string u = (i % 3 ? "https://" : "http://") + std::string(i % 4 ? "www." : "") + word() + "." + tlds[rng() % 10];
+      const int shape = static_cast<int>(rng() % 5);
+      if (shape == 0) {  // bare host
+      } else if (shape == 1) {
+        u += std::string("/") + lang + "/" + word() + "-" + word() + ".html";
+      } else if (shape == 2) {
+        u += "/" + word() + "/" + word() + "-" + word() + "-" + word() + "/?id=" + std::to_string(rng() % 100000);
+      } else if (shape == 3) {
+        u += "/index.php?lang=" + std::string(lang) + "&page=" + word();
+      } else {
+        u += "/" + word() + "_" + word() + "/" + std::to_string(2000 + rng() % 25) + "/" + word();
+      }
+      out.push_back(u);
+    }
+  }
+  return out;
+}
+
 const std::vector<std::string>& urls() {
   static const std::vector<std::string> v = [] {
     const char* env = std::getenv("LANGSIFT_BENCH_URLS");
-    const std::string path = env ? env : std::string(LANGSIFT_TEST_DATA_DIR) + "/../../../shared/data/eval/urls-dev.tsv";
-    std::ifstream f(path, std::ios::binary);
-    std::vector<std::string> out;
-    std::string line;
-    bool first = true;
-    while (std::getline(f, line)) {
-      const std::size_t t1 = line.find('\t');
-      if (t1 == std::string::npos) continue;
-      if (first && line.rfind("language\t", 0) == 0) {
-        first = false;
-        continue;
-      }
-      first = false;
-      const std::size_t t2 = line.find('\t', t1 + 1);
-      out.push_back(line.substr(t1 + 1, t2 == std::string::npos ? std::string::npos : t2 - t1 - 1));
-    }
+    std::vector<std::string> out = env ? read_url_column(env) : generated_urls();
     std::mt19937 rng(42);
     std::shuffle(out.begin(), out.end(), rng);
     return out;
@@ -80,7 +119,7 @@ template <class F>
 void run(benchmark::State& state, F&& f) {
   const auto& v = urls();
   if (v.empty()) {
-    state.SkipWithError("no URLs: set LANGSIFT_BENCH_URLS to a lang<TAB>url file");
+    state.SkipWithError("no URLs: tests/data/corpus unreadable, or LANGSIFT_BENCH_URLS names an empty file");
     return;
   }
   std::size_t i = 0;
