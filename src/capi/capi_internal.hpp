@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,25 @@ inline void copy_string(char (&dst)[N], std::string_view src) noexcept {
   const std::size_t n = src.size() < N - 1 ? src.size() : N - 1;
   if (n) std::memcpy(dst, src.data(), n);
   dst[n] = '\0';
+}
+
+/// A NUL-terminated message into a caller's buffer (truncated to fit); nothing when null or empty.
+inline void copy_message(char* error, std::size_t error_size, std::string_view msg) noexcept {
+  if (!error || error_size == 0) return;
+  const std::size_t n = msg.size() < error_size - 1 ? msg.size() : error_size - 1;
+  if (n) std::memcpy(error, msg.data(), n);
+  error[n] = '\0';
+}
+
+/// Inside a catch handler: the status of the exception in flight.
+inline langsift_status exception_status() noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return LANGSIFT_OUT_OF_MEMORY;
+  } catch (...) {
+    return LANGSIFT_INTERNAL_ERROR;
+  }
 }
 
 }  // namespace langsift::capi

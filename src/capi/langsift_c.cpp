@@ -24,16 +24,17 @@ static_assert(static_cast<int>(langsift::status::binary_input) == LANGSIFT_BINAR
 static_assert(static_cast<int>(langsift::status::internal_error) == LANGSIFT_INTERNAL_ERROR);
 static_assert(static_cast<int>(langsift::status::io_error) == LANGSIFT_IO_ERROR);
 
-void copy_message(char* error, std::size_t error_size, std::string_view msg) noexcept {
-  if (!error || error_size == 0) return;
-  const std::size_t n = msg.size() < error_size - 1 ? msg.size() : error_size - 1;
-  if (n) std::memcpy(error, msg.data(), n);
-  error[n] = '\0';
-}
-
 void clear(langsift_result* out) noexcept {
   std::memset(out, 0, sizeof *out);
   copy_string(out->language, "und");
+}
+
+// Inside a catch handler: the result becomes "und" with the status of the exception in flight.
+langsift_status fail_result(langsift_result* out) noexcept {
+  const langsift_status st = exception_status();
+  clear(out);
+  out->status = st;
+  return st;
 }
 
 void fill(const langsift::detection& d, langsift_result* out) noexcept {
@@ -154,8 +155,7 @@ langsift_status langsift_detect(const langsift_detector* d, const void* body, si
   if (!out) return LANGSIFT_INVALID_ARGUMENT;
   clear(out);
   if (!d || (!body && len > 0)) {
-    out->status = LANGSIFT_INVALID_ARGUMENT;
-    return LANGSIFT_INVALID_ARGUMENT;
+    return out->status = LANGSIFT_INVALID_ARGUMENT;
   }
   try {
     langsift::page_options o;
@@ -186,14 +186,8 @@ langsift_status langsift_detect(const langsift_detector* d, const void* body, si
     out->is_html = r.is_html ? 1 : 0;
     out->replaced_bytes = r.conversion.replaced_bytes;
     return LANGSIFT_OK;
-  } catch (const std::bad_alloc&) {
-    clear(out);
-    out->status = LANGSIFT_OUT_OF_MEMORY;
-    return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
-    clear(out);
-    out->status = LANGSIFT_INTERNAL_ERROR;
-    return LANGSIFT_INTERNAL_ERROR;
+    return fail_result(out);
   }
 }
 
@@ -201,22 +195,15 @@ langsift_status langsift_detect_text(const langsift_detector* d, const char* utf
   if (!out) return LANGSIFT_INVALID_ARGUMENT;
   clear(out);
   if (!d || (!utf8 && len > 0)) {
-    out->status = LANGSIFT_INVALID_ARGUMENT;
-    return LANGSIFT_INVALID_ARGUMENT;
+    return out->status = LANGSIFT_INVALID_ARGUMENT;
   }
   try {
     if (len == static_cast<size_t>(-1)) len = std::strlen(utf8);
     const langsift::detection r = langsift::detect(*d->m, len ? std::string_view(utf8, len) : std::string_view());
     fill(r, out);
     return LANGSIFT_OK;
-  } catch (const std::bad_alloc&) {
-    clear(out);
-    out->status = LANGSIFT_OUT_OF_MEMORY;
-    return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
-    clear(out);
-    out->status = LANGSIFT_INTERNAL_ERROR;
-    return LANGSIFT_INTERNAL_ERROR;
+    return fail_result(out);
   }
 }
 

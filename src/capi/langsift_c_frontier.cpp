@@ -18,13 +18,6 @@ struct langsift_frontier {
 
 namespace {
 
-void message(char* error, std::size_t error_size, std::string_view msg) noexcept {
-  if (!error || error_size == 0) return;
-  const std::size_t n = msg.size() < error_size - 1 ? msg.size() : error_size - 1;
-  if (n) std::memcpy(error, msg.data(), n);
-  error[n] = '\0';
-}
-
 std::string_view text(const char* s, std::size_t len) noexcept {
   if (!s) return {};
   if (len == static_cast<std::size_t>(-1)) len = std::strlen(s);
@@ -44,6 +37,27 @@ langsift::detection as_detection(const langsift_result& r) noexcept {
   d.text_bytes = r.text_bytes;
   d.is_short = r.is_short != 0;
   return d;
+}
+
+}  // namespace
+
+namespace {
+
+// Saving or loading a state file: argument checks, the frontier's message, exceptions as statuses.
+template <class Op>
+langsift_status state_file(const langsift_frontier* f, const char* path, char* error, size_t error_size, Op op) {
+  copy_message(error, error_size, "");
+  if (!f || !path) {
+    copy_message(error, error_size, "NULL frontier or path");
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
+  try {
+    const langsift::frontier_io r = op();
+    copy_message(error, error_size, r.message);
+    return to_c(r.st);
+  } catch (...) {
+    return exception_status();
+  }
 }
 
 }  // namespace
@@ -83,10 +97,8 @@ langsift_status langsift_frontier_new(const langsift_frontier_options* options, 
   try {
     *out = new langsift_frontier(o);
     return LANGSIFT_OK;
-  } catch (const std::bad_alloc&) {
-    return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
+    return exception_status();
   }
 }
 
@@ -96,10 +108,8 @@ langsift_status langsift_frontier_set_quota(langsift_frontier* f, const char* la
   if (!f || !lang) return LANGSIFT_INVALID_ARGUMENT;
   try {
     return f->f.set_quota(lang, target) ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT;
-  } catch (const std::bad_alloc&) {
-    return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
+    return exception_status();
   }
 }
 
@@ -124,10 +134,8 @@ langsift_status langsift_frontier_record_fetch(langsift_frontier* f, const char*
   try {
     f->f.record_fetch(text(url, len), as_detection(*page));
     return LANGSIFT_OK;
-  } catch (const std::bad_alloc&) {
-    return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
+    return exception_status();
   }
 }
 
@@ -144,10 +152,8 @@ langsift_status langsift_frontier_add_votes(langsift_frontier* f, const langsift
     const std::size_t k = f->f.add_votes(as_detection(*page), std::span<const std::string_view>(v));
     if (votes) *votes = k;
     return LANGSIFT_OK;
-  } catch (const std::bad_alloc&) {
-    return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
+    return exception_status();
   }
 }
 
@@ -176,45 +182,17 @@ langsift_status langsift_frontier_decide(const langsift_frontier* f, const char*
     out->votes = d.votes;
     copy_string(out->language, d.language());
     return LANGSIFT_OK;
-  } catch (const std::bad_alloc&) {
-    return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
+    return exception_status();
   }
 }
 
 langsift_status langsift_frontier_save(const langsift_frontier* f, const char* path, char* error, size_t error_size) {
-  message(error, error_size, "");
-  if (!f || !path) {
-    message(error, error_size, "NULL frontier or path");
-    return LANGSIFT_INVALID_ARGUMENT;
-  }
-  try {
-    const langsift::frontier_io r = f->f.save_file(path);
-    message(error, error_size, r.message);
-    return to_c(r.st);
-  } catch (const std::bad_alloc&) {
-    return LANGSIFT_OUT_OF_MEMORY;
-  } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
-  }
+  return state_file(f, path, error, error_size, [&] { return f->f.save_file(path); });
 }
 
 langsift_status langsift_frontier_load(langsift_frontier* f, const char* path, char* error, size_t error_size) {
-  message(error, error_size, "");
-  if (!f || !path) {
-    message(error, error_size, "NULL frontier or path");
-    return LANGSIFT_INVALID_ARGUMENT;
-  }
-  try {
-    const langsift::frontier_io r = f->f.load_file(path);
-    message(error, error_size, r.message);
-    return to_c(r.st);
-  } catch (const std::bad_alloc&) {
-    return LANGSIFT_OUT_OF_MEMORY;
-  } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
-  }
+  return state_file(f, path, error, error_size, [&] { return f->f.load_file(path); });
 }
 
 }  // extern "C"

@@ -8,15 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
+#include "check.h"
 
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                     \
-    }                                                                 \
-  } while (0)
 
 static const char kGermanLatin1[] =
     "<html><head><title>Nachrichten</title><script>var a = 1;</script></head><body><p>"

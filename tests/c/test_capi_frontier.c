@@ -9,15 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
+#include "check.h"
 
-#define CHECK(cond)                                                                   \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);        \
-      ++failures;                                                                     \
-    }                                                                                 \
-  } while (0)
 
 static const char kGerman[] =
     "Die Bundesregierung hat am Mittwoch einen Gesetzentwurf beschlossen, der die F\xc3\xb6rderung von "

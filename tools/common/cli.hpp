@@ -105,4 +105,17 @@ inline std::optional<unsigned long long> parse_size(std::string_view s) {
   return v;
 }
 
+/// The value of a numeric option (parse_size) within lo..hi, or false after printing
+/// "PROGRAM: OPT needs a number from LO to HI" (also when the value is missing).
+inline bool size_in_range(std::string_view program, const char* opt, const std::string& value, bool missing,
+                          unsigned long long lo, unsigned long long hi, unsigned long long& v) {
+  const auto x = missing ? std::nullopt : parse_size(value);
+  if (!x || *x < lo || *x > hi) {
+    fail(program, std::string(opt) + " needs a number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return false;
+  }
+  v = *x;
+  return true;
+}
+
 }  // namespace langsift::cli

@@ -369,13 +369,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     const std::string_view a = argv[i];
     bool missing = false;
     auto size_value = [&](const char* name, unsigned long long lo, unsigned long long hi, unsigned long long& v) {
-      const auto x = missing ? std::nullopt : parse_size(value);
-      if (!x || *x < lo || *x > hi) {
-        fail(kProgram, std::string(name) + " needs a number from " + std::to_string(lo) + " to " + std::to_string(hi));
-        return false;
-      }
-      v = *x;
-      return true;
+      return size_in_range(kProgram, name, value, missing, lo, hi, v);
     };
     unsigned long long v = 0;
     if (a == "-h" || a == "--help") {

@@ -120,13 +120,7 @@ int main(int argc, char** argv) {
     std::string_view a = argv[i];
     bool missing = false;
     auto number = [&](const char* opt, unsigned long long lo, unsigned long long hi, unsigned long long& v) {
-      auto x = missing ? std::nullopt : parse_size(value);
-      if (!x || *x < lo || *x > hi) {
-        fail(kProgram, std::string(opt) + " needs a number in " + std::to_string(lo) + ".." + std::to_string(hi));
-        return false;
-      }
-      v = *x;
-      return true;
+      return size_in_range(kProgram, opt, value, missing, lo, hi, v);
     };
     unsigned long long v = 0;
     if (a == "-h" || a == "--help") {
