@@ -187,7 +187,8 @@ typedef struct langsift_frontier_decision {
 
 /* Fills *o with the defaults (the values in parentheses above). */
 LANGSIFT_C_API void langsift_frontier_default_options(langsift_frontier_options* o);
-/* options NULL: the defaults. */
+/* options NULL: the defaults. INVALID_ARGUMENT (and *out NULL) when url_weight, vote_prior or
+ * min_url_guess is not in 0..1e6, or unknown_priority not in 0..1 (NaN included). */
 LANGSIFT_C_API langsift_status langsift_frontier_new(const langsift_frontier_options* options, langsift_frontier** out);
 /* NULL is allowed. */
 LANGSIFT_C_API void langsift_frontier_free(langsift_frontier* f);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -303,6 +304,49 @@ TEST_CASE("frontier: saved state round-trips, canonically") {
   frontier e2;
   REQUIRE(e2.load(e.save()));
   CHECK(e2.size() == 0);
+}
+
+TEST_CASE("frontier: tied guesses are ordered by code, the same live and reloaded (fuzz_capi_frontier)") {
+  // One vote each from an "x" page and a "de" page: p = 1/3 each. The answer must not depend on
+  // the order the votes came in, nor on a save and load (which keeps guesses in code order).
+  for (const bool x_first : {true, false}) {
+    frontier f;
+    const std::string_view first = x_first ? "x" : "de", second = x_first ? "de" : "x";
+    f.vote("http://a.example/", first);
+    f.vote("http://a.example/", second);
+    const frontier_decision live = f.decide("http://a.example/");
+    REQUIRE(live.count == 2);
+    CHECK(live.language() == "de");
+    CHECK(live.guesses[1].code.view() == "x");
+    frontier g;
+    REQUIRE(g.load(f.save()));
+    const frontier_decision loaded = g.decide("http://a.example/");
+    CHECK(loaded.language() == "de");
+    CHECK(loaded.priority == live.priority);
+  }
+}
+
+TEST_CASE("frontier: options out of range are brought into range, priorities stay in 0..1 (fuzz_capi_frontier)") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const float w : {inf, -inf, nan, std::numeric_limits<float>::max(), -1.0f}) {
+    frontier_options o;
+    o.url_weight = w;
+    o.vote_prior = w;
+    o.min_url_guess = w;
+    o.unknown_priority = w;
+    frontier f(o);
+    CHECK(f.options().url_weight >= 0);
+    CHECK(f.options().url_weight <= 1e6f);
+    CHECK(f.options().unknown_priority >= 0);
+    CHECK(f.options().unknown_priority <= 1);
+    f.vote("http://a.example/", "de");
+    const url_result u = url_scores({{"de", 0.9f}});
+    for (const frontier_decision& d : {f.decide("http://a.example/"), f.decide("http://a.example/", &u),
+                                       f.decide("http://b.example/")}) {
+      CHECK(d.priority >= 0);
+      CHECK(d.priority <= 1);
+    }
+  }
 }
 
 TEST_CASE("frontier: truncated, corrupt and foreign state files are rejected, the state kept") {

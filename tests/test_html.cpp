@@ -517,8 +517,8 @@ TEST_CASE("looks_like_html", "[html]") {
 // tokenizer would take hours on 10 MB). Each also checks the output is well-formed.
 
 TEST_CASE("10 MB pathological inputs complete", "[html][slow]") {
-  const std::size_t N = 10u << 20;
-  auto repeat = [N](std::string_view unit, std::string prefix = {}, std::string suffix = {}) {
+  constexpr std::size_t N = 10u << 20;
+  auto repeat = [](std::string_view unit, std::string prefix = {}, std::string suffix = {}) {
     std::string s = std::move(prefix);
     s.reserve(N + unit.size() + suffix.size());
     while (s.size() < N) s.append(unit);

@@ -230,7 +230,9 @@ class frontier {
   static constexpr std::size_t kShards = std::size_t{1} << kShardBits;
   static constexpr std::uint32_t kFormatVersion = 1;
 
-  explicit frontier(const frontier_options& o = {}) : opt_(o), shards_(new shard[kShards]) {
+  /// Options out of range are brought into it (weights and the prior: 0..1e6, a NaN the default;
+  /// unknown_priority: 0..1), so priorities are always numbers in 0..1.
+  explicit frontier(const frontier_options& o = {}) : opt_(sanitized(o)), shards_(new shard[kShards]) {
     for (auto& t : target_) t.store(0, std::memory_order_relaxed);
     for (auto& c : count_) c.store(0, std::memory_order_relaxed);
   }
@@ -238,6 +240,15 @@ class frontier {
   frontier& operator=(const frontier&) = delete;
 
   const frontier_options& options() const noexcept { return opt_; }
+  static frontier_options sanitized(frontier_options o) noexcept {
+    const frontier_options d;
+    auto fix = [](float& x, float def, float hi) { x = x == x ? std::clamp(x, 0.0f, hi) : def; };
+    fix(o.url_weight, d.url_weight, 1e6f);
+    fix(o.vote_prior, d.vote_prior, 1e6f);
+    fix(o.min_url_guess, d.min_url_guess, 1e6f);
+    fix(o.unknown_priority, d.unknown_priority, 1.0f);
+    return o;
+  }
 
   // ---- quotas ---------------------------------------------------------------------------------
 
@@ -403,7 +414,6 @@ class frontier {
           n += e.votes[i];
         }
     d.votes = n;
-    const std::size_t from_votes = d.count;
     // URL classifier scores
     float url_sum = 0;
     if (url_scores)
@@ -421,8 +431,8 @@ class frontier {
         d.guesses[i].url_score = sc;
       }
     const bool have_url = url_sum > 0;
-    const float k = have_url ? std::max(opt_.url_weight, 0.0f) : 0.0f;
-    const float a = std::max(opt_.vote_prior, 0.0f);
+    const float k = have_url ? opt_.url_weight : 0.0f;
+    const float a = opt_.vote_prior;
     const float denom = static_cast<float>(n) + k + a;
     if (d.count == 0 || !(denom > 0)) {
       d.action = frontier_action::fetch;
@@ -430,12 +440,21 @@ class frontier {
       d.priority = opt_.unknown_priority;
       return d;
     }
+    // Most probable first, ties by code: the answer does not depend on the order the votes came
+    // in (a reloaded frontier keeps them in code order), and neither does the summed priority.
+    for (std::size_t i = 0; i < d.count; ++i) {
+      frontier_guess& g = d.guesses[i];
+      g.probability = (static_cast<float>(g.votes) + k * g.url_score) / denom;
+    }
+    std::sort(d.guesses.begin(), d.guesses.begin() + static_cast<std::ptrdiff_t>(d.count),
+              [](const frontier_guess& x, const frontier_guess& y) {
+                return x.probability != y.probability ? x.probability > y.probability : x.code.view() < y.code.view();
+              });
     float wanted_p = 0;
     bool any_guess = false, all_saturated = true, all_unwanted = true;
     for (std::size_t i = 0; i < d.count; ++i) {
       frontier_guess& g = d.guesses[i];
-      g.probability = (static_cast<float>(g.votes) + k * g.url_score) / denom;
-      const bool is_guess = i < from_votes || g.url_score >= opt_.min_url_guess;
+      const bool is_guess = g.votes > 0 || g.url_score >= opt_.min_url_guess;  // votes: a referrer's guess
       const int li = find_locked(g.code.view());
       const std::uint64_t t = li >= 0 ? target_[li].load(std::memory_order_relaxed) : 0;
       const bool sat = t && count_[li].load(std::memory_order_relaxed) >= t;
@@ -447,8 +466,6 @@ class frontier {
         if (wanted) all_unwanted = false;
       }
     }
-    std::stable_sort(d.guesses.begin(), d.guesses.begin() + static_cast<std::ptrdiff_t>(d.count),
-                     [](const frontier_guess& x, const frontier_guess& y) { return x.probability > y.probability; });
     if (any_guess && ((opt_.skip_saturated && all_saturated) || (opt_.skip_unwanted && all_unwanted))) {
       d.action = frontier_action::skip;
       d.reason = frontier_reason::saturated;

@@ -16,7 +16,16 @@
 #include <string_view>
 
 #include "langsift/detail/psl_hash.hpp"
+// The table is one string literal of ~100 KB, beyond the 64 KB a compiler must support (GCC and
+// clang take it; clang's -Wpedantic says so).
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
 #include "langsift/detail/psl_table.inc"
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace langsift {
 inline namespace v1 {

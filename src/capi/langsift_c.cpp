@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "capi_internal.hpp"
@@ -83,8 +84,13 @@ langsift_status finish_new(std::unique_ptr<langsift_detector> d, langsift_detect
 extern "C" {
 
 const char* langsift_status_name(langsift_status s) {
-  if (static_cast<int>(s) < 0 || static_cast<int>(s) > LANGSIFT_BINARY_INPUT) return "unknown_status";
-  return langsift::status_name(static_cast<langsift::status>(s)).data();  // literals: NUL-terminated
+  // C callers may pass any int: read the bits, since loading an out-of-range enum value is
+  // undefined in C++ (UBSan's -fsanitize=enum reports it).
+  std::underlying_type_t<langsift_status> bits;
+  std::memcpy(&bits, &s, sizeof bits);
+  const long long v = static_cast<long long>(bits);
+  if (v < 0 || v > LANGSIFT_BINARY_INPUT) return "unknown_status";
+  return langsift::status_name(static_cast<langsift::status>(v)).data();  // literals: NUL-terminated
 }
 
 const char* langsift_version(void) { return langsift::version(); }

@@ -82,8 +82,9 @@ langsift_status langsift_frontier_new(const langsift_frontier_options* options, 
   *out = nullptr;
   langsift::frontier_options o;
   if (options) {
-    if (!(options->url_weight >= 0) || !(options->vote_prior >= 0) || !(options->unknown_priority >= 0) ||
-        !(options->unknown_priority <= 1) || !(options->min_url_guess >= 0))
+    auto in = [](float x, float hi) { return x >= 0 && x <= hi; };  // false for NaN
+    if (!in(options->url_weight, 1e6f) || !in(options->vote_prior, 1e6f) || !in(options->unknown_priority, 1.0f) ||
+        !in(options->min_url_guess, 1e6f))
       return LANGSIFT_INVALID_ARGUMENT;
     o.min_vote_percent = options->min_vote_percent;
     o.url_weight = options->url_weight;

@@ -4,6 +4,8 @@
  * Usage: langsift-test-capi-frontier WORK_DIR (where a state file may be written). */
 #include <langsift.h>
 
+#include <float.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,19 @@ int main(int argc, char** argv) {
   langsift_frontier* f = NULL;
   CHECK(langsift_frontier_new(NULL, NULL) == LANGSIFT_INVALID_ARGUMENT);
   CHECK(langsift_frontier_new(NULL, &f) == LANGSIFT_OK && f);
+  { /* options out of range (NaN, infinite, huge: priorities would not be numbers) are refused */
+    const float bad[] = {NAN, INFINITY, -1.0f, FLT_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+      langsift_frontier_options o;
+      langsift_frontier_default_options(&o);
+      o.vote_prior = bad[i];
+      langsift_frontier* g = (langsift_frontier*)&o;
+      CHECK(langsift_frontier_new(&o, &g) == LANGSIFT_INVALID_ARGUMENT && g == NULL);
+      langsift_frontier_default_options(&o);
+      o.url_weight = bad[i];
+      CHECK(langsift_frontier_new(&o, &g) == LANGSIFT_INVALID_ARGUMENT && g == NULL);
+    }
+  }
 
   /* a detected German page votes for its links; a short one does not */
   langsift_result page, short_page;
