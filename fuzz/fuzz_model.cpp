@@ -2,6 +2,10 @@
 // are made consistent first (so the fuzzer reaches the structural checks instead of stopping at
 // the checksum), then loaded; a model that loads must classify text without reading out of
 // bounds (ASan) or crashing.
+// Seed: fuzz/corpus/model/mini.lsm, a model of the current format (a test checks that it loads;
+// after a format change rebuild it with
+//   build/langsift-train tests/data/corpus --top-k 150 --rank-size 40 --name mini -j 1 -o fuzz/corpus/model/mini.lsm
+// — under 8 KB, the -max_len of CI's fuzzing step).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
