@@ -9,7 +9,7 @@
 // (tests/data/corpus: de en es fr nl) — bare hosts, ccTLD and generic hosts, slug paths, some
 // language-code patterns and query strings — so the benchmark needs nothing outside the
 // repository. $LANGSIFT_BENCH_URLS: the URL column of a `lang<TAB>url[<TAB>source]` file instead
-// (e.g. ../shared/data/eval/urls-dev.tsv, 13,215 URLs). Fixed shuffled order, cycled;
+// (e.g. a labelled URL set of your own). Fixed shuffled order, cycled;
 // items_per_second = URLs/s.
 // $LANGSIFT_BENCH_URL_LINEAR / $LANGSIFT_BENCH_URL_WORDS: model files to use instead of the built-in ones.
 #include <benchmark/benchmark.h>
@@ -18,6 +18,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -25,20 +26,16 @@
 #include <vector>
 
 #include "langsift/url_models.hpp"
+#include "langsift/url_train.hpp"
 
 namespace {
 
-// The URL column of a `lang<TAB>url[<TAB>source]` file (a header line is skipped).
+// The URL column of a `lang<TAB>url[<TAB>source]` file (as langsift-train url reads it).
 std::vector<std::string> read_url_column(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   std::vector<std::string> out;
-  std::string line;
-  while (std::getline(f, line)) {
-    const std::size_t t1 = line.find('\t');
-    if (t1 == std::string::npos || (out.empty() && line.rfind("language\t", 0) == 0)) continue;
-    const std::size_t t2 = line.find('\t', t1 + 1);
-    out.push_back(line.substr(t1 + 1, t2 == std::string::npos ? std::string::npos : t2 - t1 - 1));
-  }
+  for (auto& row : langsift::parse_labelled_urls(text)) out.push_back(std::move(row.url));
   return out;
 }
 

@@ -9,13 +9,13 @@
 // LANGSIFT_INVALID_ARGUMENT and change nothing.
 // Invariants: every C decision is the C++ one (fetch, reason, priority, votes, language) and has a
 // priority in 0..1; statuses, quotas and vote counts agree; options out of range (NaN, infinite,
-// over 1e6) are refused by the C ABI, and brought into range by the C++ frontier. At the end the C frontier is saved to
-// /tmp/langsift-fuzz-capi-frontier-<pid>.state: the file must hold the C++ frontier's save() bytes,
-// load into a fresh C frontier deciding as a C++ frontier loaded from the same bytes (and as the
-// live one: ties between guesses are broken by code, so the order votes came in does not
-// matter), and, truncated or with a byte flipped (where: the
-// input's last bytes), fail to load with CORRUPT_MODEL (MODEL_VERSION for the version field) and
-// leave that frontier unchanged. One save and three loads (one of a missing file) per input.
+// over 1e6) are refused by the C ABI, and brought into range by the C++ frontier. At the end the
+// C frontier is saved to langsift-fuzz-capi-frontier-<pid>.state in $TMPDIR: the file must hold
+// the C++ frontier's save() bytes, load into a fresh C frontier deciding as a C++ frontier loaded
+// from the same bytes (and as the live one: ties between guesses are broken by code, so the order
+// votes came in does not matter), and, truncated or with a byte flipped (where: the input's last
+// bytes), fail to load with CORRUPT_MODEL (MODEL_VERSION for the version field) and leave that
+// frontier unchanged. One save and three loads (one of a missing file) per input.
 // Run: build-fuzz/fuzz_capi_frontier fuzz/corpus/capi_frontier -max_total_time=600
 #include <unistd.h>
 
@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <span>
 #include <string>
@@ -249,6 +250,8 @@ options make_options(reader& r) {
   return o;
 }
 
+// langsift.h's contract for langsift_frontier_new, restated here on purpose (an oracle independent
+// of frontier::in_range, which the C ABI calls).
 bool valid(const langsift_frontier_options& o) {
   return o.url_weight >= 0 && o.url_weight <= 1e6f && o.vote_prior >= 0 && o.vote_prior <= 1e6f &&
          o.min_url_guess >= 0 && o.min_url_guess <= 1e6f && o.unknown_priority >= 0 && o.unknown_priority <= 1;
@@ -412,35 +415,27 @@ void invalid_call(langsift_frontier* cf, std::uint8_t which, const urls_t& urls)
       check(x.fetch == 0 && x.reason == LANGSIFT_FRONTIER_INVALID && std::strcmp(x.language, "und") == 0);
       break;
     case 13: check(langsift_frontier_decide(cf, u, kNul, nullptr, nullptr) == kBad); break;
-    case 14: {
+    case 14:
+    case 15:
+    case 16:
+    case 17: {  // save (14, 15) or load (16, 17) with a NULL frontier (even) or a NULL path (odd)
+      const bool null_path = (which % 18) & 1;
+      langsift_frontier* target = null_path ? cf : nullptr;
+      const char* path = null_path ? nullptr : "never-opened.state";
       error_buffer e(which >> 5);
-      check(langsift_frontier_save(nullptr, "/nonexistent/x", e.ptr(), e.size) == kBad);
-      e.check_message(true);
-      break;
-    }
-    case 15: {
-      error_buffer e(which >> 5);
-      check(langsift_frontier_save(cf, nullptr, e.ptr(), e.size) == kBad);
-      e.check_message(true);
-      break;
-    }
-    case 16: {
-      error_buffer e(which >> 5);
-      check(langsift_frontier_load(nullptr, "/nonexistent/x", e.ptr(), e.size) == kBad);
-      e.check_message(true);
-      break;
-    }
-    case 17: {
-      error_buffer e(which >> 5);
-      check(langsift_frontier_load(cf, nullptr, e.ptr(), e.size) == kBad);
+      check(((which % 18) < 16 ? langsift_frontier_save(target, path, e.ptr(), e.size)
+                               : langsift_frontier_load(target, path, e.ptr(), e.size)) == kBad);
       e.check_message(true);
       break;
     }
   }
 }
 
+// One file per fuzzing process, in the system's temporary directory ($TMPDIR).
 const std::string& state_path() {
-  static const std::string p = "/tmp/langsift-fuzz-capi-frontier-" + std::to_string(getpid()) + ".state";
+  static const std::string p =
+      (std::filesystem::temp_directory_path() / ("langsift-fuzz-capi-frontier-" + std::to_string(getpid()) + ".state"))
+          .string();
   return p;
 }
 

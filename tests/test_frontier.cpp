@@ -328,13 +328,16 @@ TEST_CASE("frontier: tied guesses are ordered by code, the same live and reloade
 
 TEST_CASE("frontier: options out of range are brought into range, priorities stay in 0..1 (fuzz_capi_frontier)") {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(frontier::in_range(frontier_options{}));
   for (const float w : {inf, -inf, nan, std::numeric_limits<float>::max(), -1.0f}) {
     frontier_options o;
     o.url_weight = w;
     o.vote_prior = w;
     o.min_url_guess = w;
     o.unknown_priority = w;
+    CHECK_FALSE(frontier::in_range(o));
     frontier f(o);
+    CHECK(frontier::in_range(f.options()));
     CHECK(f.options().url_weight >= 0);
     CHECK(f.options().url_weight <= 1e6f);
     CHECK(f.options().unknown_priority >= 0);

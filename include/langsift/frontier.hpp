@@ -240,14 +240,22 @@ class frontier {
   frontier& operator=(const frontier&) = delete;
 
   const frontier_options& options() const noexcept { return opt_; }
+  static constexpr float kMaxWeight = 1e6f;  ///< url_weight, vote_prior and min_url_guess: 0..this
+  /// `o` brought into range (what the constructor keeps).
   static frontier_options sanitized(frontier_options o) noexcept {
     const frontier_options d;
     auto fix = [](float& x, float def, float hi) { x = x == x ? std::clamp(x, 0.0f, hi) : def; };
-    fix(o.url_weight, d.url_weight, 1e6f);
-    fix(o.vote_prior, d.vote_prior, 1e6f);
-    fix(o.min_url_guess, d.min_url_guess, 1e6f);
+    fix(o.url_weight, d.url_weight, kMaxWeight);
+    fix(o.vote_prior, d.vote_prior, kMaxWeight);
+    fix(o.min_url_guess, d.min_url_guess, kMaxWeight);
     fix(o.unknown_priority, d.unknown_priority, 1.0f);
     return o;
+  }
+  /// Whether `o` is in range already (a NaN is not).
+  static bool in_range(const frontier_options& o) noexcept {
+    const frontier_options s = sanitized(o);
+    return s.url_weight == o.url_weight && s.vote_prior == o.vote_prior && s.min_url_guess == o.min_url_guess &&
+           s.unknown_priority == o.unknown_priority;
   }
 
   // ---- quotas ---------------------------------------------------------------------------------

@@ -29,6 +29,15 @@ inline void copy_string(char (&dst)[N], std::string_view src) noexcept {
   dst[n] = '\0';
 }
 
+/// The string in a fixed array filled by a C caller: up to its first NUL, never past its end.
+template <std::size_t N>
+inline std::string_view array_string(const char (&src)[N]) noexcept {
+  return {src, strnlen(src, N)};
+}
+
+/// A caller's entry count for a result of 3 entries, clamped to 0..3.
+inline int clamp_count(int n) noexcept { return n < 0 ? 0 : n > 3 ? 3 : n; }
+
 /// A NUL-terminated message into a caller's buffer (truncated to fit); nothing when null or empty.
 inline void copy_message(char* error, std::size_t error_size, std::string_view msg) noexcept {
   if (!error || error_size == 0) return;

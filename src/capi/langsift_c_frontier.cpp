@@ -27,9 +27,9 @@ std::string_view text(const char* s, std::size_t len) noexcept {
 // A langsift_result as the detection the frontier reads (codes point into *r).
 langsift::detection as_detection(const langsift_result& r) noexcept {
   langsift::detection d;
-  const int n = r.count < 0 ? 0 : r.count > 3 ? 3 : r.count;
+  const int n = clamp_count(r.count);
   for (int i = 0; i < n; ++i) {
-    d.languages[d.count].code = std::string_view(r.languages[i].code, strnlen(r.languages[i].code, sizeof r.languages[i].code));
+    d.languages[d.count].code = array_string(r.languages[i].code);
     d.languages[d.count].percent = r.languages[i].percent;
     d.languages[d.count].bytes = r.languages[i].bytes;
     ++d.count;
@@ -38,10 +38,6 @@ langsift::detection as_detection(const langsift_result& r) noexcept {
   d.is_short = r.is_short != 0;
   return d;
 }
-
-}  // namespace
-
-namespace {
 
 // Saving or loading a state file: argument checks, the frontier's message, exceptions as statuses.
 template <class Op>
@@ -82,10 +78,6 @@ langsift_status langsift_frontier_new(const langsift_frontier_options* options, 
   *out = nullptr;
   langsift::frontier_options o;
   if (options) {
-    auto in = [](float x, float hi) { return x >= 0 && x <= hi; };  // false for NaN
-    if (!in(options->url_weight, 1e6f) || !in(options->vote_prior, 1e6f) || !in(options->unknown_priority, 1.0f) ||
-        !in(options->min_url_guess, 1e6f))
-      return LANGSIFT_INVALID_ARGUMENT;
     o.min_vote_percent = options->min_vote_percent;
     o.url_weight = options->url_weight;
     o.vote_prior = options->vote_prior;
@@ -94,6 +86,7 @@ langsift_status langsift_frontier_new(const langsift_frontier_options* options, 
     o.skip_saturated = options->skip_saturated != 0;
     o.skip_unwanted = options->skip_unwanted != 0;
     o.max_urls = options->max_urls;
+    if (!langsift::frontier::in_range(o)) return LANGSIFT_INVALID_ARGUMENT;  // the C++ frontier would clamp
   }
   try {
     *out = new langsift_frontier(o);
@@ -125,7 +118,7 @@ langsift_status langsift_frontier_get_quota(const langsift_frontier* f, const ch
     if (count) *count = q.count;
     return LANGSIFT_OK;
   } catch (...) {
-    return LANGSIFT_INTERNAL_ERROR;
+    return exception_status();
   }
 }
 
@@ -168,10 +161,9 @@ langsift_status langsift_frontier_decide(const langsift_frontier* f, const char*
   try {
     langsift::url_result u;
     if (scores) {
-      const int n = scores->count < 0 ? 0 : scores->count > 3 ? 3 : scores->count;
+      const int n = clamp_count(scores->count);
       for (int i = 0; i < n; ++i) {
-        u.languages[u.count].code =
-            std::string_view(scores->languages[i].code, strnlen(scores->languages[i].code, sizeof scores->languages[i].code));
+        u.languages[u.count].code = array_string(scores->languages[i].code);
         u.languages[u.count].score = scores->languages[i].score;
         ++u.count;
       }

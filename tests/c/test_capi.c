@@ -209,6 +209,5 @@ int main(int argc, char** argv) {
     langsift_detector_free(m);
   }
   langsift_detector_free(d);
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return check_exit_status();
 }

@@ -157,6 +157,5 @@ int main(int argc, char** argv) {
   langsift_frontier_free(f);
   langsift_frontier_free(NULL);
   langsift_detector_free(det);
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return check_exit_status();
 }
