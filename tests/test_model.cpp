@@ -129,6 +129,51 @@ TEST_CASE("the model fuzzer's seed is a model of the current format") {
   CHECK(detect(m, "Der Hund läuft schnell über die Straße").language() == "de");
 }
 
+TEST_CASE("per-script weights: a group's table holds, and detection looks up, its own kinds") {
+  train_config cfg;
+  cfg.per_script.clear();
+  const float three_four_words[feature_kind_count] = {0, 0, 0, 2, 4, 0, 8};
+  std::copy(std::begin(three_four_words), std::end(three_four_words), cfg.order_weight);
+  const std::string plain = train_mini(cfg);
+  cfg.per_script.push_back({script::latin, {0, 0, 0, 0, 4, 0, 8}});  // Latin: order 4 and words only
+  const std::string four = train_mini(cfg);
+  model mp, m4;
+  REQUIRE(model::load_copy(plain, mp) == status::ok);
+  REQUIRE(model::load_copy(four, m4) == status::ok);
+  const ngram_config fp = mp.group(0).features, f4 = m4.group(0).features;
+  CHECK((fp.min_order == 3 && fp.max_order == 4 && fp.words));
+  CHECK((f4.min_order == 4 && f4.max_order == 4 && f4.words));
+  CHECK(mp.group(0).rec->kinds == (1u << 3 | 1u << 4 | 1u << feature_word));
+  CHECK(m4.group(0).rec->kinds == (1u << 4 | 1u << feature_word));
+  // No order-3 n-gram is in the order-4 model's table: "the" padded is " th", "the", "he ".
+  const char32_t the[] = {U't', U'h', U'e'}, the4[] = {U' ', U't', U'h', U'e'};
+  CHECK(mp.group(0).find(feature_hash(the, 3, 3)) != 0);
+  CHECK(m4.group(0).find(feature_hash(the, 3, 3)) == 0);
+  CHECK(m4.group(0).find(feature_hash(the4, 4, 4)) != 0);
+  for (auto [code, text] : {std::pair{"en", "The children were playing in the garden"},
+                            std::pair{"de", "Die Kinder spielten im Garten"}, std::pair{"nl", "De kinderen speelden in de tuin"}}) {
+    INFO(text);
+    CHECK(detect(m4, text).language() == code);
+  }
+
+  // A group record of an older model (kinds 0) takes the kinds weighted in PARM; bits outside
+  // the feature kinds are a corrupt model.
+  const std::size_t kinds_at = section_offset(plain, "GRUP") + offsetof(group_record, kinds);
+  std::string old = plain;
+  std::memset(old.data() + kinds_at, 0, 4);
+  reseal(old);
+  model mo;
+  REQUIRE(model::load_copy(old, mo) == status::ok);
+  CHECK((mo.group(0).features.min_order == 3 && mo.group(0).features.max_order == 4 && mo.group(0).features.words));
+  CHECK(detect(mo, "The children were playing in the garden").language() == "en");
+  for (std::uint32_t bad_kinds : {1u, 1u << 7, 0x80000000u}) {
+    std::string bad = plain;
+    std::memcpy(bad.data() + kinds_at, &bad_kinds, 4);
+    reseal(bad);
+    CHECK(load(bad) == status::corrupt_model);
+  }
+}
+
 TEST_CASE("truncated, bit-flipped, foreign and other-version files are rejected") {
   const std::string good = train_mini();
   REQUIRE(load(good) == status::ok);

@@ -66,6 +66,12 @@ TEST_CASE("langsift-train: bad options and inputs are errors") {
   const fs::path out = scratch("test-train-scratch") / "bad.lsm";
   CHECK(sh(train + "--unaccented-every x " + q(kCorpus) + " -o " + q(out.string())).status == 2);
   CHECK(sh(train + q(kCorpus) + "/no-such-dir -o " + q(out.string())).status == 1);
+  for (const char* bad : {"Xyzw:0,0,2,4,0,8", "Latn", "Latn:0,0,2,4,0", "Latn:0,0,0,0,0,0", "Latn:0,0,2,4,0,x"}) {
+    const auto r = sh(train + "--script-weights " + bad + " " + q(kCorpus) + " -o " + q(out.string()));
+    INFO(bad);
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, "--script-weights"));
+  }
   const auto none = sh(train + q(kCorpus));
   CHECK(none.status == 2);
   CHECK(contains(none.err, "-o MODEL is required"));

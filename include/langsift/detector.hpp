@@ -125,6 +125,7 @@ struct unit {
   int lang = -1;                       // model language index, after segmentation
   std::string_view decided;            // a language decided by the script alone, outside the model
   float features = 0;                  // features with a weight (0 until scored)
+  float letters = 0;                   // letters those features came from
   bool scored = false;
 };
 
@@ -256,15 +257,9 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   constexpr float kNone = -3.0e38f;  // the score of a language that may not be chosen
   const model_params& P = m.params();
   const bool use_rank = opt.method == scorer::rank;
-  // Extract only the kinds the scorer uses: the rank profiles hold orders 1..5, the table the
-  // kinds with a weight.
-  ngram_config fcfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false};
-  if (!use_rank) {
-    fcfg = m.features();
-    while (fcfg.min_order < fcfg.max_order && P.order_weight[fcfg.min_order] <= 0) ++fcfg.min_order;
-    while (fcfg.max_order > fcfg.min_order && P.order_weight[fcfg.max_order] <= 0) --fcfg.max_order;
-    fcfg.words = P.order_weight[feature_word] > 0;
-  }
+  // Extract only the kinds the scorer uses: the rank profiles hold orders 1..5, a group's table
+  // the kinds weighted for its script (group_table::features).
+  constexpr ngram_config rank_cfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false};
   S.units.clear();
   const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
   S.scores.clear();
@@ -391,15 +386,15 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   // 3. Score units: scores[local] for each language of its group (kNone where not allowed).
   //    Features are extracted into a buffer sized for the worst case (a feature per order and
   //    one per word for every byte of a unit), written through a pointer.
-  auto extract = [&](std::string_view t, float* n_kind) -> std::uint32_t {
+  auto extract = [&](std::string_view t, const ngram_config& cfg, float* n_kind, float& unit_letters) -> std::uint32_t {
     const std::size_t need = t.size() * (kMaxNgramOrder + 1) + 64;
     if (S.feats.size() < need) S.feats.resize(need);
     std::uint64_t* f = S.feats.data();
     std::uint32_t n = 0;
-    for_each_feature(t, fcfg, [&](std::uint64_t h, unsigned kind) {
+    unit_letters += static_cast<float>(for_each_feature(t, cfg, [&](std::uint64_t h, unsigned kind) {
       f[n++] = h;
       n_kind[kind] += 1;
-    });
+    }));
     return n;
   };
   const double total_bytes = static_cast<double>(text_bytes);
@@ -451,7 +446,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     std::size_t pos = 0;
     while (pos < u.text.size()) {
       const std::size_t stop = exit_z < 1e299 ? detail::next_piece(u.text, pos, u.text.size(), 48) : u.text.size();
-      const std::uint32_t np = extract(u.text.substr(pos, stop - pos), n_kind);
+      const std::uint32_t np = extract(u.text.substr(pos, stop - pos), g.features, n_kind, u.letters);
       pos = stop;
       n += np;
       const std::uint64_t* feats = S.feats.data();
@@ -551,7 +546,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         S.ranks.clear();
         for (std::size_t k = i; k < j; ++k) {
           float n_kind[feature_kind_count] = {};
-          const std::uint32_t n = extract(S.units[k].text, n_kind);
+          const std::uint32_t n = extract(S.units[k].text, rank_cfg, n_kind, S.units[k].letters);
           for (std::uint32_t f = 0; f < n; ++f) S.ranks.push_back({S.feats[f], 1});
           S.units[k].scored = true;
         }
@@ -672,17 +667,18 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
 
   // Fit of a model language on its units: mean hit weight per feature, relative to the same on
   // held-out text of the language.
-  double top_fit_features = 0;  // evidence behind the top language's fit
+  double top_fit_letters = 0;  // evidence behind the top language's fit
   auto fit_of = [&](int l) -> float {
     if (use_rank) return 1.0f;
-    double hits = 0, nfeat = 0;
+    double hits = 0, nfeat = 0, nletters = 0;
     const auto& rec = m.language(static_cast<std::size_t>(l));
     for (const auto& u : S.units) {
       if (u.lang != l || !u.scored) continue;
       hits += S.hits[u.score_begin + rec.local];
       nfeat += u.features;
+      nletters += u.letters;
     }
-    if (l == items[0].lang) top_fit_features = nfeat;
+    if (l == items[0].lang) top_fit_letters = nletters;
     if (nfeat <= 0 || rec.expected_fit <= 0) return 1.0f;
     return static_cast<float>(hits / nfeat / rec.expected_fit);
   };
@@ -743,7 +739,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
                        std::popcount(letter_bytes[2]) + std::popcount(letter_bytes[3]);
   const bool repetitive = letters >= 40 && distinct <= 4;
   // The fit says "not language" only with enough evidence: a few words may be rare words.
-  const bool unfit = first.score < opt.undefined_score && top_fit_features >= 30;
+  const bool unfit = first.score < opt.undefined_score && top_fit_letters >= 15;
   if (unfit || code_like || scrambled_case || repetitive) {
     d.count = 0;  // not natural language, in any language we know
     d.confidence = 0;

@@ -110,7 +110,8 @@ struct group_record {
   std::uint32_t size;          ///< languages in the group
   std::uint32_t size_pad;      ///< bytes of a dense row (size rounded up to 32)
   std::uint32_t bucket_count;
-  std::uint32_t list_count, row_count, short_list_count, reserved1;
+  std::uint32_t list_count, row_count, short_list_count;
+  std::uint32_t kinds;           ///< bit k: feature kind k is in the table (0: the kinds weighted in PARM)
   std::uint64_t langs_offset;    ///< u16[size]: global language indices, ascending
   std::uint64_t slots_offset;    ///< u32[4 × bucket_count]
   std::uint64_t lists_offset;    ///< 8 × entry_bytes × list_count
@@ -190,6 +191,9 @@ struct group_table {
   const unsigned char* short_lists = nullptr;
   const std::uint8_t* rows = nullptr;
   unsigned fp_bits = 12;
+  /// The features the group's table holds, to extract from its text (orders min..max, words);
+  /// min_order > max_order when it holds words only.
+  ngram_config features{};
 
   std::size_t size() const noexcept { return rec->size; }
   std::size_t size_pad() const noexcept { return rec->size_pad; }
@@ -549,6 +553,19 @@ inline status model::parse(bool verify) noexcept {
       group_table& g = groups_[gi];
       g.rec = rec;
       g.fp_bits = P.fp_bits;
+      std::uint32_t kinds = rec->kinds;
+      if (kinds == 0)  // a model from before per-script weights: the kinds weighted in PARM
+        for (unsigned k = 1; k < feature_kind_count; ++k) kinds |= (P.order_weight[k] > 0 ? 1u : 0u) << k;
+      if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
+      g.features.words = (kinds >> feature_word) & 1u;
+      g.features.min_order = static_cast<std::uint8_t>(kMaxNgramOrder + 1);
+      g.features.max_order = 0;
+      for (unsigned k = 1; k <= kMaxNgramOrder; ++k)
+        if ((kinds >> k) & 1u) {
+          g.features.min_order = std::min<std::uint8_t>(g.features.min_order, static_cast<std::uint8_t>(k));
+          g.features.max_order = static_cast<std::uint8_t>(k);
+        }
+      if (g.features.max_order == 0) g.features.max_order = kMaxNgramOrder;  // words only: no order in min..max
       g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
       g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
       g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,

@@ -40,8 +40,8 @@ constexpr unsigned kMaxWordFeatureLength = 24;  ///< code points; longer words g
 
 /// Which features to extract.
 struct ngram_config {
-  std::uint8_t min_order = 1;  ///< 1..5
-  std::uint8_t max_order = 5;  ///< 1..5, >= min_order
+  std::uint8_t min_order = 1;  ///< 1..5 (above max_order: no n-grams, words only)
+  std::uint8_t max_order = 5;  ///< 1..5
   bool words = true;           ///< also emit whole-word features
 };
 

@@ -34,8 +34,23 @@ struct train_config {
   std::uint32_t min_count = 2;      ///< a feature must occur this often in a language's corpus
   std::uint32_t rank_profile_size = 400;  ///< R of the rank-order (TextCat) profiles
   /// Weight of each feature kind in the log-probability table: [1..5] = n-gram orders, [6] = words.
-  /// Orders 3 and 4 and words: as accurate as all orders on lingua-dev, at 2 lookups per letter.
-  float order_weight[feature_kind_count] = {0, 0, 0, 2, 4, 0, 8};
+  /// Order 4 and words: as accurate as orders 3, 4 and words on lingua-dev (and those as all
+  /// orders), at one n-gram lookup per letter (models/README.md).
+  float order_weight[feature_kind_count] = {0, 0, 0, 0, 4, 0, 8};
+  /// Weights for the languages of one script instead of `order_weight` (a script group is scored
+  /// with the kinds its weights name, so a group may look up fewer kinds than another).
+  struct script_weights {
+    script sc;
+    float weight[feature_kind_count];
+  };
+  /// Han keeps order 3: Simplified and Traditional Chinese differ in single characters.
+  std::vector<script_weights> per_script{{script::han, {0, 0, 0, 2, 4, 0, 8}}};
+  /// The weights of the languages written in `sc`.
+  const float* weights_for(script sc) const noexcept {
+    for (const auto& w : per_script)
+      if (w.sc == sc) return w.weight;
+    return order_weight;
+  }
   float floor_offset = 4.0f;        ///< floor = lowest kept log-probability − this (per kind)
   unsigned weight_bits = 0;         ///< quantisation of weights (0: as many bits as the layout has)
   unsigned fingerprint_bits = 12;   ///< per slot; false-positive rate ≈ 8 / 2^bits per absent feature
@@ -45,7 +60,7 @@ struct train_config {
   std::size_t fit_sample_lines = 400;
   std::size_t fit_sample_every = 50;
   /// confidence = logistic(a × margin + b): fitted on held-out lines (see models/README.md)
-  float calibration_a = 0.0196f, calibration_b = -0.44f;
+  float calibration_a = 0.035717f, calibration_b = -0.5636f;
 };
 
 /// Feature counts of one language's corpus.
@@ -135,14 +150,14 @@ struct kept_feature {
   std::uint8_t kind;
 };
 
-inline std::vector<kept_feature> select_features(const language_counts& c, const train_config& cfg,
-                                                 std::size_t limit, std::uint32_t min_count, bool ngrams_only) {
+inline std::vector<kept_feature> select_features(const language_counts& c, const float* weight, std::size_t limit,
+                                                 std::uint32_t min_count, bool ngrams_only) {
   std::vector<kept_feature> v;
   v.reserve(c.counts().size());
   for (const auto& [h, e] : c.counts()) {
     if (e.count < min_count) continue;
     if (ngrams_only && e.kind == feature_word) continue;
-    if (!ngrams_only && cfg.order_weight[e.kind] <= 0) continue;
+    if (!ngrams_only && weight[e.kind] <= 0) continue;
     v.push_back({h, e.count, e.kind});
   }
   auto by_count = [](const kept_feature& a, const kept_feature& b) {
@@ -191,7 +206,8 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
   for (std::size_t l = 0; l < L; ++l) {
     const language_counts& c = *langs[l];
     lang_model& m = lm[l];
-    m.kept = detail::select_features(c, cfg, cfg.top_k, cfg.min_count, false);
+    const float* W = cfg.weights_for(c.main_script());
+    m.kept = detail::select_features(c, W, cfg.top_k, cfg.min_count, false);
     double min_lp[feature_kind_count];
     for (double& x : min_lp) x = 0;
     for (const auto& f : m.kept) {
@@ -201,16 +217,16 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
     for (unsigned k = 1; k < feature_kind_count; ++k) {
       double base = min_lp[k];
       if (base == 0) base = c.total(k) ? std::log(1.0 / static_cast<double>(c.total(k) + 1)) : -20.0;
-      m.floor[k] = static_cast<float>(cfg.order_weight[k] * (base - cfg.floor_offset));
+      m.floor[k] = static_cast<float>(W[k] * (base - cfg.floor_offset));
     }
     m.weight.resize(m.kept.size());
     for (std::size_t i = 0; i < m.kept.size(); ++i) {
       const auto& f = m.kept[i];
       const double lp = std::log(static_cast<double>(f.count) / static_cast<double>(c.total(f.kind)));
-      m.weight[i] = static_cast<float>(cfg.order_weight[f.kind] * lp) - m.floor[f.kind];
+      m.weight[i] = static_cast<float>(W[f.kind] * lp) - m.floor[f.kind];
       max_weight = std::max(max_weight, m.weight[i]);
     }
-    for (const auto& f : detail::select_features(c, cfg, cfg.rank_profile_size, 1, true)) m.rank.push_back(f.hash);
+    for (const auto& f : detail::select_features(c, W, cfg.rank_profile_size, 1, true)) m.rank.push_back(f.hash);
   }
   // Weights are quantised to q in 1..255 (weight = q × step): 8 bits lose nothing measurable on
   // lingua-dev (6 bits neither), and let a dense row hold one byte per language.
@@ -261,6 +277,9 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
     if (B.rec.inline_q_bits < 8 || B.rec.size_pad > 512)
       throw std::invalid_argument("too many languages in one script (at most 512)");
     B.rec.entry_bytes = n <= 256 ? 2 : 4;
+    const float* W = cfg.weights_for(group_script[g]);
+    for (unsigned k = 1; k < feature_kind_count; ++k)
+      if (W[k] > 0) B.rec.kinds |= 1u << k;
 
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> postings;  // (local << 8 | q)
     for (std::uint16_t l : group_langs[g])
@@ -363,11 +382,12 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
       w.emplace(lm[l].kept[i].hash, static_cast<float>(quantise(lm[l].weight[i])) * step);
     double sum = 0;
     std::size_t n = 0;
+    const float* W = cfg.weights_for(langs[l]->main_script());
     for (const auto& line : langs[l]->sample()) {
       double hit = 0;
       std::size_t feats = 0;
       langs[l]->for_each_counted_feature(line, [&](std::uint64_t h, unsigned kind) {
-        if (cfg.order_weight[kind] <= 0) return;
+        if (W[kind] <= 0) return;
         ++feats;
         auto it = w.find(h);
         if (it != w.end()) hit += it->second;

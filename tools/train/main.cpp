@@ -46,11 +46,14 @@ void usage(std::FILE* out) {
       "  --min-count N           minimum count of a kept feature (default 2)\n"
       "  --rank-size N           size of the rank-order (TextCat) profiles (default 400)\n"
       "  --weights W1,..,W5,WW   weight of n-grams of order 1..5 and of words in the log-probability\n"
-      "                          score; 0 keeps a kind out of the table (default 0,0,2,4,0,8)\n"
+      "                          score; 0 keeps a kind out of the table (default 0,0,0,4,0,8)\n"
+      "  --script-weights SCRIPT:W1,..,W5,WW\n"
+      "                          the same for the languages of one script (ISO 15924 code);\n"
+      "                          repeatable (default Hani:0,0,2,4,0,8)\n"
       "  --floor X               floor = lowest kept log-probability - X (default 4)\n"
       "  --fingerprint-bits N    fingerprint bits per table slot (default 12)\n"
       "  --calibration A,B       confidence = logistic(A x margin + B); fit them on held-out lines\n"
-      "                          with `langsift-eval calibrate` (default 0.0196,-0.44)\n"
+      "                          with `langsift-eval calibrate` (default 0.035717,-0.5636)\n"
       "  --unaccented-every N    also count every Nth line that has diacritics on Latin letters\n"
       "                          without them, as web text often is typed (default 0: never)\n"
       "  --holdout N             leave out every Nth line (N >= 2) from training; with\n"
@@ -59,6 +62,22 @@ void usage(std::FILE* out) {
       "  -j, --threads N         worker threads (default: hardware threads)\n"
       "  -q, --quiet             no progress on stderr\n"
       "  -h, --help              this help\n");
+}
+
+// Six weights "W1,..,W5,WW" into w[1..6]; false unless six numbers in 0..1000, not all 0.
+bool parse_weights(const std::string& arg, float* w) {
+  std::istringstream ss(arg);
+  std::string item;
+  unsigned k = 1;
+  bool any = false;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    const float x = std::strtof(item.c_str(), &end);
+    if (k >= feature_kind_count || item.empty() || !end || *end || !(x >= 0) || x > 1000) return false;
+    any = any || x > 0;
+    w[k++] = x;
+  }
+  return k == feature_kind_count && any;
 }
 
 struct source_range {
@@ -112,6 +131,7 @@ int main(int argc, char** argv) {
   using namespace langsift::cli;
   if (argc > 1 && std::string_view(argv[1]) == "url") return train_url(argc - 1, argv + 1);
   std::string corpus, output, langs_arg, manifest, exclude_arg, weights_arg, name, holdout_dir, value, calib_arg;
+  std::vector<std::string> script_weights_args;
   train_config cfg;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   unsigned holdout = 0, unaccented_every = 0;
@@ -138,6 +158,9 @@ int main(int argc, char** argv) {
       if (missing) return fail(kProgram, "--exclude-sources needs a list") + 1;
     } else if (take_option(argc, argv, i, "--weights", weights_arg, missing)) {
       if (missing) return fail(kProgram, "--weights needs six numbers") + 1;
+    } else if (take_option(argc, argv, i, "--script-weights", value, missing)) {
+      if (missing) return fail(kProgram, "--script-weights needs SCRIPT:W1,..,W5,WW") + 1;
+      script_weights_args.push_back(value);
     } else if (take_option(argc, argv, i, "--calibration", calib_arg, missing)) {
       float ca = 0, cb = 0;
       char extra;
@@ -192,25 +215,23 @@ int main(int argc, char** argv) {
     usage(stderr);
     return fail(kProgram, corpus.empty() ? "CORPUS_DIR is required" : "-o MODEL is required") + 1;
   }
-  if (!weights_arg.empty()) {
-    std::istringstream ss(weights_arg);
-    std::string item;
-    unsigned k = 1;
-    while (std::getline(ss, item, ',')) {
-      char* end = nullptr;
-      const float w = std::strtof(item.c_str(), &end);
-      if (k >= feature_kind_count || !end || *end || !(w >= 0) || w > 1000)
-        return fail(kProgram, "--weights needs six numbers >= 0 (orders 1..5, words)") + 1;
-      cfg.order_weight[k++] = w;
-    }
-    if (k != feature_kind_count) return fail(kProgram, "--weights needs six numbers (orders 1..5, words)") + 1;
+  if (!weights_arg.empty() && !parse_weights(weights_arg, cfg.order_weight))
+    return fail(kProgram, "--weights needs six numbers in 0..1000, not all 0 (orders 1..5, words)") + 1;
+  for (const std::string& arg : script_weights_args) {
+    const std::size_t colon = arg.find(':');
+    train_config::script_weights sw{};
+    const auto sc = colon == std::string::npos ? std::nullopt : langsift::script_from_code(std::string_view(arg).substr(0, colon));
+    if (!sc) return fail(kProgram, "--script-weights " + arg + ": expected SCRIPT:W1,..,W5,WW with an ISO 15924 code") + 1;
+    if (!parse_weights(arg.substr(colon + 1), sw.weight))
+      return fail(kProgram, "--script-weights " + arg + ": needs six numbers in 0..1000, not all 0") + 1;
+    sw.sc = *sc;
+    std::erase_if(cfg.per_script, [&](const auto& x) { return x.sc == sw.sc; });  // the last one counts
+    cfg.per_script.push_back(sw);
   }
-  bool any = false;
-  for (unsigned k = 1; k < feature_kind_count; ++k) any = any || cfg.order_weight[k] > 0;
-  if (!any) return fail(kProgram, "--weights: every weight is 0") + 1;
   // Orders 1..5 are always counted (the rank-order profiles use them); a zero weight only keeps a
   // kind out of the log-probability table.
   cfg.features.words = cfg.order_weight[feature_word] > 0;
+  for (const auto& sw : cfg.per_script) cfg.features.words = cfg.features.words || sw.weight[feature_word] > 0;
 
   // Languages.
   std::error_code ec;
@@ -339,6 +360,10 @@ int main(int argc, char** argv) {
   info << "top_k=" << cfg.top_k << "\nmin_count=" << cfg.min_count << "\nrank_size=" << cfg.rank_profile_size
        << "\nfloor=" << cfg.floor_offset << "\nweights=";
   for (unsigned k = 1; k < feature_kind_count; ++k) info << (k > 1 ? "," : "") << cfg.order_weight[k];
+  for (const auto& sw : cfg.per_script) {
+    info << "\nweights_" << langsift::script_code(sw.sc) << "=";
+    for (unsigned k = 1; k < feature_kind_count; ++k) info << (k > 1 ? "," : "") << sw.weight[k];
+  }
   info << "\ncalibration=" << cfg.calibration_a << "," << cfg.calibration_b;
   info << "\nexcluded_sources=" << exclude_arg << "\nholdout=" << holdout << "\nunaccented_every=" << unaccented_every << "\n";
   std::vector<const language_counts*> ptrs;
