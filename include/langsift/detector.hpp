@@ -220,6 +220,18 @@ constexpr bool is_code_symbol(char c) noexcept {
   }
 }
 
+/// Per byte value: 1 = code symbol, 2 = ASCII upper-case letter, 4 = ASCII lower-case letter,
+/// 8 = a byte of a letter (an ASCII letter or any byte of a multi-byte sequence).
+inline constexpr auto kByteFlags = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    t[b] = static_cast<std::uint8_t>((is_code_symbol(c) ? 1 : 0) | (b >= 'A' && b <= 'Z' ? 2 : 0) |
+                                     (b >= 'a' && b <= 'z' ? 4 : 0) | (b >= 0x80 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') ? 8 : 0));
+  }
+  return t;
+}();
+
 /// The end of the piece of about `target` bytes that starts at `begin` (< end): cut at a
 /// whitespace within half a target after it, else at a code point boundary.
 inline std::size_t next_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target) noexcept {
@@ -324,16 +336,28 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   //    language: code-like symbols, case changes inside words (base64), very few distinct letters.
   std::size_t examined = 0, text_bytes = 0, letters = 0, code_symbols = 0, case_switches = 0;
   std::uint64_t letter_bytes[4] = {};  // which byte values occur in letters (ASCII or UTF-8 sequences)
+  int distinct = 0;                    // how many (counted up to 5)
   std::uint32_t run_index = 0;
   for (std::size_t r = 0; r < nregions; ++r) {
     const std::string_view region = text.substr(regions[r].first, regions[r].second - regions[r].first);
     examined += region.size();
-    for (std::size_t i = 0; i < region.size(); ++i) {
-      const char c = region[i];
-      code_symbols += detail::is_code_symbol(c) && (i == 0 || region[i - 1] != c);  // "____" counts once
-      case_switches += i > 0 && c >= 'A' && c <= 'Z' && region[i - 1] >= 'a' && region[i - 1] <= 'z';
-      const auto b = static_cast<unsigned char>(c);
-      if (b >= 0x80 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z')) letter_bytes[b >> 6] |= std::uint64_t{1} << (b & 63);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(region.data());
+    for (std::size_t i = 0; i < region.size(); ++i) {  // symbols and capitals are rare: one test a byte
+      const unsigned f = detail::kByteFlags[bytes[i]];
+      if ((f & 3u) == 0) [[likely]]
+        continue;
+      const unsigned char prev = i ? bytes[i - 1] : 0;
+      if (f & 1u) code_symbols += bytes[i] != prev;                  // "____" counts once
+      else case_switches += (detail::kByteFlags[prev] >> 2) & 1u;  // lower-case, then upper-case
+    }
+    // Distinct byte values of letters, until there are more than 4 (natural text: a few letters).
+    for (std::size_t i = 0; i < region.size() && distinct <= 4; ++i) {
+      const unsigned b = bytes[i];
+      const std::uint64_t bit = std::uint64_t{1} << (b & 63);
+      if ((detail::kByteFlags[b] & 8u) && !(letter_bytes[b >> 6] & bit)) {
+        letter_bytes[b >> 6] |= bit;
+        ++distinct;
+      }
     }
     split_script_runs(region, S.runs);
     for (const script_run& run : S.runs) {
@@ -503,6 +527,14 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       if (!S.units[x].scored) continue;
       order.push_back(static_cast<std::uint32_t>(x));
       const float* sc = S.scores.data() + S.units[x].score_begin;
+      if (k == 0) {  // the first unit: no switch to weigh
+        for (std::uint32_t c = 0; c < nc; ++c) {
+          S.back[c] = static_cast<std::int32_t>(c);
+          S.viterbi[c] = sc[c];
+        }
+        ++k;
+        continue;
+      }
       std::uint32_t best_prev = 0;
       for (std::uint32_t c = 1; c < nc; ++c)
         if (S.viterbi[c] > S.viterbi[best_prev]) best_prev = c;
@@ -735,8 +767,6 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
                          static_cast<float>(code_symbols) >= opt.max_code_symbols * static_cast<float>(letters);
   const bool scrambled_case = case_switches >= 4 && case_switches * 20 >= letters;  // base64, hashes
   // "aaaaaaaa...", "hahahahaha...": 40 letters or more made of at most 4 byte values.
-  const int distinct = std::popcount(letter_bytes[0]) + std::popcount(letter_bytes[1]) +
-                       std::popcount(letter_bytes[2]) + std::popcount(letter_bytes[3]);
   const bool repetitive = letters >= 40 && distinct <= 4;
   // The fit says "not language" only with enough evidence: a few words may be rare words.
   const bool unfit = first.score < opt.undefined_score && top_fit_letters >= 15;

@@ -210,10 +210,23 @@ struct group_table {
     const std::uint32_t* s1 = slots + 4 * static_cast<std::size_t>(a.b1);
     const std::uint32_t* s2 = slots + 4 * static_cast<std::size_t>(a.b2);
     const unsigned shift = 32 - fp_bits;
+#if defined(__SSE2__)
+    // The last match in the first bucket, else the first in the second (as the loops below).
+    const __m128i fp = _mm_set1_epi32(static_cast<int>(a.fp)), count = _mm_cvtsi32_si128(static_cast<int>(shift));
+    const auto match = [&](const std::uint32_t* b) {
+      const __m128i x = _mm_srl_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), count);
+      return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, fp))));
+    };
+    const unsigned m1 = match(s1);
+    if (m1) return s1[31 - __builtin_clz(m1)];
+    const unsigned m2 = match(s2);
+    return m2 ? s2[__builtin_ctz(m2)] : 0;
+#else
     std::uint32_t v = 0;
     for (int i = 0; i < 4; ++i) v = (s1[i] >> shift) == a.fp ? s1[i] : v;
     for (int i = 0; i < 4; ++i) v = (!v && (s2[i] >> shift) == a.fp) ? s2[i] : v;
     return v;
+#endif
   }
   /// Hints the CPU to fetch the buckets of `h` (call some features ahead of find).
   void prefetch(std::uint64_t h) const noexcept {

@@ -25,6 +25,12 @@
 
 #include "langsift/unicode.hpp"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define LANGSIFT_ALWAYS_INLINE __attribute__((always_inline))  // for lambdas of hot loops
+#else
+#define LANGSIFT_ALWAYS_INLINE
+#endif
+
 namespace langsift {
 inline namespace v1 {
 
@@ -85,8 +91,8 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
   const unsigned lo = cfg.min_order < 1 ? 1 : cfg.min_order;
   const unsigned hi = cfg.max_order > kMaxNgramOrder ? kMaxNgramOrder : cfg.max_order;
 
-  // poly[k] = polynomial hash of the last k code points of the current padded word (k <= len+1).
-  std::uint64_t poly[kMaxNgramOrder + 1] = {};
+  // pK = polynomial hash of the last K code points of the current padded word (K <= len+1).
+  std::uint64_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
   std::uint64_t word_poly = 0;  // hash of the word without padding
   std::size_t word_len = 0;     // code points in the current word
   std::size_t letters = 0;
@@ -95,17 +101,24 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
 
   // Feeds one code point of the padded word: updates the rolling hashes and emits the n-grams
   // that end with it. `avail` = how many code points of the padded word end here (incl. this one).
-  auto push = [&](char32_t c, std::size_t avail) {
+  // Scalars, not an array, and inlined, so that the rolling hashes live in registers (orders above
+  // hi are computed but never read).
+  auto push = [&](char32_t c, std::size_t avail) LANGSIFT_ALWAYS_INLINE {
     const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
-    for (unsigned k = hi; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;  // orders above hi are never read
-    poly[1] = v;
+    p5 = p4 * kPolyBase + v;
+    p4 = p3 * kPolyBase + v;
+    p3 = p2 * kPolyBase + v;
+    p2 = p1 * kPolyBase + v;
+    p1 = v;
     const unsigned top = avail < hi ? static_cast<unsigned>(avail) : hi;
-    for (unsigned k = lo; k <= top; ++k) {
-      if (k == 1 && c == kBoundary) continue;  // the lone boundary is not a feature
-      sink(detail::finish_hash(poly[k], k), k);
-    }
+    if (lo <= 1 && top >= 1 && c != kBoundary) sink(detail::finish_hash(p1, 1), 1);  // not the lone boundary
+    if (lo <= 2 && top >= 2) sink(detail::finish_hash(p2, 2), 2);
+    if (lo <= 3 && top >= 3) sink(detail::finish_hash(p3, 3), 3);
+    if (lo <= 4 && top >= 4) sink(detail::finish_hash(p4, 4), 4);
+    if (lo <= 5 && top >= 5) sink(detail::finish_hash(p5, 5), 5);
   };
-  auto flush_pending = [&]() {
+  static_assert(kMaxNgramOrder == 5, "push above rolls orders 1..5");
+  auto flush_pending = [&]() LANGSIFT_ALWAYS_INLINE {
     if (!pending) return;
     ++word_len;
     ++letters;
@@ -113,7 +126,7 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
     push(pending, word_len + 1);  // + the leading boundary
     pending = 0;
   };
-  auto end_word = [&]() {
+  auto end_word = [&]() LANGSIFT_ALWAYS_INLINE {
     flush_pending();
     push(kBoundary, word_len + 2);
     if (cfg.words && word_len <= kMaxWordFeatureLength) sink(detail::finish_hash(word_poly, feature_word), feature_word);
