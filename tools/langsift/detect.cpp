@@ -303,7 +303,6 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
         continue;
       }
       std::string line;
-      int c;
       page_info none;
       bool line_cut = false;  // the line exceeded --max-input-bytes: its rest is skipped
       auto flush_line = [&]() {
@@ -326,16 +325,22 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       std::size_t n;
       bool pending = false;
       while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-        for (std::size_t k = 0; k < n; ++k) {
-          c = static_cast<unsigned char>(buf[k]);
-          if (c == '\n') {
+        std::size_t k = 0;
+        while (k < n) {  // append up to the next '\n' (or the buffer's end) at once
+          const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
+          const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
+          if (stop > k) {
+            const std::size_t room = s.max_input_bytes - std::min(line.size(), s.max_input_bytes);
+            line.append(buf + k, std::min(room, stop - k));
+            line_cut = line_cut || stop - k > room;
+            pending = true;
+          }
+          k = stop;
+          if (nl) {
             if (!line.empty() && line.back() == '\r') line.pop_back();
             flush_line();
             pending = false;
-          } else {
-            if (line.size() < s.max_input_bytes) line.push_back(static_cast<char>(c));
-            else line_cut = true;
-            pending = true;
+            ++k;
           }
         }
       }
