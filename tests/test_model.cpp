@@ -127,6 +127,13 @@ TEST_CASE("the model fuzzer's seed is a model of the current format") {
   CHECK(static_cast<std::size_t>(in.tellg()) <= 8192);  // CI fuzzes with -max_len=8192
   CHECK(detect(m, "The dog runs quickly across the street").language() == "en");
   CHECK(detect(m, "Der Hund läuft schnell über die Straße").language() == "de");
+  // The seed of the previous format version (written by langsift-train before per-group kinds)
+  // still loads and detects: files of format 1 stay readable.
+  model old;
+  REQUIRE(model::load_file(std::string(LANGSIFT_TEST_DATA_DIR) + "/../../fuzz/corpus/model/mini-v1.lsm", old, &error) == status::ok);
+  CHECK(old.group(0).features.min_order == 3);
+  CHECK(detect(old, "The dog runs quickly across the street").language() == "en");
+  CHECK(detect(old, "Der Hund läuft schnell über die Straße").language() == "de");
 }
 
 TEST_CASE("per-script weights: a group's table holds, and detection looks up, its own kinds") {
@@ -156,17 +163,19 @@ TEST_CASE("per-script weights: a group's table holds, and detection looks up, it
     CHECK(detect(m4, text).language() == code);
   }
 
-  // A group record of an older model (kinds 0) takes the kinds weighted in PARM; bits outside
-  // the feature kinds are a corrupt model.
+  // A version-1 file (no per-group kinds) takes the kinds weighted in PARM for every group; in
+  // version 2, no kind or bits outside the feature kinds are a corrupt model.
   const std::size_t kinds_at = section_offset(plain, "GRUP") + offsetof(group_record, kinds);
   std::string old = plain;
-  std::memset(old.data() + kinds_at, 0, 4);
+  const std::uint32_t v1 = 1, no_kinds = 0;
+  std::memcpy(old.data() + 8, &v1, 4);
+  std::memcpy(old.data() + kinds_at, &no_kinds, 4);
   reseal(old);
   model mo;
   REQUIRE(model::load_copy(old, mo) == status::ok);
   CHECK((mo.group(0).features.min_order == 3 && mo.group(0).features.max_order == 4 && mo.group(0).features.words));
   CHECK(detect(mo, "The children were playing in the garden").language() == "en");
-  for (std::uint32_t bad_kinds : {1u, 1u << 7, 0x80000000u}) {
+  for (std::uint32_t bad_kinds : {0u, 1u, 1u << 7, 0x80000000u}) {
     std::string bad = plain;
     std::memcpy(bad.data() + kinds_at, &bad_kinds, 4);
     reseal(bad);
@@ -199,11 +208,12 @@ TEST_CASE("truncated, bit-flipped, foreign and other-version files are rejected"
     }
   }
   SECTION("another format version") {
-    std::string bad = good;
-    const std::uint32_t v = kModelFormatVersion + 1;
-    std::memcpy(bad.data() + 8, &v, 4);
-    reseal(bad);
-    CHECK(load(bad) == status::model_version);
+    for (const std::uint32_t v : {kOldestModelFormatVersion - 1, kModelFormatVersion + 1}) {
+      std::string bad = good;
+      std::memcpy(bad.data() + 8, &v, 4);
+      reseal(bad);
+      CHECK(load(bad) == status::model_version);
+    }
   }
   SECTION("a consistent checksum over a broken structure") {
     // absurd parameters

@@ -52,7 +52,9 @@
 namespace langsift {
 inline namespace v1 {
 
-constexpr std::uint32_t kModelFormatVersion = 1;
+constexpr std::uint32_t kModelFormatVersion = 2;  ///< written by langsift-train
+/// The oldest version read: 1 has no per-group kinds (every group holds the kinds PARM weights).
+constexpr std::uint32_t kOldestModelFormatVersion = 1;
 constexpr char kModelMagic[8] = {'L', 'S', 'M', 'O', 'D', 'E', 'L', '\x1a'};
 
 /// Section tags (four ASCII characters, little-endian).
@@ -111,7 +113,7 @@ struct group_record {
   std::uint32_t size_pad;      ///< bytes of a dense row (size rounded up to 32)
   std::uint32_t bucket_count;
   std::uint32_t list_count, row_count, short_list_count;
-  std::uint32_t kinds;           ///< bit k: feature kind k is in the table (0: the kinds weighted in PARM)
+  std::uint32_t kinds;           ///< bit k: feature kind k is in the table (format 2; reserved, 0, in 1)
   std::uint64_t langs_offset;    ///< u16[size]: global language indices, ascending
   std::uint64_t slots_offset;    ///< u32[4 × bucket_count]
   std::uint64_t lists_offset;    ///< 8 × entry_bytes × list_count
@@ -452,7 +454,8 @@ inline status model::load_file(const std::string& path, model& out, std::string*
   if (s != status::ok) {
     switch (s) {
       case status::model_version:
-        set_error(path + ": model format version is not " + std::to_string(kModelFormatVersion));
+        set_error(path + ": model format version is not " + std::to_string(kOldestModelFormatVersion) + " to " +
+                  std::to_string(kModelFormatVersion));
         break;
       case status::corrupt_model:
         set_error(path + ": not a langsift model, or truncated or corrupt (checksum or structure)");
@@ -470,7 +473,8 @@ inline status model::parse(bool verify) noexcept {
   const auto* b = reinterpret_cast<const unsigned char*>(bytes_.data());
   const std::size_t n = bytes_.size();
   if (n < 64 || std::memcmp(b, kModelMagic, 8) != 0) return status::corrupt_model;
-  if (load_le<std::uint32_t>(b + 8) != kModelFormatVersion) return status::model_version;
+  const std::uint32_t version = load_le<std::uint32_t>(b + 8);
+  if (version < kOldestModelFormatVersion || version > kModelFormatVersion) return status::model_version;
   if (load_le<std::uint32_t>(b + 12) != 64 || load_le<std::uint64_t>(b + 16) != n) return status::corrupt_model;
   checksum_ = load_le<std::uint64_t>(b + 24);
   for (std::size_t i = 36; i < 64; ++i)  // flags and padding: reserved, zero (the checksum starts at 64)
@@ -566,8 +570,8 @@ inline status model::parse(bool verify) noexcept {
       group_table& g = groups_[gi];
       g.rec = rec;
       g.fp_bits = P.fp_bits;
-      std::uint32_t kinds = rec->kinds;
-      if (kinds == 0)  // a model from before per-script weights: the kinds weighted in PARM
+      std::uint32_t kinds = version >= 2 ? rec->kinds : 0;
+      if (version < 2)  // before per-script weights: every group holds the kinds weighted in PARM
         for (unsigned k = 1; k < feature_kind_count; ++k) kinds |= (P.order_weight[k] > 0 ? 1u : 0u) << k;
       if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
       g.features.words = (kinds >> feature_word) & 1u;
