@@ -19,6 +19,7 @@
 // an n-gram of order 3 and one of order 4 never collide by construction.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -69,6 +70,18 @@ constexpr std::uint64_t finish_hash(std::uint64_t poly, unsigned kind) noexcept 
 }
 
 constexpr std::uint32_t kBoundary = 0x20;  // the padding marker (a space never occurs in a word)
+
+/// ASCII: the case-folded letter, or 0 for a byte that is not a word character (from the tables).
+inline constexpr auto kAsciiWordFold = [] {
+  std::array<char32_t, 128> t{};
+  for (unsigned c = 0; c < 128; ++c) {
+    const uni_value& v = uni_values[uni_ascii[c]];
+    const auto cls = static_cast<char_class>(v.cls);
+    if (cls == char_class::letter || cls == char_class::mark)
+      t[c] = static_cast<char32_t>(static_cast<std::int32_t>(c) + v.fold);
+  }
+  return t;
+}();
 
 }  // namespace detail
 
@@ -126,6 +139,12 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
     push(pending, word_len + 1);  // + the leading boundary
     pending = 0;
   };
+  auto start_word = [&]() LANGSIFT_ALWAYS_INLINE {
+    in_word = true;
+    word_len = 0;
+    word_poly = 0;
+    push(kBoundary, 1);
+  };
   auto end_word = [&]() LANGSIFT_ALWAYS_INLINE {
     flush_pending();
     push(kBoundary, word_len + 2);
@@ -136,26 +155,27 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
-    char32_t cp;
-    unsigned char b = static_cast<unsigned char>(*p);
-    if (b < 0x80) {
-      cp = b;
+    const unsigned char b = static_cast<unsigned char>(*p);
+    if (b < 0x80) {  // the common case: an ASCII letter (never a mark) or separator
       ++p;
-    } else {
-      cp = decode_utf8(p, end);
+      const char32_t folded = detail::kAsciiWordFold[b];
+      if (!folded) {
+        if (in_word) end_word();
+        continue;
+      }
+      if (!in_word) start_word();
+      flush_pending();
+      pending = folded;
+      continue;
     }
+    const char32_t cp = decode_utf8(p, end);
     const code_point_info info = code_point_props(cp);
     const bool word_char = info.cls == char_class::letter || info.cls == char_class::mark;
     if (!word_char || cp == 0xFFFD) {
       if (in_word) end_word();
       continue;
     }
-    if (!in_word) {
-      in_word = true;
-      word_len = 0;
-      word_poly = 0;
-      push(kBoundary, 1);
-    }
+    if (!in_word) start_word();
     if (info.cls == char_class::mark && pending) {
       if (char32_t composed = compose_pair(pending, cp)) {
         pending = composed;
