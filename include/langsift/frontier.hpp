@@ -454,10 +454,13 @@ class frontier {
       frontier_guess& g = d.guesses[i];
       g.probability = (static_cast<float>(g.votes) + k * g.url_score) / denom;
     }
-    std::sort(d.guesses.begin(), d.guesses.begin() + static_cast<std::ptrdiff_t>(d.count),
-              [](const frontier_guess& x, const frontier_guess& y) {
-                return x.probability != y.probability ? x.probability > y.probability : x.code.view() < y.code.view();
-              });
+    auto before = [](const frontier_guess& x, const frontier_guess& y) {
+      return x.probability != y.probability ? x.probability > y.probability : x.code.view() < y.code.view();
+    };
+    // Insertion sort: at most 7 guesses (std::sort's heap fallback also drew a GCC 12 -Warray-bounds
+    // false positive here).
+    for (std::size_t i = 1; i < d.count; ++i)
+      for (std::size_t j = i; j > 0 && before(d.guesses[j], d.guesses[j - 1]); --j) std::swap(d.guesses[j], d.guesses[j - 1]);
     float wanted_p = 0;
     bool any_guess = false, all_saturated = true, all_unwanted = true;
     for (std::size_t i = 0; i < d.count; ++i) {
