@@ -163,6 +163,17 @@ TEST_CASE("per-script weights: a group's table holds, and detection looks up, it
     CHECK(detect(m4, text).language() == code);
   }
 
+  // A table of words only extracts no n-gram; a gap between orders is extracted (and never found).
+  const ngram_config words_only = features_of_kinds(1u << feature_word);
+  std::size_t words = 0, ngrams = 0;
+  for_each_feature("zwei kleine Hunde", words_only, [&](std::uint64_t, unsigned kind) { ++(kind == feature_word ? words : ngrams); });
+  CHECK(words == 3);
+  CHECK(ngrams == 0);
+  const ngram_config gap = features_of_kinds(1u << 2 | 1u << 5);
+  CHECK((gap.min_order == 2 && gap.max_order == 5 && !gap.words));
+  const float w[feature_kind_count] = {0, 0, 0, 2, 4, 0, 8};
+  CHECK(weighted_kinds(w) == (1u << 3 | 1u << 4 | 1u << feature_word));
+
   // A version-1 file (no per-group kinds) takes the kinds weighted in PARM for every group; in
   // version 2, no kind or bits outside the feature kinds are a corrupt model.
   const std::size_t kinds_at = section_offset(plain, "GRUP") + offsetof(group_record, kinds);

@@ -83,6 +83,29 @@ struct model_params {
 };
 static_assert(sizeof(model_params) == 80);
 
+/// The feature kinds (bit k = kind k) that weights w[1..feature_kind_count-1] put in a table.
+constexpr std::uint32_t weighted_kinds(const float* w) noexcept {
+  std::uint32_t kinds = 0;
+  for (unsigned k = 1; k < feature_kind_count; ++k) kinds |= (w[k] > 0 ? 1u : 0u) << k;
+  return kinds;
+}
+
+/// What to extract from text for a table holding `kinds`: orders from the lowest to the highest
+/// held (an order in between that is not held is extracted but never found), words if held;
+/// words only → min_order above max_order.
+constexpr ngram_config features_of_kinds(std::uint32_t kinds) noexcept {
+  ngram_config f{static_cast<std::uint8_t>(kMaxNgramOrder + 1), static_cast<std::uint8_t>(kMaxNgramOrder),
+                 ((kinds >> feature_word) & 1u) != 0};
+  bool any = false;
+  for (unsigned k = 1; k <= kMaxNgramOrder; ++k)
+    if ((kinds >> k) & 1u) {
+      if (!any) f.min_order = static_cast<std::uint8_t>(k);
+      f.max_order = static_cast<std::uint8_t>(k);
+      any = true;
+    }
+  return f;
+}
+
 /// One language of a model (the LANG section is an array of these).
 struct language_record {
   char code[16];               ///< ISO 639-1 where one exists, else 639-3, + "-Xxxx" script subtag; NUL padded
@@ -325,6 +348,8 @@ class model {
   std::string_view info() const noexcept { return info_; }
   std::uint64_t checksum() const noexcept { return checksum_; }
   std::size_t size_bytes() const noexcept { return bytes_.size(); }
+  /// The n-gram orders counted at training (what the rank-order profiles hold). What a group's
+  /// table holds, and detection extracts, is group(g).features.
   ngram_config features() const noexcept {
     return ngram_config{params_.min_order, params_.max_order, params_.words != 0};
   }
@@ -570,19 +595,10 @@ inline status model::parse(bool verify) noexcept {
       group_table& g = groups_[gi];
       g.rec = rec;
       g.fp_bits = P.fp_bits;
-      std::uint32_t kinds = version >= 2 ? rec->kinds : 0;
-      if (version < 2)  // before per-script weights: every group holds the kinds weighted in PARM
-        for (unsigned k = 1; k < feature_kind_count; ++k) kinds |= (P.order_weight[k] > 0 ? 1u : 0u) << k;
+      // Format 1 had no per-group kinds: every group holds the kinds weighted in PARM.
+      const std::uint32_t kinds = version >= 2 ? rec->kinds : weighted_kinds(P.order_weight);
       if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
-      g.features.words = (kinds >> feature_word) & 1u;
-      g.features.min_order = static_cast<std::uint8_t>(kMaxNgramOrder + 1);
-      g.features.max_order = 0;
-      for (unsigned k = 1; k <= kMaxNgramOrder; ++k)
-        if ((kinds >> k) & 1u) {
-          g.features.min_order = std::min<std::uint8_t>(g.features.min_order, static_cast<std::uint8_t>(k));
-          g.features.max_order = static_cast<std::uint8_t>(k);
-        }
-      if (g.features.max_order == 0) g.features.max_order = kMaxNgramOrder;  // words only: no order in min..max
+      g.features = features_of_kinds(kinds);
       g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
       g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
       g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,

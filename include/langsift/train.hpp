@@ -277,9 +277,7 @@ inline std::string build_model(const std::vector<const language_counts*>& langs,
     if (B.rec.inline_q_bits < 8 || B.rec.size_pad > 512)
       throw std::invalid_argument("too many languages in one script (at most 512)");
     B.rec.entry_bytes = n <= 256 ? 2 : 4;
-    const float* W = cfg.weights_for(group_script[g]);
-    for (unsigned k = 1; k < feature_kind_count; ++k)
-      if (W[k] > 0) B.rec.kinds |= 1u << k;
+    B.rec.kinds = weighted_kinds(cfg.weights_for(group_script[g]));
 
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> postings;  // (local << 8 | q)
     for (std::uint16_t l : group_langs[g])
