@@ -232,6 +232,37 @@ inline constexpr auto kByteFlags = [] {
   return t;
 }();
 
+/// Counts, in bytes[0, n), the code symbols (a run of one symbol counting once) and the case
+/// switches (an ASCII capital right after an ASCII lower-case letter); `prev` is the byte before
+/// bytes[0] (0 at the start). Both are rare in text, so 16 bytes at a time are tested for any
+/// printable ASCII byte that is not a lower-case letter, and only those bytes are looked at.
+inline void count_symbols_and_case(const unsigned char* bytes, std::size_t n, std::size_t& code_symbols,
+                                   std::size_t& case_switches) noexcept {
+  auto one = [&](std::size_t i) LANGSIFT_ALWAYS_INLINE {
+    const unsigned f = kByteFlags[bytes[i]];
+    if ((f & 3u) == 0) return;
+    const unsigned char prev = i ? bytes[i - 1] : 0;
+    if (f & 1u) code_symbols += bytes[i] != prev;                 // "____" counts once
+    else case_switches += (kByteFlags[prev] >> 2) & 1u;  // lower-case, then upper-case
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20), below_a = _mm_set1_epi8(0x60), above_z = _mm_set1_epi8(0x7B);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
+    // signed compares: bytes >= 0x80 are negative, so never "above space"
+    const __m128i printable = _mm_cmpgt_epi8(x, space);
+    const __m128i lower = _mm_and_si128(_mm_cmpgt_epi8(x, below_a), _mm_cmplt_epi8(x, above_z));
+    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(lower, printable)));
+    while (m) {
+      one(i + static_cast<std::size_t>(__builtin_ctz(m)));
+      m &= m - 1;
+    }
+  }
+#endif
+  for (; i < n; ++i) one(i);
+}
+
 /// The end of the piece of about `target` bytes that starts at `begin` (< end): cut at a
 /// whitespace within half a target after it, else at a code point boundary.
 inline std::size_t next_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target) noexcept {
@@ -342,14 +373,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     const std::string_view region = text.substr(regions[r].first, regions[r].second - regions[r].first);
     examined += region.size();
     const auto* bytes = reinterpret_cast<const unsigned char*>(region.data());
-    for (std::size_t i = 0; i < region.size(); ++i) {  // symbols and capitals are rare: one test a byte
-      const unsigned f = detail::kByteFlags[bytes[i]];
-      if ((f & 3u) == 0) [[likely]]
-        continue;
-      const unsigned char prev = i ? bytes[i - 1] : 0;
-      if (f & 1u) code_symbols += bytes[i] != prev;                  // "____" counts once
-      else case_switches += (detail::kByteFlags[prev] >> 2) & 1u;  // lower-case, then upper-case
-    }
+    detail::count_symbols_and_case(bytes, region.size(), code_symbols, case_switches);
     // Distinct byte values of letters, until there are more than 4 (natural text: a few letters).
     for (std::size_t i = 0; i < region.size() && distinct <= 4; ++i) {
       const unsigned b = bytes[i];
@@ -415,10 +439,19 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     if (S.feats.size() < need) S.feats.resize(need);
     std::uint64_t* f = S.feats.data();
     std::uint32_t n = 0;
-    unit_letters += static_cast<float>(for_each_feature(t, cfg, [&](std::uint64_t h, unsigned kind) {
+    std::uint32_t count[feature_kind_count] = {};  // per kind (in registers once inlined)
+    auto sink = [&](std::uint64_t h, unsigned kind) LANGSIFT_ALWAYS_INLINE {
       f[n++] = h;
-      n_kind[kind] += 1;
-    }));
+      ++count[kind];
+    };
+    // The built-in model's configurations with their orders known at compile time (fewer
+    // rolling hashes and tests per code point); any other through the general loop.
+    std::size_t seen;
+    if (cfg.min_order == 4 && cfg.max_order == 4) seen = for_each_feature<4, 4>(t, cfg, sink);
+    else if (cfg.min_order == 3 && cfg.max_order == 4) seen = for_each_feature<3, 4>(t, cfg, sink);
+    else seen = for_each_feature(t, cfg, sink);
+    unit_letters += static_cast<float>(seen);
+    for (unsigned k = 0; k < feature_kind_count; ++k) n_kind[k] += static_cast<float>(count[k]);
     return n;
   };
   const double total_bytes = static_cast<double>(text_bytes);

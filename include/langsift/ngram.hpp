@@ -26,12 +26,6 @@
 
 #include "langsift/unicode.hpp"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define LANGSIFT_ALWAYS_INLINE __attribute__((always_inline))  // for lambdas of hot loops
-#else
-#define LANGSIFT_ALWAYS_INLINE
-#endif
-
 namespace langsift {
 inline namespace v1 {
 
@@ -96,13 +90,16 @@ constexpr std::uint64_t feature_hash(const char32_t* cps, std::size_t n, unsigne
 /// Streams the features of `text` to `sink(std::uint64_t hash, unsigned kind)`.
 /// Returns the number of word characters (letters and marks, after composition) seen.
 /// Cost: O(text.size() * max_order), no allocation.
-template <class Sink>
+/// `Lo`, `Hi` (optional): the orders fixed at compile time, for a hot loop that knows them (they
+/// must equal cfg's); 0 = from cfg.
+template <unsigned Lo = 0, unsigned Hi = 0, class Sink>
 std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sink&& sink) noexcept(
     noexcept(sink(std::uint64_t{}, 0u))) {
   using detail::kBoundary;
   using detail::kPolyBase;
-  const unsigned lo = cfg.min_order < 1 ? 1 : cfg.min_order;
-  const unsigned hi = cfg.max_order > kMaxNgramOrder ? kMaxNgramOrder : cfg.max_order;
+  static_assert(Lo <= kMaxNgramOrder + 1 && Hi <= kMaxNgramOrder);
+  const unsigned lo = Lo ? Lo : cfg.min_order < 1 ? 1 : cfg.min_order;
+  const unsigned hi = Hi ? Hi : cfg.max_order > kMaxNgramOrder ? kMaxNgramOrder : cfg.max_order;
 
   // pK = polynomial hash of the last K code points of the current padded word (K <= len+1).
   std::uint64_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
@@ -168,22 +165,22 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
       pending = folded;
       continue;
     }
-    const char32_t cp = decode_utf8(p, end);
-    const code_point_info info = code_point_props(cp);
-    const bool word_char = info.cls == char_class::letter || info.cls == char_class::mark;
-    if (!word_char || cp == 0xFFFD) {
+    const detail::decoded_props d = detail::decode_props(p, end);
+    const auto cls = static_cast<char_class>(d.v->cls);
+    const bool word_char = cls == char_class::letter || cls == char_class::mark;
+    if (!word_char || d.cp == 0xFFFD) {
       if (in_word) end_word();
       continue;
     }
     if (!in_word) start_word();
-    if (info.cls == char_class::mark && pending) {
-      if (char32_t composed = compose_pair(pending, cp)) {
+    if (cls == char_class::mark && pending) {
+      if (char32_t composed = compose_pair(pending, d.cp)) {
         pending = composed;
         continue;
       }
     }
     flush_pending();
-    pending = info.lower;
+    pending = static_cast<char32_t>(static_cast<std::int32_t>(d.cp) + d.v->fold);
   }
   if (in_word) end_word();
   return letters;

@@ -131,6 +131,13 @@ static_assert(
     }(),
     "split_script_runs assumes ASCII letters are Latin");
 
+/// Per byte: 1 for an ASCII letter (a Latin voter), 0 for anything else (bytes >= 0x80 too).
+inline constexpr auto ascii_letter = [] {
+  std::array<bool, 256> t{};
+  for (unsigned c = 0; c < 128; ++c) t[c] = run_ascii_kinds[c] == run_cp_kind::voter;
+  return t;
+}();
+
 /// The CJK decision of rule 2: kana (or Hangul) letters at least 1/16 of them plus Han.
 constexpr bool cjk_share_ok(std::size_t phonetic, std::size_t han) noexcept {
   return phonetic > 0 && phonetic * 16 >= phonetic + han;
@@ -183,25 +190,68 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
       kind = run_ascii_kinds[static_cast<unsigned char>(*p)];
       ++p;
     } else {
-      const code_point_info info = code_point_props(decode_utf8(p, e));
-      if (is_letter_or_mark(info.cls)) {
-        if (info.sc == script::inherited) kind = attach ? run_cp_kind::attached : run_cp_kind::gap_letter;
-        else if (is_real_script(info.sc)) kind = run_cp_kind::voter, vote = vote_of(info.sc);
+      const uni_value& v = *decode_props(p, e).v;
+      const auto sc = static_cast<script>(v.sc);
+      if (is_letter_or_mark(static_cast<char_class>(v.cls))) {
+        if (sc == script::inherited) kind = attach ? run_cp_kind::attached : run_cp_kind::gap_letter;
+        else if (is_real_script(sc)) kind = run_cp_kind::voter, vote = vote_of(sc);
         else kind = run_cp_kind::gap_letter;
       } else {
-        kind = info.cls == char_class::space ? run_cp_kind::space : run_cp_kind::gap_other;
+        kind = static_cast<char_class>(v.cls) == char_class::space ? run_cp_kind::space : run_cp_kind::gap_other;
       }
     }
     if (kind == run_cp_kind::voter) {
       if (!in_gap && vote == r_vote) {  // the common case: the run goes on
         ++r_letters;
         if (vote >= vote_han) (vote == vote_han ? r_han : r_phonetic) += 1;
-        if (vote == static_cast<std::uint16_t>(script::latin)) {  // the rest of an ASCII word
-          while (p < e && static_cast<unsigned char>(*p) < 0x80 &&
-                 run_ascii_kinds[static_cast<unsigned char>(*p)] == run_cp_kind::voter) {
-            ++p;
+        // The rest of the word: letters of the run's own script and attached marks, without the
+        // general case's bookkeeping; anything else is left to it (and decoded again there).
+        const bool latin = vote == static_cast<std::uint16_t>(script::latin);
+        std::uint8_t same = latin ? static_cast<std::uint8_t>(script::latin) : 0xFF;  // a script of this vote
+        for (;;) {
+          if (latin)
+            while (p < e && ascii_letter[static_cast<unsigned char>(*p)]) {
+              ++p;
+              ++r_letters;
+            }
+          if (p >= e) break;
+          const char* q = p;
+          if (static_cast<unsigned char>(*p) < 0x80) {
+            // ASCII non-letters (spaces, punctuation, digits: no letters, so nothing to count)
+            // followed by a letter of this vote stay inside the run, as rule 3 says; anything
+            // else after them is left to the general case, from the start of the gap.
+            if (!latin && ascii_letter[static_cast<unsigned char>(*p)]) break;
+            while (q < e && static_cast<unsigned char>(*q) < 0x80 && !ascii_letter[static_cast<unsigned char>(*q)]) ++q;
+            if (q >= e) break;
+            if (static_cast<unsigned char>(*q) < 0x80) {  // an ASCII letter: Latin
+              if (!latin) break;
+              p = q;
+              continue;
+            }
+            const uni_value& v = *decode_props(q, e).v;
+            const auto sc = static_cast<script>(v.sc);
+            // after a gap an Inherited mark is no voter
+            if (!is_letter_or_mark(static_cast<char_class>(v.cls)) || !is_real_script(sc) || vote_of(sc) != vote) break;
+            same = v.sc;
+            if (vote >= vote_han) (vote == vote_han ? r_han : r_phonetic) += 1;
             ++r_letters;
+            p = q;
+            continue;
           }
+          const uni_value& v = *decode_props(q, e).v;
+          if (v.sc != same) {
+            if (!is_letter_or_mark(static_cast<char_class>(v.cls))) break;
+            const auto sc = static_cast<script>(v.sc);
+            if (sc != script::inherited) {
+              if (!is_real_script(sc) || vote_of(sc) != vote) break;
+              same = v.sc;
+            }
+          } else if (!is_letter_or_mark(static_cast<char_class>(v.cls))) {
+            break;  // a digit or punctuation mark of the script
+          }
+          if (vote >= vote_han && v.sc != static_cast<std::uint8_t>(script::inherited)) (vote == vote_han ? r_han : r_phonetic) += 1;
+          ++r_letters;
+          p = q;
         }
         continue;
       }

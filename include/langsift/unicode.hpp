@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <cstring>
 #include <iterator>
 #include <optional>
@@ -44,6 +45,12 @@ enum class char_class : std::uint8_t {
 // `japanese` = Jpan and `korean` = Kore), `script_count`, and the tables.
 #include "langsift/detail/unicode_tables.inc"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define LANGSIFT_ALWAYS_INLINE __attribute__((always_inline))  // for hot-loop helpers and lambdas
+#else
+#define LANGSIFT_ALWAYS_INLINE
+#endif
+
 namespace langsift {
 inline namespace v1 {
 
@@ -56,14 +63,32 @@ struct code_point_info {
 
 namespace detail {
 
-inline const uni_value& uni_lookup(char32_t cp) noexcept {
-  if (cp < 0x80) return uni_values[uni_ascii[cp]];
+/// The index into uni_values of code point cp (<= U+10FFFF).
+constexpr std::uint32_t uni_index(char32_t cp) noexcept {
+  if (cp < 0x80) return uni_ascii[cp];
   const std::uint32_t i1 = uni_stage1[cp >> uni_shift1];
   const std::uint32_t i2 =
       uni_stage2[(i1 << (uni_shift1 - uni_shift2)) |
                  ((cp >> uni_shift2) & ((1u << (uni_shift1 - uni_shift2)) - 1))];
-  return uni_values[uni_stage3[(i2 << uni_shift2) | (cp & ((1u << uni_shift2) - 1))]];
+  return uni_stage3[(i2 << uni_shift2) | (cp & ((1u << uni_shift2) - 1))];
 }
+
+inline const uni_value& uni_lookup(char32_t cp) noexcept { return uni_values[uni_index(cp)]; }
+
+/// uni_values index of every two-byte UTF-8 sequence (U+0080..U+07FF: Latin-1 and Latin
+/// Extended, Greek, Cyrillic, Armenian, Hebrew, Arabic...), by (lead - 0xC2) * 64 + (trail & 0x3F):
+/// one load instead of three for the most common non-ASCII letters.
+inline constexpr auto uni_two_byte = [] {
+  std::array<std::uint16_t, 30 * 64> t{};
+  for (char32_t cp = 0x80; cp < 0x800; ++cp) t[((cp >> 6) - 2) * 64 + (cp & 0x3F)] = static_cast<std::uint16_t>(uni_index(cp));
+  return t;
+}();
+
+/// A decoded code point (U+FFFD for an invalid sequence) and its table entry.
+struct decoded_props {
+  char32_t cp;
+  const uni_value* v;
+};
 
 }  // namespace detail
 
@@ -196,6 +221,23 @@ inline char32_t decode_utf8(const char*& p, const char* end) noexcept {
 }
 
 /// True if `s` is well-formed UTF-8 (no overlongs, surrogates or values above U+10FFFF).
+namespace detail {
+
+/// decode_utf8 and the code point's properties in one step (p < end): p advances past the
+/// sequence (or its maximal invalid subpart). Two-byte sequences take one table load.
+LANGSIFT_ALWAYS_INLINE inline decoded_props decode_props(const char*& p, const char* end) noexcept {
+  const auto* s = reinterpret_cast<const unsigned char*>(p);
+  const unsigned b0 = s[0];
+  if (b0 - 0xC2u < 30u && end - p >= 2 && (s[1] & 0xC0) == 0x80) {
+    p += 2;
+    return {static_cast<char32_t>(((b0 & 0x1Fu) << 6) | (s[1] & 0x3Fu)), &uni_values[uni_two_byte[(b0 - 0xC2u) * 64 + (s[1] & 0x3Fu)]]};
+  }
+  const char32_t cp = ::langsift::decode_utf8(p, end);
+  return {cp, &uni_lookup(cp)};
+}
+
+}  // namespace detail
+
 inline bool is_valid_utf8(std::string_view s) noexcept {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const auto* e = p + s.size();
