@@ -50,6 +50,10 @@
 
 #include "langsift/unicode.hpp"
 
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
 namespace langsift {
 inline namespace v1 {
 
@@ -138,6 +142,31 @@ inline constexpr auto ascii_letter = [] {
   return t;
 }();
 
+static_assert(
+    [] {
+      for (unsigned c = 0; c < 256; ++c)
+        if (ascii_letter[c] != (c < 128 && ((c | 0x20u) - 'a') < 26u)) return false;
+      return true;
+    }(),
+    "skip_ascii_letters assumes the ASCII letters are exactly A-Z and a-z");
+
+/// The first byte at or after p (<= e) that is not an ASCII letter, or e.
+inline const char* skip_ascii_letters(const char* p, const char* e) noexcept {
+#if defined(__SSE2__)
+  const __m128i case_bit = _mm_set1_epi8(0x20), below_a = _mm_set1_epi8(0x60), above_z = _mm_set1_epi8(0x7B);
+  while (e - p >= 16) {
+    const __m128i x = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), case_bit);
+    // signed compares: bytes >= 0x80 are negative, so never letters
+    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(x, below_a), _mm_cmplt_epi8(x, above_z));
+    const unsigned m = ~static_cast<unsigned>(_mm_movemask_epi8(letter)) & 0xFFFFu;
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  while (p < e && ascii_letter[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
+
 /// The CJK decision of rule 2: kana (or Hangul) letters at least 1/16 of them plus Han.
 constexpr bool cjk_share_ok(std::size_t phonetic, std::size_t han) noexcept {
   return phonetic > 0 && phonetic * 16 >= phonetic + han;
@@ -209,11 +238,11 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
         const bool latin = vote == static_cast<std::uint16_t>(script::latin);
         std::uint8_t same = latin ? static_cast<std::uint8_t>(script::latin) : 0xFF;  // a script of this vote
         for (;;) {
-          if (latin)
-            while (p < e && ascii_letter[static_cast<unsigned char>(*p)]) {
-              ++p;
-              ++r_letters;
-            }
+          if (latin) {
+            const char* const w = p;
+            p = skip_ascii_letters(p, e);
+            r_letters += static_cast<std::size_t>(p - w);
+          }
           if (p >= e) break;
           const char* q = p;
           if (static_cast<unsigned char>(*p) < 0x80) {

@@ -232,6 +232,15 @@ LANGSIFT_ALWAYS_INLINE inline decoded_props decode_props(const char*& p, const c
     p += 2;
     return {static_cast<char32_t>(((b0 & 0x1Fu) << 6) | (s[1] & 0x3Fu)), &uni_values[uni_two_byte[(b0 - 0xC2u) * 64 + (s[1] & 0x3Fu)]]};
   }
+  if ((b0 & 0xF0u) == 0xE0u && end - p >= 3 && ((s[1] & 0xC0u) | ((s[2] & 0xC0u) >> 2)) == 0xA0u) {
+    // a well-formed three-byte sequence: not overlong, not a surrogate (else decode_utf8 below
+    // finds the maximal invalid subpart)
+    const char32_t cp = ((b0 & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+    if (cp >= 0x800 && cp - 0xD800u >= 0x800u) {
+      p += 3;
+      return {cp, &uni_values[uni_index(cp)]};
+    }
+  }
   const char32_t cp = ::langsift::decode_utf8(p, end);
   return {cp, &uni_lookup(cp)};
 }
