@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -49,6 +50,28 @@ const std::string kTool = std::string(LANGSIFT_BINARY_DIR) + "/langsift";
 const std::string kData = LANGSIFT_TEST_DATA_DIR;
 
 }  // namespace
+
+TEST_CASE("first_argmax: the first of the largest, as the scalar loop") {
+  using langsift::detail::first_argmax;
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> v(32, -inf);
+  CHECK(first_argmax(v.data(), 32) == 0);  // all equal (-inf): the first
+  v[7] = -1.0f;
+  v[30] = -1.0f;
+  CHECK(first_argmax(v.data(), 32) == 7);  // a tie: the first
+  v[31] = 5.0f;
+  CHECK(first_argmax(v.data(), 32) == 31);
+  CHECK(first_argmax(v.data(), 31) == 7);  // not a multiple of 4: the scalar loop
+  std::mt19937 rng(3);
+  for (int round = 0; round < 1000; ++round) {
+    const std::uint32_t n = 4 * (1 + rng() % 40);
+    for (std::uint32_t i = 0; i < n; ++i) v.resize(n), v[i] = static_cast<float>(rng() % 9) - 4.0f;
+    std::uint32_t want = 0;
+    for (std::uint32_t i = 1; i < n; ++i)
+      if (v[i] > v[want]) want = i;
+    REQUIRE(first_argmax(v.data(), n) == want);
+  }
+}
 
 TEST_CASE("known answers of the built-in model (re-bless with scripts/bless-known-answers.sh)") {
   const std::string out = run(kTool + " detect --lines --format tsv < " + kData + "/detect/known.txt");

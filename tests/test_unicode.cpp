@@ -396,6 +396,40 @@ TEST_CASE("decode_utf8 equals ICU on every 1-3 byte string and on 4-byte familie
       }
 }
 
+TEST_CASE("decode_props equals decode_utf8 and code_point_props, advancing as far") {
+  // Its fast paths (two-byte table, well-formed three-byte sequences) against the general ones,
+  // on every 1-2 byte string and every 3-byte lead and second byte with third bytes of each class,
+  // each also cut one byte short.
+  auto same = [](const std::string& s) {
+    for (std::size_t cut = s.size(); cut >= 1; --cut) {
+      const char* p1 = s.data();
+      const char* p2 = s.data();
+      const char* const e = s.data() + cut;
+      const char32_t cp = langsift::decode_utf8(p1, e);
+      const langsift::detail::decoded_props d = langsift::detail::decode_props(p2, e);
+      const langsift::code_point_info info = langsift::code_point_props(cp);
+      REQUIRE(d.cp == cp);
+      REQUIRE(p2 == p1);
+      REQUIRE(static_cast<langsift::script>(d.v->sc) == info.sc);
+      REQUIRE(static_cast<langsift::char_class>(d.v->cls) == info.cls);
+      REQUIRE(static_cast<char32_t>(static_cast<std::int32_t>(d.cp) + d.v->fold) == info.lower);
+      if (cut == 1) break;
+    }
+  };
+  std::string s;
+  for (unsigned a = 0; a < 256; ++a)
+    for (unsigned b = 0; b < 256; ++b) {
+      s.assign({static_cast<char>(a), static_cast<char>(b)});
+      same(s);
+    }
+  for (unsigned a = 0xE0; a < 0xF0; ++a)
+    for (unsigned b = 0; b < 256; ++b)
+      for (unsigned c : {0x00u, 0x41u, 0x7Fu, 0x80u, 0x9Fu, 0xA0u, 0xBFu, 0xC0u, 0xE0u, 0xFFu}) {
+        s.assign({static_cast<char>(a), static_cast<char>(b), static_cast<char>(c)});
+        same(s);
+      }
+}
+
 TEST_CASE("decode_utf8 equals ICU's U8_NEXT and its converter on random bytes") {
   std::mt19937 rng(20240611);
   // Bytes drawn to hit sequences often: ASCII, continuation bytes, leads, and invalid bytes.

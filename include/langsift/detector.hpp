@@ -276,6 +276,26 @@ inline std::size_t next_piece(std::string_view text, std::size_t begin, std::siz
   return stop;
 }
 
+/// The first index of the largest of v[0, n) (n >= 1; no NaN): as a scalar loop of strict
+/// "greater than" tests, four lanes at a time when n is a multiple of 4.
+inline std::uint32_t first_argmax(const float* v, std::uint32_t n) noexcept {
+#if defined(__SSE2__)
+  if (n >= 4 && n % 4 == 0) {
+    __m128 m = _mm_loadu_ps(v);
+    for (std::uint32_t i = 4; i < n; i += 4) m = _mm_max_ps(m, _mm_loadu_ps(v + i));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    for (std::uint32_t i = 0; i < n; i += 4)
+      if (const int eq = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(v + i), m)))
+        return i + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(eq)));
+  }
+#endif
+  std::uint32_t best = 0;
+  for (std::uint32_t i = 1; i < n; ++i)
+    if (v[i] > v[best]) best = i;
+  return best;
+}
+
 /// Cuts [begin, end) of `text` into pieces of about `target` bytes at whitespace.
 template <class F>
 inline void for_each_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target, F&& f) {
@@ -568,9 +588,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         ++k;
         continue;
       }
-      std::uint32_t best_prev = 0;
-      for (std::uint32_t c = 1; c < nc; ++c)
-        if (S.viterbi[c] > S.viterbi[best_prev]) best_prev = c;
+      const std::uint32_t best_prev = detail::first_argmax(S.viterbi.data(), nc);
       const float switch_from = S.viterbi[best_prev] - (k ? opt.switch_penalty : 0.0f);
       for (std::uint32_t c = 0; c < nc; ++c) {
         const bool sw = switch_from > S.viterbi[c];
@@ -579,9 +597,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       }
       ++k;
     }
-    std::uint32_t c = 0;
-    for (std::uint32_t x = 1; x < nc; ++x)
-      if (S.viterbi[x] > S.viterbi[c]) c = x;
+    std::uint32_t c = detail::first_argmax(S.viterbi.data(), nc);
     for (std::uint32_t q = k; q-- > 0;) {
       S.units[order[q]].lang = g->langs[c];
       c = static_cast<std::uint32_t>(S.back[std::size_t{q} * nc + c]);
