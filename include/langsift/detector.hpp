@@ -454,13 +454,14 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   // 3. Score units: scores[local] for each language of its group (kNone where not allowed).
   //    Features are extracted into a buffer sized for the worst case (a feature per order and
   //    one per word for every byte of a unit), written through a pointer.
-  // Features of t go to store(i, hash) for i = 0, 1, ...; returns how many.
-  auto extract_to = [&](std::string_view t, const ngram_config& cfg, float* n_kind, float& unit_letters,
-                        auto&& store) -> std::uint32_t {
+  auto extract = [&](std::string_view t, const ngram_config& cfg, float* n_kind, float& unit_letters) -> std::uint32_t {
+    const std::size_t need = t.size() * (kMaxNgramOrder + 1) + 64;
+    if (S.feats.size() < need) S.feats.resize(need);
+    std::uint64_t* f = S.feats.data();
     std::uint32_t n = 0;
     std::uint32_t count[feature_kind_count] = {};  // per kind (in registers once inlined)
     auto sink = [&](std::uint64_t h, unsigned kind) LANGSIFT_ALWAYS_INLINE {
-      store(n++, h);
+      f[n++] = h;
       ++count[kind];
     };
     // The built-in model's configurations with their orders known at compile time (fewer
@@ -472,13 +473,6 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     unit_letters += static_cast<float>(seen);
     for (unsigned k = 0; k < feature_kind_count; ++k) n_kind[k] += static_cast<float>(count[k]);
     return n;
-  };
-  // Features of t into S.feats.
-  auto extract = [&](std::string_view t, const ngram_config& cfg, float* n_kind, float& unit_letters) -> std::uint32_t {
-    const std::size_t need = t.size() * (kMaxNgramOrder + 1) + 64;
-    if (S.feats.size() < need) S.feats.resize(need);
-    std::uint64_t* f = S.feats.data();
-    return extract_to(t, cfg, n_kind, unit_letters, [f](std::uint32_t i, std::uint64_t h) LANGSIFT_ALWAYS_INLINE { f[i] = h; });
   };
   const double total_bytes = static_cast<double>(text_bytes);
   // Early exit (as CLD2 does): a unit is read in pieces of about 48 bytes, and once one
@@ -529,22 +523,20 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     std::size_t pos = 0;
     while (pos < u.text.size()) {
       const std::size_t stop = exit_z < 1e299 ? detail::next_piece(u.text, pos, u.text.size(), 48) : u.text.size();
-      // Three passes, so that the memory accesses of many features are in flight at once: fetch
-      // every feature's buckets (as it is extracted), find every slot (fetching its payload),
-      // add every payload.
-      const std::string_view piece = u.text.substr(pos, stop - pos);
-      const std::size_t need = piece.size() * (kMaxNgramOrder + 1) + 64;  // a bound on its features
-      if (S.slotv.size() < need) S.slotv.resize(need);
-      if (S.addr.size() < need) S.addr.resize(need);
-      std::uint32_t* sv = S.slotv.data();
-      detail::slot_address* ad = S.addr.data();
-      const std::uint32_t np = extract_to(piece, g.features, n_kind, u.letters,
-                                          [ad, &g](std::uint32_t i, std::uint64_t h) LANGSIFT_ALWAYS_INLINE {
-                                            ad[i] = g.address(h);
-                                            g.prefetch(ad[i]);
-                                          });
+      const std::uint32_t np = extract(u.text.substr(pos, stop - pos), g.features, n_kind, u.letters);
       pos = stop;
       n += np;
+      const std::uint64_t* feats = S.feats.data();
+      // Three passes, so that the memory accesses of many features are in flight at once: fetch
+      // every feature's buckets, find every slot (fetching its payload), add every payload.
+      if (S.slotv.size() < np) S.slotv.resize(np);
+      if (S.addr.size() < np) S.addr.resize(np);
+      std::uint32_t* sv = S.slotv.data();
+      detail::slot_address* ad = S.addr.data();
+      for (std::uint32_t i = 0; i < np; ++i) {
+        ad[i] = g.address(feats[i]);
+        g.prefetch(ad[i]);
+      }
       for (std::uint32_t i = 0; i < np; ++i) {
         sv[i] = g.find(ad[i]);
         if (sv[i]) g.prefetch_payload(sv[i]);
