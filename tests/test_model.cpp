@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #define XXH_INLINE_ALL
@@ -249,6 +250,26 @@ TEST_CASE("truncated, bit-flipped, foreign and other-version files are rejected"
       v = (v >> (payload_bits + 2) << (payload_bits + 2)) | (1u << payload_bits) | g0.rec->list_count;  // type 1
       std::memcpy(bad.data() + slots + i * 4, &v, 4);
       patched = true;
+    }
+    REQUIRE(patched);
+    reseal(bad);
+    CHECK(load(bad) == status::corrupt_model);
+    // an entry after the zero that ends a list (detection adds every entry of a record)
+    bad = good;
+    patched = false;
+    for (const auto& [offset, count, cap] :
+         {std::tuple{g0.rec->lists_offset, std::size_t{g0.rec->list_count}, std::size_t{group_table::kListEntries}},
+          std::tuple{g0.rec->short_lists_offset, std::size_t{g0.rec->short_list_count}, std::size_t{group_table::kShortListEntries}}}) {
+      const std::size_t at = section_offset(bad, "TABL") + offset, eb = g0.rec->entry_bytes;
+      for (std::size_t r = 0; r < count && !patched; ++r)
+        for (std::size_t i = 0; i + 1 < cap && !patched; ++i) {
+          std::uint32_t x = 0;
+          std::memcpy(&x, bad.data() + at + (r * cap + i) * eb, eb);
+          if (x) continue;
+          const std::uint32_t stray = 1;  // language 0, weight 1: a valid entry, in the wrong place
+          std::memcpy(bad.data() + at + (r * cap + i + 1) * eb, &stray, eb);
+          patched = true;
+        }
     }
     REQUIRE(patched);
     reseal(bad);

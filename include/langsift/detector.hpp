@@ -537,12 +537,14 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         ad[i] = g.address(feats[i]);
         g.prefetch(ad[i]);
       }
+      std::uint32_t found = 0;  // the slots of the features some language holds, packed
       for (std::uint32_t i = 0; i < np; ++i) {
-        sv[i] = g.find(ad[i]);
-        if (sv[i]) g.prefetch_payload(sv[i]);
+        const std::uint32_t v = g.find(ad[i]);
+        g.prefetch_payload(v);
+        sv[found] = v;
+        found += v != 0;
       }
-      for (std::uint32_t i = 0; i < np; ++i) {
-        if (!sv[i]) continue;
+      for (std::uint32_t i = 0; i < found; ++i) {
         g.add(sv[i], acc);
         if (++batch == 256) flush();  // q <= 255: 256 features cannot overflow 16 bits
       }

@@ -36,6 +36,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #define XXH_INLINE_ALL
@@ -242,10 +243,12 @@ struct group_table {
       const __m128i x = _mm_srl_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), count);
       return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, fp))));
     };
-    const unsigned m1 = match(s1);
-    if (m1) return s1[31 - __builtin_clz(m1)];
-    const unsigned m2 = match(s2);
-    return m2 ? s2[__builtin_ctz(m2)] : 0;
+    // Both buckets are fetched anyway; selects instead of branches (which bucket holds a feature,
+    // and whether any does, is a coin toss the branch predictor loses).
+    const unsigned m1 = match(s1), m2 = match(s2);
+    const std::uint32_t v1 = s1[31 - __builtin_clz(m1 | 1u)], v2 = s2[__builtin_ctz(m2 | 8u)];
+    const std::uint32_t v = m2 ? v2 : 0;
+    return m1 ? v1 : v;
 #else
     std::uint32_t v = 0;
     for (int i = 0; i < 4; ++i) v = (s1[i] >> shift) == a.fp ? s1[i] : v;
@@ -260,12 +263,13 @@ struct group_table {
     __builtin_prefetch(slots + 4 * static_cast<std::size_t>(a.b2));
   }
   /// Hints the CPU to fetch the payload of slot `v` (call some features ahead of add).
+  /// Without branches: a slot of type 0 (or 0) prefetches the start of the lists, harmlessly.
   void prefetch_payload(std::uint32_t v) const noexcept {
     const unsigned payload_bits = 30 - fp_bits;
     const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
-    if (type == 1) __builtin_prefetch(lists + std::size_t{payload} * kListEntries * rec->entry_bytes);
-    if (type == 2) __builtin_prefetch(rows + std::size_t{payload} * rec->size_pad);
-    if (type == 3) __builtin_prefetch(short_lists + std::size_t{payload} * kShortListEntries * rec->entry_bytes);
+    const unsigned char* const base[4] = {lists, lists, rows, short_lists};
+    const std::size_t stride[4] = {0, kListEntries * rec->entry_bytes, rec->size_pad, kShortListEntries * rec->entry_bytes};
+    __builtin_prefetch(base[type] + std::size_t{payload} * stride[type]);
   }
   /// Adds the q of every language holding the feature of slot `v` (non-zero) to acc[local]
   /// (acc has size_pad() u16s).
@@ -277,9 +281,14 @@ struct group_table {
     } else if (type & 1) {  // a list: 8 entries (type 1) or 4 (type 3), a zero entry ends it
       const unsigned cap = type == 1 ? kListEntries : kShortListEntries;
       const unsigned char* base = type == 1 ? lists : short_lists;
+      // Every entry, without testing for the end: a zero entry adds 0 to acc[0] (a fixed trip
+      // count instead of a data-dependent loop exit the branch predictor keeps missing).
       if (rec->entry_bytes == 2) {
         const auto* x = reinterpret_cast<const std::uint16_t*>(base) + std::size_t{payload} * cap;
-        for (unsigned i = 0; i < cap && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
+        if (cap == kListEntries)
+          for (unsigned i = 0; i < kListEntries; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
+        else
+          for (unsigned i = 0; i < kShortListEntries; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
       } else {
         const auto* x = reinterpret_cast<const std::uint32_t*>(base) + std::size_t{payload} * cap;
         for (unsigned i = 0; i < cap && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
@@ -614,14 +623,21 @@ inline status model::parse(bool verify) noexcept {
           return status::corrupt_model;
         seen[l] = 1;
       }
-      // List entries name languages of the group (a zero entry ends a list).
-      for (const auto& [base, count] : {std::pair{g.lists, std::size_t{rec->list_count} * group_table::kListEntries},
-                                        std::pair{g.short_lists, std::size_t{rec->short_list_count} * group_table::kShortListEntries}})
+      // List entries name languages of the group; a zero entry ends a list, and the rest of its
+      // record is zero too (detection adds every entry of a record, without testing for the end).
+      for (const auto& [base, count, cap] :
+           {std::tuple{g.lists, std::size_t{rec->list_count} * group_table::kListEntries, std::size_t{group_table::kListEntries}},
+            std::tuple{g.short_lists, std::size_t{rec->short_list_count} * group_table::kShortListEntries,
+                       std::size_t{group_table::kShortListEntries}}}) {
+        bool ended = false;
         for (std::size_t i = 0; verify && i < count; ++i) {
           const std::uint32_t x = rec->entry_bytes == 2 ? reinterpret_cast<const std::uint16_t*>(base)[i]
                                                         : reinterpret_cast<const std::uint32_t*>(base)[i];
-          if ((x >> 8) >= rec->size) return status::corrupt_model;
+          if (i % cap == 0) ended = false;
+          if ((x >> 8) >= rec->size || (ended && x)) return status::corrupt_model;
+          ended = ended || !x;
         }
+      }
       // Padding lanes of the rows are zero, so no weight lands beyond the group's languages.
       for (std::uint32_t r = 0; verify && r < rec->row_count; ++r)
         for (std::uint32_t i = rec->size; i < rec->size_pad; ++i)
