@@ -142,6 +142,7 @@ struct detect_scratch {
   std::vector<float> scores, hits;       // per scored unit: size_pad floats, by local language
   std::vector<std::uint16_t> acc16;      // per group language: quantised weights of a batch
   std::vector<std::uint32_t> slotv;      // slots of a unit's features
+  std::vector<std::uint32_t> by_type;    // their payloads grouped by type (group_table::add_all)
   std::vector<slot_address> addr;        // their bucket addresses
   std::vector<float> allowed;            // per group: size_pad, 0 allowed / -inf not (restricted calls)
   std::vector<std::uint32_t> allowed_at; // per group: offset into `allowed`, or ~0 when not built
@@ -544,9 +545,13 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         sv[found] = v;
         found += v != 0;
       }
-      for (std::uint32_t i = 0; i < found; ++i) {
-        g.add(sv[i], acc);
-        if (++batch == 256) flush();  // q <= 255: 256 features cannot overflow 16 bits
+      if (S.by_type.size() < 4 * 256) S.by_type.resize(4 * 256);
+      for (std::uint32_t i = 0; i < found;) {  // q <= 255: 256 features cannot overflow 16 bits
+        const std::uint32_t take = std::min<std::uint32_t>(found - i, 256 - batch);
+        g.add_all(sv + i, take, S.by_type.data(), acc);
+        i += take;
+        batch += take;
+        if (batch == 256) flush();
       }
       if (pos < u.text.size()) {  // more to read: is the unit decided already?
         flush();

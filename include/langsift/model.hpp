@@ -247,8 +247,8 @@ struct group_table {
     // and whether any does, is a coin toss the branch predictor loses).
     const unsigned m1 = match(s1), m2 = match(s2);
     const std::uint32_t v1 = s1[31 - __builtin_clz(m1 | 1u)], v2 = s2[__builtin_ctz(m2 | 8u)];
-    const std::uint32_t v = m2 ? v2 : 0;
-    return m1 ? v1 : v;
+    const std::uint32_t use1 = 0u - static_cast<std::uint32_t>(m1 != 0), use2 = 0u - static_cast<std::uint32_t>(m2 != 0);
+    return (v1 & use1) | (v2 & use2 & ~use1);  // masks: the compiler kept a branch for "?:"
 #else
     std::uint32_t v = 0;
     for (int i = 0; i < 4; ++i) v = (s1[i] >> shift) == a.fp ? s1[i] : v;
@@ -296,6 +296,42 @@ struct group_table {
     } else {
       detail::add_row(acc, rows + static_cast<std::size_t>(payload) * rec->size_pad, rec->size_pad);
     }
+  }
+  /// add() for the n (<= 256) non-zero slots v[0, n), grouped by type first so that each group is
+  /// a loop without type tests (a feature's type is a coin toss for the branch predictor; the
+  /// integer sums do not depend on the order). `scratch` has room for 4 * n values.
+  void add_all(const std::uint32_t* v, std::size_t n, std::uint32_t* scratch, std::uint16_t* acc) const noexcept {
+    const unsigned payload_bits = 30 - fp_bits;
+    const std::uint32_t payload_mask = (1u << payload_bits) - 1;
+    std::uint32_t* const by_type[4] = {scratch, scratch + n, scratch + 2 * n, scratch + 3 * n};
+    std::size_t count[4] = {};
+    for (std::size_t i = 0; i < n; ++i) {  // without branches: every list written, one advances
+      const std::uint32_t type = (v[i] >> payload_bits) & 3u, payload = v[i] & payload_mask;
+      for (std::uint32_t t = 0; t < 4; ++t) {
+        by_type[t][count[t]] = payload;
+        count[t] += t == type;
+      }
+    }
+    const unsigned qb = rec->inline_q_bits;
+    const std::uint32_t qmask = (1u << qb) - 1;
+    for (std::size_t i = 0; i < count[0]; ++i) acc[by_type[0][i] >> qb] += static_cast<std::uint16_t>(by_type[0][i] & qmask);
+    if (rec->entry_bytes == 2) {  // every entry of a record: a zero entry adds 0 to acc[0]
+      const auto* lists16 = reinterpret_cast<const std::uint16_t*>(lists);
+      for (std::size_t i = 0; i < count[1]; ++i) {
+        const std::uint16_t* x = lists16 + std::size_t{by_type[1][i]} * kListEntries;
+        for (unsigned k = 0; k < kListEntries; ++k) acc[x[k] >> 8] += static_cast<std::uint16_t>(x[k] & 0xFF);
+      }
+      const auto* short16 = reinterpret_cast<const std::uint16_t*>(short_lists);
+      for (std::size_t i = 0; i < count[3]; ++i) {
+        const std::uint16_t* x = short16 + std::size_t{by_type[3][i]} * kShortListEntries;
+        for (unsigned k = 0; k < kShortListEntries; ++k) acc[x[k] >> 8] += static_cast<std::uint16_t>(x[k] & 0xFF);
+      }
+    } else {
+      for (std::size_t i = 0; i < count[1]; ++i) add(by_type[1][i] | (1u << payload_bits), acc);
+      for (std::size_t i = 0; i < count[3]; ++i) add(by_type[3][i] | (3u << payload_bits), acc);
+    }
+    for (std::size_t i = 0; i < count[2]; ++i)
+      detail::add_row(acc, rows + static_cast<std::size_t>(by_type[2][i]) * rec->size_pad, rec->size_pad);
   }
   /// Adds feature `h` (see add); false when no language of the group holds it.
   bool accumulate(std::uint64_t h, std::uint16_t* acc) const noexcept {
