@@ -51,6 +51,26 @@ const std::string kData = LANGSIFT_TEST_DATA_DIR;
 
 }  // namespace
 
+TEST_CASE("count_symbols_and_case: the 16-byte blocks count as the byte loop") {
+  std::mt19937 rng(11);
+  const std::string alphabet = "aZ_{}()=;:\"#$%&*+/<>@[\\]^|~ .,-'!?0\xC3\xA9\xD0\x96";
+  for (int round = 0; round < 3000; ++round) {
+    std::string t(round % 100 == 0 ? 4100 + rng() % 100 : rng() % 80, '\0');  // some over 255 blocks
+    for (char& c : t) c = (rng() % 4) ? alphabet[rng() % alphabet.size()] : static_cast<char>(rng());
+    std::size_t symbols = 0, switches = 0;
+    const auto* b = reinterpret_cast<const unsigned char*>(t.data());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const unsigned char prev = i ? b[i - 1] : 0;
+      if (langsift::detail::is_code_symbol(t[i])) symbols += b[i] != prev;
+      if (b[i] >= 'A' && b[i] <= 'Z' && prev >= 'a' && prev <= 'z') ++switches;
+    }
+    std::size_t got_symbols = 0, got_switches = 0;
+    langsift::detail::count_symbols_and_case(b, t.size(), got_symbols, got_switches);
+    REQUIRE(got_symbols == symbols);
+    REQUIRE(got_switches == switches);
+  }
+}
+
 TEST_CASE("first_argmax: the first of the largest, as the scalar loop") {
   using langsift::detail::first_argmax;
   const float inf = std::numeric_limits<float>::infinity();

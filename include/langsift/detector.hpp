@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "langsift/common.hpp"
@@ -221,6 +222,20 @@ constexpr bool is_code_symbol(char c) noexcept {
   }
 }
 
+/// The code symbols as ranges of ASCII: " # $ % &  ( ) * +  /  : ; < = >  @  [ \\ ] ^ _  { | } ~
+inline constexpr std::pair<char, char> kCodeSymbolRanges[] = {{0x22, 0x26}, {0x28, 0x2B}, {0x2F, 0x2F}, {0x3A, 0x3E},
+                                                              {0x40, 0x40}, {0x5B, 0x5F}, {0x7B, 0x7E}};
+static_assert(
+    [] {
+      for (int c = 0; c < 128; ++c) {
+        bool in = false;
+        for (const auto& [lo, hi] : kCodeSymbolRanges) in = in || (c >= lo && c <= hi);
+        if (in != is_code_symbol(static_cast<char>(c))) return false;
+      }
+      return true;
+    }(),
+    "kCodeSymbolRanges must be is_code_symbol");
+
 /// Per byte value: 1 = code symbol, 2 = ASCII upper-case letter, 4 = ASCII lower-case letter,
 /// 8 = a byte of a letter (an ASCII letter or any byte of a multi-byte sequence).
 inline constexpr auto kByteFlags = [] {
@@ -234,31 +249,60 @@ inline constexpr auto kByteFlags = [] {
 }();
 
 /// Counts, in bytes[0, n), the code symbols (a run of one symbol counting once) and the case
-/// switches (an ASCII capital right after an ASCII lower-case letter); `prev` is the byte before
-/// bytes[0] (0 at the start). Both are rare in text, so 16 bytes at a time are tested for any
-/// printable ASCII byte that is not a lower-case letter, and only those bytes are looked at.
+/// switches (an ASCII capital right after an ASCII lower-case letter); the byte before bytes[0]
+/// counts as 0. 16 bytes at a time without branches: byte-class masks of each block and of the
+/// same block shifted by one byte, combined and counted.
 inline void count_symbols_and_case(const unsigned char* bytes, std::size_t n, std::size_t& code_symbols,
                                    std::size_t& case_switches) noexcept {
   auto one = [&](std::size_t i) LANGSIFT_ALWAYS_INLINE {
     const unsigned f = kByteFlags[bytes[i]];
     if ((f & 3u) == 0) return;
     const unsigned char prev = i ? bytes[i - 1] : 0;
-    if (f & 1u) code_symbols += bytes[i] != prev;                 // "____" counts once
+    if (f & 1u) code_symbols += bytes[i] != prev;        // "____" counts once
     else case_switches += (kByteFlags[prev] >> 2) & 1u;  // lower-case, then upper-case
   };
   std::size_t i = 0;
 #if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(0x20), below_a = _mm_set1_epi8(0x60), above_z = _mm_set1_epi8(0x7B);
-  for (; i + 16 <= n; i += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
-    // signed compares: bytes >= 0x80 are negative, so never "above space"
-    const __m128i printable = _mm_cmpgt_epi8(x, space);
-    const __m128i lower = _mm_and_si128(_mm_cmpgt_epi8(x, below_a), _mm_cmplt_epi8(x, above_z));
-    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(lower, printable)));
-    while (m) {
-      one(i + static_cast<std::size_t>(__builtin_ctz(m)));
-      m &= m - 1;
+  if (n >= 17) {
+    one(0);
+    i = 1;
+    // x in [lo, hi] for ASCII lo..hi (signed compares: bytes >= 0x80 are negative, never inside);
+    // the bounds as vectors once, outside the loop
+    constexpr std::size_t R = std::size(kCodeSymbolRanges);
+    __m128i below[R + 2], above[R + 2];
+    for (std::size_t r = 0; r < R; ++r) {
+      below[r] = _mm_set1_epi8(static_cast<char>(kCodeSymbolRanges[r].first - 1));
+      above[r] = _mm_set1_epi8(static_cast<char>(kCodeSymbolRanges[r].second + 1));
     }
+    below[R] = _mm_set1_epi8('A' - 1), above[R] = _mm_set1_epi8('Z' + 1);
+    below[R + 1] = _mm_set1_epi8('a' - 1), above[R + 1] = _mm_set1_epi8('z' + 1);
+    auto in = [&](__m128i x, std::size_t r) LANGSIFT_ALWAYS_INLINE {
+      return _mm_and_si128(_mm_cmpgt_epi8(x, below[r]), _mm_cmplt_epi8(x, above[r]));
+    };
+    // Per-lane counts (a mask lane is -1: subtracting it adds 1), summed every 255 blocks.
+    __m128i sym_count = _mm_setzero_si128(), switch_count = _mm_setzero_si128();
+    unsigned blocks = 0;
+    auto drain = [&] {
+      const __m128i zero = _mm_setzero_si128();
+      const __m128i a = _mm_sad_epu8(sym_count, zero), b = _mm_sad_epu8(switch_count, zero);
+      code_symbols += static_cast<std::size_t>(_mm_cvtsi128_si32(a) + _mm_extract_epi16(a, 4));
+      case_switches += static_cast<std::size_t>(_mm_cvtsi128_si32(b) + _mm_extract_epi16(b, 4));
+      sym_count = switch_count = zero;
+      blocks = 0;
+    };
+    for (; i + 16 <= n; i += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
+      const __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i - 1));
+      static_assert(R == 7);
+      const __m128i sym = _mm_or_si128(_mm_or_si128(_mm_or_si128(in(x, 0), in(x, 1)), _mm_or_si128(in(x, 2), in(x, 3))),
+                                       _mm_or_si128(_mm_or_si128(in(x, 4), in(x, 5)), in(x, 6)));
+      const __m128i new_sym = _mm_andnot_si128(_mm_cmpeq_epi8(x, prev), sym);
+      const __m128i switches = _mm_and_si128(in(x, R), in(prev, R + 1));
+      sym_count = _mm_sub_epi8(sym_count, new_sym);
+      switch_count = _mm_sub_epi8(switch_count, switches);
+      if (++blocks == 255) drain();
+    }
+    drain();
   }
 #endif
   for (; i < n; ++i) one(i);
