@@ -303,7 +303,7 @@ TEST_CASE("threads sharing one model get the answers of a single thread") {
   for (const auto& t : text) {
     const detection d = detect(M(), t);
     std::string s(d.language());
-    for (std::size_t i = 0; i < d.count; ++i) s += "," + std::to_string(d.languages[i].percent);
+    for (std::size_t i = 0; i < d.count; ++i) s.append(",").append(std::to_string(d.languages[i].percent));
     expected.push_back(s);
   }
   std::vector<int> mismatches(4, 0);
@@ -314,7 +314,7 @@ TEST_CASE("threads sharing one model get the answers of a single thread") {
         for (std::size_t i = 0; i < text.size(); ++i) {
           const detection d = detect(M(), text[(i + t) % text.size()]);
           std::string s(d.language());
-          for (std::size_t k = 0; k < d.count; ++k) s += "," + std::to_string(d.languages[k].percent);
+          for (std::size_t k = 0; k < d.count; ++k) s.append(",").append(std::to_string(d.languages[k].percent));
           if (s != expected[(i + t) % text.size()]) ++mismatches[t];
         }
     });
