@@ -125,8 +125,8 @@ static_assert(sizeof(language_record) == 80);
 /// The table of one script group (the GRUP section is an array of these; offsets are into TABL).
 /// Slots: 4 per bucket, two candidate buckets per feature, u32 = fingerprint (fp_bits) | type (2)
 /// | payload: type 0 = one posting (local language << inline_q_bits | q); 1 = a list record of up
-/// to 8 entries (local << 8 | q) of entry_bytes each, a zero entry ending a shorter list; 3 = a
-/// short list record of up to 4 entries; 2 = a row of q per language. Every feature is thus at
+/// to 8 entries (local << 8 | q) of entry_bytes each, a zero entry ending a shorter list (and the
+/// rest of the record zero, checked at load); 3 = a short list record of up to 4 entries; 2 = a row of q per language. Every feature is thus at
 /// most two memory accesses: its slot, its payload.
 struct group_record {
   std::uint8_t script;
