@@ -85,7 +85,8 @@ TEST_CASE("first_argmax: the first of the largest, as the scalar loop") {
   std::mt19937 rng(3);
   for (int round = 0; round < 1000; ++round) {
     const std::uint32_t n = 4 * (1 + rng() % 40);
-    for (std::uint32_t i = 0; i < n; ++i) v.resize(n), v[i] = static_cast<float>(rng() % 9) - 4.0f;
+    v.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) v[i] = static_cast<float>(rng() % 9) - 4.0f;
     std::uint32_t want = 0;
     for (std::uint32_t i = 1; i < n; ++i)
       if (v[i] > v[want]) want = i;

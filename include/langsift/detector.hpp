@@ -495,6 +495,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     return d;
   }
   S.hits.assign(S.scores.size(), 0.0f);
+  if (S.by_type.size() < 4 * 256) S.by_type.resize(4 * 256);  // group_table::add_all's scratch
 
   // 3. Score units: scores[local] for each language of its group (kNone where not allowed).
   //    Features are extracted into a buffer sized for the worst case (a feature per order and
@@ -589,7 +590,6 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
         sv[found] = v;
         found += v != 0;
       }
-      if (S.by_type.size() < 4 * 256) S.by_type.resize(4 * 256);
       for (std::uint32_t i = 0; i < found;) {  // q <= 255: 256 features cannot overflow 16 bits
         const std::uint32_t take = std::min<std::uint32_t>(found - i, 256 - batch);
         g.add_all(sv + i, take, S.by_type.data(), acc);
@@ -853,7 +853,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     double rival = -1e300;
     for (std::size_t c = 0; c < g.size(); ++c) {  // the cheap test first: most lose to the best so far
       const double own = S.own[c];
-      if (own <= rival || c == rec.local || S.own[c] <= kNone / 2 || m.base_id(g.langs[c]) == top_base) continue;
+      if (own <= rival || c == rec.local || own <= kNone / 2 || m.base_id(g.langs[c]) == top_base) continue;
       rival = own;
     }
     if (contested && rival > -1e299) {

@@ -126,8 +126,8 @@ static_assert(sizeof(language_record) == 80);
 /// Slots: 4 per bucket, two candidate buckets per feature, u32 = fingerprint (fp_bits) | type (2)
 /// | payload: type 0 = one posting (local language << inline_q_bits | q); 1 = a list record of up
 /// to 8 entries (local << 8 | q) of entry_bytes each, a zero entry ending a shorter list (and the
-/// rest of the record zero, checked at load); 3 = a short list record of up to 4 entries; 2 = a row of q per language. Every feature is thus at
-/// most two memory accesses: its slot, its payload.
+/// rest of the record zero, checked at load); 3 = a short list record of up to 4 entries; 2 = a
+/// row of q per language. Every feature is thus at most two memory accesses: its slot, its payload.
 struct group_record {
   std::uint8_t script;
   std::uint8_t lang_bits;      ///< bits of a local language index in a slot
@@ -278,21 +278,9 @@ struct group_table {
     const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
     if (type == 0) {
       acc[payload >> rec->inline_q_bits] += static_cast<std::uint16_t>(payload & ((1u << rec->inline_q_bits) - 1));
-    } else if (type & 1) {  // a list: 8 entries (type 1) or 4 (type 3), a zero entry ends it
-      const unsigned cap = type == 1 ? kListEntries : kShortListEntries;
-      const unsigned char* base = type == 1 ? lists : short_lists;
-      // Every entry, without testing for the end: a zero entry adds 0 to acc[0] (a fixed trip
-      // count instead of a data-dependent loop exit the branch predictor keeps missing).
-      if (rec->entry_bytes == 2) {
-        const auto* x = reinterpret_cast<const std::uint16_t*>(base) + std::size_t{payload} * cap;
-        if (cap == kListEntries)
-          for (unsigned i = 0; i < kListEntries; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
-        else
-          for (unsigned i = 0; i < kShortListEntries; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
-      } else {
-        const auto* x = reinterpret_cast<const std::uint32_t*>(base) + std::size_t{payload} * cap;
-        for (unsigned i = 0; i < cap && x[i]; ++i) acc[x[i] >> 8] += static_cast<std::uint16_t>(x[i] & 0xFF);
-      }
+    } else if (type & 1) {  // a list: 8 entries (type 1) or 4 (type 3)
+      if (type == 1) add_record<kListEntries>(lists, payload, acc);
+      else add_record<kShortListEntries>(short_lists, payload, acc);
     } else {
       detail::add_row(acc, rows + static_cast<std::size_t>(payload) * rec->size_pad, rec->size_pad);
     }
@@ -315,23 +303,29 @@ struct group_table {
     const unsigned qb = rec->inline_q_bits;
     const std::uint32_t qmask = (1u << qb) - 1;
     for (std::size_t i = 0; i < count[0]; ++i) acc[by_type[0][i] >> qb] += static_cast<std::uint16_t>(by_type[0][i] & qmask);
-    if (rec->entry_bytes == 2) {  // every entry of a record: a zero entry adds 0 to acc[0]
-      const auto* lists16 = reinterpret_cast<const std::uint16_t*>(lists);
-      for (std::size_t i = 0; i < count[1]; ++i) {
-        const std::uint16_t* x = lists16 + std::size_t{by_type[1][i]} * kListEntries;
-        for (unsigned k = 0; k < kListEntries; ++k) acc[x[k] >> 8] += static_cast<std::uint16_t>(x[k] & 0xFF);
-      }
-      const auto* short16 = reinterpret_cast<const std::uint16_t*>(short_lists);
-      for (std::size_t i = 0; i < count[3]; ++i) {
-        const std::uint16_t* x = short16 + std::size_t{by_type[3][i]} * kShortListEntries;
-        for (unsigned k = 0; k < kShortListEntries; ++k) acc[x[k] >> 8] += static_cast<std::uint16_t>(x[k] & 0xFF);
-      }
-    } else {
-      for (std::size_t i = 0; i < count[1]; ++i) add(by_type[1][i] | (1u << payload_bits), acc);
-      for (std::size_t i = 0; i < count[3]; ++i) add(by_type[3][i] | (3u << payload_bits), acc);
-    }
+    auto add_lists = [&](auto entry) LANGSIFT_ALWAYS_INLINE {  // the entry width tested once, not per record
+      using Entry = decltype(entry);
+      for (std::size_t i = 0; i < count[1]; ++i) add_record<kListEntries, Entry>(lists, by_type[1][i], acc);
+      for (std::size_t i = 0; i < count[3]; ++i) add_record<kShortListEntries, Entry>(short_lists, by_type[3][i], acc);
+    };
+    if (rec->entry_bytes == 2) add_lists(std::uint16_t{});
+    else add_lists(std::uint32_t{});
     for (std::size_t i = 0; i < count[2]; ++i)
       detail::add_row(acc, rows + static_cast<std::size_t>(by_type[2][i]) * rec->size_pad, rec->size_pad);
+  }
+  /// Adds the entries (local << 8 | q) of list record `payload` of `base` (Cap entries each).
+  /// Every entry, without testing for the end: a zero entry adds 0 to acc[0], and the loader
+  /// checks that a record is zero after its first zero entry (a fixed trip count instead of a
+  /// data-dependent loop exit the branch predictor keeps missing).
+  template <unsigned Cap, class Entry>  // Entry: std::uint16_t or std::uint32_t (entry_bytes)
+  void add_record(const unsigned char* base, std::uint32_t payload, std::uint16_t* acc) const noexcept {
+    const auto* x = reinterpret_cast<const Entry*>(base) + std::size_t{payload} * Cap;
+    for (unsigned k = 0; k < Cap; ++k) acc[x[k] >> 8] += static_cast<std::uint16_t>(x[k] & 0xFF);
+  }
+  template <unsigned Cap>
+  void add_record(const unsigned char* base, std::uint32_t payload, std::uint16_t* acc) const noexcept {
+    if (rec->entry_bytes == 2) add_record<Cap, std::uint16_t>(base, payload, acc);
+    else add_record<Cap, std::uint32_t>(base, payload, acc);
   }
   /// Adds feature `h` (see add); false when no language of the group holds it.
   bool accumulate(std::uint64_t h, std::uint16_t* acc) const noexcept {

@@ -211,6 +211,12 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
 
   bool in_gap = true;    // a non-voter came after the last voter (or nothing came yet)
 
+  // A letter of the open run, with vote `v` (CJK runs also count Han and kana / Hangul apart).
+  auto count_voter = [&](std::uint16_t v) LANGSIFT_ALWAYS_INLINE {
+    ++r_letters;
+    if (v >= vote_han) (v == vote_han ? r_han : r_phonetic) += 1;
+  };
+
   while (p < e) {
     const std::size_t pos = static_cast<std::size_t>(p - base);
     std::uint16_t vote = static_cast<std::uint16_t>(script::latin);
@@ -231,8 +237,7 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
     }
     if (kind == run_cp_kind::voter) {
       if (!in_gap && vote == r_vote) {  // the common case: the run goes on
-        ++r_letters;
-        if (vote >= vote_han) (vote == vote_han ? r_han : r_phonetic) += 1;
+        count_voter(vote);
         // The rest of the word: letters of the run's own script and attached marks, without the
         // general case's bookkeeping; anything else is left to it (and decoded again there).
         const bool latin = vote == static_cast<std::uint16_t>(script::latin);
@@ -262,8 +267,7 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
             // after a gap an Inherited mark is no voter
             if (!is_letter_or_mark(static_cast<char_class>(v.cls)) || !is_real_script(sc) || vote_of(sc) != vote) break;
             same = v.sc;
-            if (vote >= vote_han) (vote == vote_han ? r_han : r_phonetic) += 1;
-            ++r_letters;
+            count_voter(vote);
             p = q;
             continue;
           }
@@ -278,8 +282,8 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
           } else if (!is_letter_or_mark(static_cast<char_class>(v.cls))) {
             break;  // a digit or punctuation mark of the script
           }
-          if (vote >= vote_han && v.sc != static_cast<std::uint8_t>(script::inherited)) (vote == vote_han ? r_han : r_phonetic) += 1;
-          ++r_letters;
+          if (v.sc == static_cast<std::uint8_t>(script::inherited)) ++r_letters;  // an attached mark
+          else count_voter(vote);
           p = q;
         }
         continue;
@@ -325,9 +329,7 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
       r_han = r_phonetic = 0;
       r_mid_letters = mid;
     }
-    ++r_letters;
-    if (vote == vote_han) ++r_han;
-    else if (vote == vote_kana || vote == vote_hangul) ++r_phonetic;
+    count_voter(vote);
     attach = true;
     in_gap = false;
     first_ws = last_ws_end = npos;

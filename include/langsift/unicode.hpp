@@ -15,9 +15,9 @@
 // takes a one-load path.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <array>
 #include <cstring>
 #include <iterator>
 #include <optional>
@@ -220,7 +220,6 @@ inline char32_t decode_utf8(const char*& p, const char* end) noexcept {
   return d.cp;
 }
 
-/// True if `s` is well-formed UTF-8 (no overlongs, surrogates or values above U+10FFFF).
 namespace detail {
 
 /// decode_utf8 and the code point's properties in one step (p < end): p advances past the
@@ -247,6 +246,7 @@ LANGSIFT_ALWAYS_INLINE inline decoded_props decode_props(const char*& p, const c
 
 }  // namespace detail
 
+/// True if `s` is well-formed UTF-8 (no overlongs, surrogates or values above U+10FFFF).
 inline bool is_valid_utf8(std::string_view s) noexcept {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const auto* e = p + s.size();
