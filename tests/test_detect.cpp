@@ -5,7 +5,9 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -92,6 +94,47 @@ TEST_CASE("first_argmax: the first of the largest, as the scalar loop") {
       if (v[i] > v[want]) want = i;
     REQUIRE(first_argmax(v.data(), n) == want);
   }
+}
+
+TEST_CASE("the per-language vector helpers agree with their scalar loops") {
+  using namespace langsift::detail;
+  std::mt19937 rng(11);
+  for (int round = 0; round < 500; ++round) {
+    const std::size_t n = 8 * (1 + rng() % 20);
+    std::vector<float> x(n), y(n), want(n);
+    std::vector<std::uint16_t> acc(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      x[k] = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) * 0.37f;
+      y[k] = want[k] = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) * 1.3f;
+      acc[k] = static_cast<std::uint16_t>(rng());
+    }
+    const float a = static_cast<float>(rng() % 50) * 0.25f;
+    add_scaled(y.data(), a, x.data(), n);
+    for (std::size_t k = 0; k < n; ++k) want[k] += a * x[k];
+    REQUIRE(y == want);
+
+    const float step = 0.0123f;
+    for (std::size_t k = 0; k < n; ++k) want[k] += static_cast<float>(acc[k]) * step;
+    drain_batch(y.data(), acc.data(), step, n);
+    REQUIRE(y == want);
+    CHECK(std::all_of(acc.begin(), acc.end(), [](std::uint16_t v) { return v == 0; }));
+
+    // top_two: the largest and the second largest (a repeated largest is also the second)
+    for (std::size_t k = 0; k < n; ++k) x[k] = static_cast<float>(rng() % 7);
+    float best = 0, second = 0;
+    top_two(x.data(), n, best, second);
+    std::vector<float> sorted = x;
+    std::sort(sorted.begin(), sorted.end(), std::greater<float>());
+    REQUIRE(best == sorted[0]);
+    REQUIRE(second == sorted[1]);
+  }
+  const float none = -3.0e38f;
+  std::vector<float> v(32, none);
+  v[5] = 2.0f;  // one language: the second is the padding's
+  float best = 0, second = 0;
+  top_two(v.data(), v.size(), best, second);
+  CHECK(best == 2.0f);
+  CHECK(second == none);
 }
 
 TEST_CASE("known answers of the built-in model (re-bless with scripts/bless-known-answers.sh)") {

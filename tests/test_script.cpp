@@ -177,7 +177,10 @@ TEST_CASE("invariants on random and damaged text") {
   const std::string pieces[] = {"Hello", " ", "Мир", "世界", "こんにちは", "한국", "123", ",", "\xFF",
                                 "\u0301", "\u200D", "क्ष", "😀", "\n", "ー", "\xE2\x82", "ㄅ", "ά",
                                 // long words: the 16-byte ASCII scan, the inner loop of a run
-                                "Donaudampfschifffahrtsgesellschaft", "достопримечательности", "ड़"};
+                                "Donaudampfschifffahrtsgesellschaft", "достопримечательности", "ड़",
+                                // two-byte Latin letters (skip_latin_letters), × ÷, a cut lead byte
+                                "Größenverhältnisse", "Łódź ", "ĳsberg ǅ ɐɑ", "5×3", "÷", "\xC3", "e\u0301", " - ",
+                                "ÀÿĀſƀɏɐɿ"};
   for (int round = 0; round < 20000; ++round) {
     std::string s;
     for (int k = 0, n = static_cast<int>(rng() % 12); k < n; ++k) s += pieces[rng() % std::size(pieces)];

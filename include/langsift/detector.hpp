@@ -34,6 +34,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -341,6 +342,76 @@ inline std::uint32_t first_argmax(const float* v, std::uint32_t n) noexcept {
   return best;
 }
 
+/// y[k] += a × x[k] for k < n (n a multiple of 4): a floor times a feature count, per language.
+inline void add_scaled(float* __restrict y, float a, const float* __restrict x, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n % 4 == 0) {
+    const __m128 va = _mm_set1_ps(a);
+    for (std::size_t k = 0; k < n; k += 4)
+      _mm_storeu_ps(y + k, _mm_add_ps(_mm_loadu_ps(y + k), _mm_mul_ps(va, _mm_loadu_ps(x + k))));
+    return;
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) y[k] += a * x[k];
+}
+
+/// hits[k] += acc[k] × step, then acc[k] = 0, for k < n (n a multiple of 8): a batch of
+/// quantised weights moved into the float sums.
+inline void drain_batch(float* __restrict hits, std::uint16_t* __restrict acc, float step, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n % 8 == 0) {
+    const __m128 vs = _mm_set1_ps(step);
+    const __m128i zero = _mm_setzero_si128();
+    for (std::size_t k = 0; k < n; k += 8) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + k));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + k), zero);
+      const __m128 lo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(a, zero)), hi = _mm_cvtepi32_ps(_mm_unpackhi_epi16(a, zero));
+      _mm_storeu_ps(hits + k, _mm_add_ps(_mm_loadu_ps(hits + k), _mm_mul_ps(lo, vs)));
+      _mm_storeu_ps(hits + k + 4, _mm_add_ps(_mm_loadu_ps(hits + k + 4), _mm_mul_ps(hi, vs)));
+    }
+    return;
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) {
+    hits[k] += static_cast<float>(acc[k]) * step;
+    acc[k] = 0;
+  }
+}
+
+/// The largest and the second largest of v[0..n) (equal when the largest occurs twice); n >= 2.
+inline void top_two(const float* v, std::size_t n, float& best, float& second) noexcept {
+#if defined(__SSE2__)
+  if (n >= 4 && n % 4 == 0) {
+    __m128 m1 = _mm_loadu_ps(v), m2 = _mm_set1_ps(-std::numeric_limits<float>::infinity());
+    for (std::size_t k = 4; k < n; k += 4) {  // per lane: the largest and second largest
+      const __m128 x = _mm_loadu_ps(v + k);
+      m2 = _mm_max_ps(m2, _mm_min_ps(m1, x));
+      m1 = _mm_max_ps(m1, x);
+    }
+    alignas(16) float a[4], b[4];
+    _mm_store_ps(a, m1);
+    _mm_store_ps(b, m2);
+    float s1 = a[0], s2 = b[0];
+    for (int l = 1; l < 4; ++l) {
+      s2 = std::max(s2, std::max(b[l], std::min(s1, a[l])));
+      s1 = std::max(s1, a[l]);
+    }
+    best = s1;
+    second = s2;
+    return;
+  }
+#endif
+  best = second = -std::numeric_limits<float>::infinity();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (v[k] > best) {
+      second = best;
+      best = v[k];
+    } else if (v[k] > second) {
+      second = v[k];
+    }
+  }
+}
+
 /// Cuts [begin, end) of `text` into pieces of about `target` bytes at whitespace.
 template <class F>
 inline void for_each_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target, F&& f) {
@@ -545,10 +616,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     float n_kind[feature_kind_count] = {};
     std::uint32_t n = 0, batch = 0;
     auto flush = [&] {
-      for (std::size_t k = 0; k < pad; ++k) {
-        hits[k] += static_cast<float>(acc[k]) * step;
-        acc[k] = 0;
-      }
+      detail::drain_batch(hits, acc, step, pad);
       batch = 0;
     };
     // score = hits + Σ over kinds of (features of the kind) × floor: a missing feature costs its floor
@@ -556,7 +624,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       for (std::size_t k = 0; k < pad; ++k) sc[k] = hits[k];
       for (unsigned kind = 1; kind < feature_kind_count; ++kind)
         if (n_kind[kind] > 0)
-          for (std::size_t k = 0; k < pad; ++k) sc[k] += n_kind[kind] * fl[kind * pad + k];
+          detail::add_scaled(sc, n_kind[kind], fl + kind * pad, pad);
       if (hinted) {
         const float share = static_cast<float>(static_cast<double>(u.bytes) / total_bytes);
         for (std::size_t k = 0; k < g.size(); ++k) sc[k] += S.bonus[g.langs[k]] * share;
@@ -600,15 +668,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       if (pos < u.text.size()) {  // more to read: is the unit decided already?
         flush();
         make_scores();
-        float best = kNone, second = kNone;
-        for (std::size_t k = 0; k < g.size(); ++k) {
-          if (sc[k] > best) {
-            second = best;
-            best = sc[k];
-          } else if (sc[k] > second) {
-            second = sc[k];
-          }
-        }
+        float best, second;  // the entries past the group's languages are kNone
+        detail::top_two(sc, pad, best, second);
         if (second > kNone / 2 && P.calibration_a * (static_cast<double>(best) - second) + P.calibration_b >= exit_z) break;
       }
     }
@@ -850,11 +911,22 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       for (std::size_t c = 0; c < g.size(); ++c) S.own[c] += sc[c];
     }
     const std::uint16_t top_base = m.base_id(static_cast<std::size_t>(top));
+    // The rival: the best other language of another base. The best of the others is it, unless
+    // it shares the top language's base (zh-Hant for zh), which is rare: then every one is tested.
     double rival = -1e300;
-    for (std::size_t c = 0; c < g.size(); ++c) {  // the cheap test first: most lose to the best so far
-      const double own = S.own[c];
-      if (own <= rival || c == rec.local || own <= kNone / 2 || m.base_id(g.langs[c]) == top_base) continue;
-      rival = own;
+    const float own_top = S.own[rec.local];
+    for (std::size_t c = g.size(); c < g.size_pad(); ++c) S.own[c] = kNone;
+    S.own[rec.local] = kNone;
+    const std::uint32_t best_other = detail::first_argmax(S.own.data(), static_cast<std::uint32_t>(g.size_pad()));
+    S.own[rec.local] = own_top;
+    if (best_other >= g.size() || m.base_id(g.langs[best_other]) != top_base) {
+      if (S.own[best_other] > kNone / 2) rival = S.own[best_other];
+    } else {
+      for (std::size_t c = 0; c < g.size(); ++c) {  // the cheap test first: most lose to the best so far
+        const double own = S.own[c];
+        if (own <= rival || c == rec.local || own <= kNone / 2 || m.base_id(g.langs[c]) == top_base) continue;
+        rival = own;
+      }
     }
     if (contested && rival > -1e299) {
       const double own = S.own[rec.local];

@@ -167,6 +167,69 @@ inline const char* skip_ascii_letters(const char* p, const char* e) noexcept {
   return p;
 }
 
+/// Two-byte UTF-8 sequences with a lead byte C3..C9 are U+00C0..U+027F: all Latin letters except
+/// U+00D7 × and U+00F7 ÷ (C3 97, C3 B7). skip_latin_letters relies on it.
+static_assert(
+    [] {
+      for (char32_t cp = 0xC0; cp < 0x280; ++cp) {
+        const uni_value& v = uni_values[uni_index(cp)];
+        const bool letter = v.sc == static_cast<std::uint8_t>(script::latin) &&
+                            static_cast<char_class>(v.cls) == char_class::letter;
+        if (letter != (cp != 0xD7 && cp != 0xF7)) return false;
+      }
+      return true;
+    }(),
+    "skip_latin_letters assumes U+00C0..U+027F are Latin letters but U+00D7 and U+00F7");
+
+/// The fast path of a Latin run in split_script_runs, 16 bytes at a time: from p (just after a
+/// letter of the run), over ASCII letters, the two-byte Latin letters U+00C0..U+027F (lead byte
+/// C3..C9, but × and ÷) and ASCII non-letters followed by such a letter (rule 3: they stay
+/// inside the run). Returns the end of the last letter passed (p if none) and adds the letters
+/// passed to `letters`. What it does not know (other bytes, a gap at its end) is left to the
+/// general loop, which reaches the same state one code point at a time.
+inline const char* skip_latin_letters(const char* p, const char* e, std::size_t& letters) noexcept {
+#if defined(__SSE2__)
+  const __m128i case_bit = _mm_set1_epi8(0x20), below_a = _mm_set1_epi8(0x60), above_z = _mm_set1_epi8(0x7B);
+  const __m128i minus1 = _mm_set1_epi8(-1), below_c3 = _mm_set1_epi8(static_cast<char>(0xC2)),
+                above_c9 = _mm_set1_epi8(static_cast<char>(0xCA)), below_c0 = _mm_set1_epi8(static_cast<char>(0xC0)),
+                c3 = _mm_set1_epi8(static_cast<char>(0xC3)), times = _mm_set1_epi8(static_cast<char>(0x97)),
+                divide = _mm_set1_epi8(static_cast<char>(0xB7));
+  while (e - p >= 17) {  // byte 16 is read too: the continuation of a lead byte at 15
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+    const __m128i xl = _mm_or_si128(x, case_bit);
+    // signed compares: bytes >= 0x80 are negative
+    const unsigned ascii_letter_m =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(xl, below_a), _mm_cmplt_epi8(xl, above_z))));
+    const unsigned ascii_m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(x, minus1)));
+    const __m128i lead = _mm_and_si128(_mm_cmpgt_epi8(x, below_c3), _mm_cmplt_epi8(x, above_c9));
+    const __m128i cont_next = _mm_cmplt_epi8(next, below_c0);  // 0x80..0xBF
+    const __m128i not_letter = _mm_and_si128(_mm_cmpeq_epi8(x, c3), _mm_or_si128(_mm_cmpeq_epi8(next, times), _mm_cmpeq_epi8(next, divide)));
+    const unsigned pair_m =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(not_letter, _mm_and_si128(lead, cont_next)))) & 0x7FFFu;
+    const unsigned starts = ascii_letter_m | pair_m;  // the first byte of each letter
+    const unsigned letter_bytes = starts | pair_m << 1;
+    const unsigned known = letter_bytes | (ascii_m & ~ascii_letter_m);
+    const unsigned prefix = static_cast<unsigned>(__builtin_ctz(~known | 0x10000u));  // bytes known, 0..16
+    const unsigned in_prefix = letter_bytes & ((1u << prefix) - 1);
+    if (!in_prefix) return p;
+    const unsigned end = 32u - static_cast<unsigned>(__builtin_clz(in_prefix));  // after the last letter byte
+    // bits set in 16 (no POPCNT instruction in the x86-64 baseline: a library call otherwise)
+    unsigned c = starts & ((1u << end) - 1);
+    c -= (c >> 1) & 0x5555u;
+    c = (c & 0x3333u) + ((c >> 2) & 0x3333u);
+    c = (c + (c >> 4)) & 0x0F0Fu;
+    letters += (c + (c >> 8)) & 0x1Fu;
+    p += end;
+    if (prefix < 16) return p;
+  }
+#else
+  (void)e;
+  (void)letters;
+#endif
+  return p;
+}
+
 /// The CJK decision of rule 2: kana (or Hangul) letters at least 1/16 of them plus Han.
 constexpr bool cjk_share_ok(std::size_t phonetic, std::size_t han) noexcept {
   return phonetic > 0 && phonetic * 16 >= phonetic + han;
@@ -244,6 +307,7 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
         std::uint8_t same = latin ? static_cast<std::uint8_t>(script::latin) : 0xFF;  // a script of this vote
         for (;;) {
           if (latin) {
+            p = skip_latin_letters(p, e, r_letters);
             const char* const w = p;
             p = skip_ascii_letters(p, e);
             r_letters += static_cast<std::size_t>(p - w);
