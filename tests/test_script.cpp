@@ -180,7 +180,9 @@ TEST_CASE("invariants on random and damaged text") {
                                 "Donaudampfschifffahrtsgesellschaft", "достопримечательности", "ड़",
                                 // two-byte Latin letters (skip_latin_letters), × ÷, a cut lead byte
                                 "Größenverhältnisse", "Łódź ", "ĳsberg ǅ ɐɑ", "5×3", "÷", "\xC3", "e\u0301", " - ",
-                                "ÀÿĀſƀɏɐɿ"};
+                                "ÀÿĀſƀɏɐɿ",
+                                // two-byte Cyrillic letters, a sign and marks among them, a cut lead byte
+                                "Қазақстан ұлттық", "ґрунт ", "Ѐ҂҃҉Ҋӿ", "\xD1", "при-вет, мир"};
   for (int round = 0; round < 20000; ++round) {
     std::string s;
     for (int k = 0, n = static_cast<int>(rng() % 12); k < n; ++k) s += pieces[rng() % std::size(pieces)];

@@ -167,47 +167,60 @@ inline const char* skip_ascii_letters(const char* p, const char* e) noexcept {
   return p;
 }
 
-/// Two-byte UTF-8 sequences with a lead byte C3..C9 are U+00C0..U+027F: all Latin letters except
-/// U+00D7 × and U+00F7 ÷ (C3 97, C3 B7). skip_latin_letters relies on it.
+/// Two-byte UTF-8 sequences that skip_run_letters takes as letters of a run without decoding
+/// them: for Latin, lead bytes C3..C9 (U+00C0..U+027F) but × and ÷ (C3 97, C3 B7); for Cyrillic,
+/// lead bytes D0..D3 (U+0400..U+04FF) but U+0482..U+0489 (D2 82..D2 89: a sign and marks).
+constexpr bool fast_run_letter(script sc, char32_t cp) noexcept {
+  if (sc == script::latin) return cp >= 0xC0 && cp < 0x280 && cp != 0xD7 && cp != 0xF7;
+  if (sc == script::cyrillic) return cp >= 0x400 && cp < 0x500 && (cp < 0x482 || cp > 0x489);
+  return false;
+}
 static_assert(
     [] {
-      for (char32_t cp = 0xC0; cp < 0x280; ++cp) {
-        const uni_value& v = uni_values[uni_index(cp)];
-        const bool letter = v.sc == static_cast<std::uint8_t>(script::latin) &&
-                            static_cast<char_class>(v.cls) == char_class::letter;
-        if (letter != (cp != 0xD7 && cp != 0xF7)) return false;
-      }
+      for (char32_t cp = 0x80; cp < 0x800; ++cp)
+        for (script sc : {script::latin, script::cyrillic}) {
+          const uni_value& v = uni_values[uni_index(cp)];
+          if (fast_run_letter(sc, cp) &&
+              !(v.sc == static_cast<std::uint8_t>(sc) && static_cast<char_class>(v.cls) == char_class::letter))
+            return false;
+        }
       return true;
     }(),
-    "skip_latin_letters assumes U+00C0..U+027F are Latin letters but U+00D7 and U+00F7");
+    "skip_run_letters takes only letters of the run's own script");
 
-/// The fast path of a Latin run in split_script_runs, 16 bytes at a time: from p (just after a
-/// letter of the run), over ASCII letters, the two-byte Latin letters U+00C0..U+027F (lead byte
-/// C3..C9, but × and ÷) and ASCII non-letters followed by such a letter (rule 3: they stay
+/// The fast path of a Latin or Cyrillic run in split_script_runs, 16 bytes at a time: from p
+/// (just after a letter of the run), over its letters (ASCII letters for Latin; the two-byte
+/// letters of fast_run_letter) and ASCII non-letters followed by such a letter (rule 3: they stay
 /// inside the run). Returns the end of the last letter passed (p if none) and adds the letters
 /// passed to `letters`. What it does not know (other bytes, a gap at its end) is left to the
 /// general loop, which reaches the same state one code point at a time.
-inline const char* skip_latin_letters(const char* p, const char* e, std::size_t& letters) noexcept {
+template <script Sc>
+inline const char* skip_run_letters(const char* p, const char* e, std::size_t& letters) noexcept {
+  static_assert(Sc == script::latin || Sc == script::cyrillic);
 #if defined(__SSE2__)
-  const __m128i case_bit = _mm_set1_epi8(0x20), below_a = _mm_set1_epi8(0x60), above_z = _mm_set1_epi8(0x7B);
-  const __m128i minus1 = _mm_set1_epi8(-1), below_c3 = _mm_set1_epi8(static_cast<char>(0xC2)),
-                above_c9 = _mm_set1_epi8(static_cast<char>(0xCA)), below_c0 = _mm_set1_epi8(static_cast<char>(0xC0)),
-                c3 = _mm_set1_epi8(static_cast<char>(0xC3)), times = _mm_set1_epi8(static_cast<char>(0x97)),
-                divide = _mm_set1_epi8(static_cast<char>(0xB7));
+  auto b = [](unsigned v) { return _mm_set1_epi8(static_cast<char>(v)); };
   while (e - p >= 17) {  // byte 16 is read too: the continuation of a lead byte at 15
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
-    const __m128i xl = _mm_or_si128(x, case_bit);
     // signed compares: bytes >= 0x80 are negative
+    const __m128i xl = _mm_or_si128(x, b(0x20));
     const unsigned ascii_letter_m =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(xl, below_a), _mm_cmplt_epi8(xl, above_z))));
-    const unsigned ascii_m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(x, minus1)));
-    const __m128i lead = _mm_and_si128(_mm_cmpgt_epi8(x, below_c3), _mm_cmplt_epi8(x, above_c9));
-    const __m128i cont_next = _mm_cmplt_epi8(next, below_c0);  // 0x80..0xBF
-    const __m128i not_letter = _mm_and_si128(_mm_cmpeq_epi8(x, c3), _mm_or_si128(_mm_cmpeq_epi8(next, times), _mm_cmpeq_epi8(next, divide)));
-    const unsigned pair_m =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(not_letter, _mm_and_si128(lead, cont_next)))) & 0x7FFFu;
-    const unsigned starts = ascii_letter_m | pair_m;  // the first byte of each letter
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(xl, b(0x60)), _mm_cmplt_epi8(xl, b(0x7B)))));
+    const unsigned ascii_m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(x, b(0xFF))));
+    const __m128i cont_next = _mm_cmplt_epi8(next, b(0xC0));  // 0x80..0xBF
+    __m128i pair;
+    if constexpr (Sc == script::latin) {
+      const __m128i lead = _mm_and_si128(_mm_cmpgt_epi8(x, b(0xC2)), _mm_cmplt_epi8(x, b(0xCA)));
+      const __m128i sign = _mm_and_si128(_mm_cmpeq_epi8(x, b(0xC3)), _mm_or_si128(_mm_cmpeq_epi8(next, b(0x97)), _mm_cmpeq_epi8(next, b(0xB7))));
+      pair = _mm_andnot_si128(sign, _mm_and_si128(lead, cont_next));
+    } else {
+      const __m128i lead = _mm_and_si128(_mm_cmpgt_epi8(x, b(0xCF)), _mm_cmplt_epi8(x, b(0xD4)));
+      const __m128i marks = _mm_and_si128(_mm_cmpeq_epi8(x, b(0xD2)), _mm_and_si128(_mm_cmpgt_epi8(next, b(0x81)), _mm_cmplt_epi8(next, b(0x8A))));
+      pair = _mm_andnot_si128(marks, _mm_and_si128(lead, cont_next));
+    }
+    const unsigned pair_m = static_cast<unsigned>(_mm_movemask_epi8(pair)) & 0x7FFFu;
+    // the first byte of each letter; ASCII letters are Latin voters, so another run stops at them
+    const unsigned starts = (Sc == script::latin ? ascii_letter_m : 0u) | pair_m;
     const unsigned letter_bytes = starts | pair_m << 1;
     const unsigned known = letter_bytes | (ascii_m & ~ascii_letter_m);
     const unsigned prefix = static_cast<unsigned>(__builtin_ctz(~known | 0x10000u));  // bytes known, 0..16
@@ -304,10 +317,12 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
         // The rest of the word: letters of the run's own script and attached marks, without the
         // general case's bookkeeping; anything else is left to it (and decoded again there).
         const bool latin = vote == static_cast<std::uint16_t>(script::latin);
+        const bool cyrillic = vote == static_cast<std::uint16_t>(script::cyrillic);
         std::uint8_t same = latin ? static_cast<std::uint8_t>(script::latin) : 0xFF;  // a script of this vote
         for (;;) {
+          if (cyrillic) p = skip_run_letters<script::cyrillic>(p, e, r_letters);
           if (latin) {
-            p = skip_latin_letters(p, e, r_letters);
+            p = skip_run_letters<script::latin>(p, e, r_letters);
             const char* const w = p;
             p = skip_ascii_letters(p, e);
             r_letters += static_cast<std::size_t>(p - w);
