@@ -441,8 +441,10 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   constexpr ngram_config rank_cfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false};
   S.units.clear();
   const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
-  S.scores.clear();
-  S.hits.clear();
+  // Per unit, the scores and hit sums of its group's languages: [score_begin, + size_pad) of
+  // S.scores and S.hits. Only scored units' entries are read, and score_unit writes them all, so
+  // the buffers are grown, never cleared or filled per call.
+  std::size_t score_size = 0;
 
   // Restrictions (`only`): per group a mask of allowed languages, built for the groups the text
   // uses. Nothing per call is proportional to the model's size without restrictions or hints.
@@ -553,8 +555,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       detail::for_each_piece(region, run.begin, run.end, piece, [&](std::size_t a, std::size_t b) {
         u.bytes = b - a;
         u.text = region.substr(a, b - a);
-        u.score_begin = static_cast<std::uint32_t>(S.scores.size());
-        S.scores.resize(S.scores.size() + g->size_pad());
+        u.score_begin = static_cast<std::uint32_t>(score_size);
+        score_size += g->size_pad();
         S.units.push_back(u);
       });
     }
@@ -565,7 +567,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     d.is_short = true;
     return d;
   }
-  S.hits.assign(S.scores.size(), 0.0f);
+  if (S.scores.size() < score_size) S.scores.resize(score_size);
+  if (S.hits.size() < score_size) S.hits.resize(score_size);
   if (S.by_type.size() < 4 * 256) S.by_type.resize(4 * 256);  // group_table::add_all's scratch
 
   // 3. Score units: scores[local] for each language of its group (kNone where not allowed).
@@ -606,6 +609,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     std::uint16_t* acc = S.acc16.data();
     std::fill_n(acc, pad, std::uint16_t{0});
     float* hits = S.hits.data() + u.score_begin;
+    std::fill_n(hits, pad, 0.0f);
     float* sc = S.scores.data() + u.score_begin;
     const float step = P.weight_step;
     const float* fl = m.floors(u.group);
