@@ -193,6 +193,28 @@ TEST_CASE("invariants on random and damaged text") {
   }
 }
 
+TEST_CASE("every two-byte code point inside Latin and Cyrillic runs, at every offset of the 16-byte scan") {
+  // skip_run_letters decides two-byte letters from their bytes alone; this holds it to the
+  // reference for each of U+0080..U+07FF, after a letter, after a gap, and across the scan's
+  // 16-byte boundary (a lead byte at offset 15 has its continuation in the next block).
+  for (const char* word : {"ab", "мы"}) {
+    for (char32_t cp = 0x80; cp < 0x800; ++cp) {
+      const char enc[3] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F)), 0};
+      for (std::size_t pad = 0; pad < 16; ++pad) {
+        std::string s = word;
+        s.append(pad, word[0] == 'a' ? 'x' : ' ');
+        s += enc;
+        s += enc;
+        s += " ";
+        s += enc;
+        s += word;
+        s += "                 ";
+        check_invariants(s);
+      }
+    }
+  }
+}
+
 TEST_CASE("script_counts and the histogram") {
   const auto h = langsift::script_counts("Hello Мир 世界 こんにちは 123 ー e\u0301");
   CHECK(h[script::latin] == 7);     // Hello + e + its accent
