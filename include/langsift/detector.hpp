@@ -606,8 +606,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     const group_table& g = *u.g;
     const std::size_t pad = g.size_pad();
     if (S.acc16.size() < pad) S.acc16.resize(pad);
-    std::uint16_t* acc = S.acc16.data();
-    std::fill_n(acc, pad, std::uint16_t{0});
+    std::uint16_t* acc = S.acc16.data();  // all zero: grown with zeros, and every flush zeroes it
     float* hits = S.hits.data() + u.score_begin;
     std::fill_n(hits, pad, 0.0f);
     float* sc = S.scores.data() + u.score_begin;
@@ -915,25 +914,23 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       for (std::size_t c = 0; c < g.size(); ++c) S.own[c] += sc[c];
     }
     const std::uint16_t top_base = m.base_id(static_cast<std::size_t>(top));
-    // The rival: the best other language of another base. The best of the others is it, unless
-    // it shares the top language's base (zh-Hant for zh), which is rare: then every one is tested.
-    double rival = -1e300;
+    // The rival: the best other language of another base (zh-Hant is not zh's). The top language,
+    // the padding and any same-base winner are masked out until the best left is another base.
     const float own_top = S.own[rec.local];
     for (std::size_t c = g.size(); c < g.size_pad(); ++c) S.own[c] = kNone;
     S.own[rec.local] = kNone;
-    const std::uint32_t best_other = detail::first_argmax(S.own.data(), static_cast<std::uint32_t>(g.size_pad()));
-    S.own[rec.local] = own_top;
-    if (best_other >= g.size() || m.base_id(g.langs[best_other]) != top_base) {
-      if (S.own[best_other] > kNone / 2) rival = S.own[best_other];
-    } else {
-      for (std::size_t c = 0; c < g.size(); ++c) {  // the cheap test first: most lose to the best so far
-        const double own = S.own[c];
-        if (own <= rival || c == rec.local || own <= kNone / 2 || m.base_id(g.langs[c]) == top_base) continue;
-        rival = own;
+    double rival = -1e300;
+    for (;;) {
+      const std::uint32_t c = detail::first_argmax(S.own.data(), static_cast<std::uint32_t>(g.size_pad()));
+      if (S.own[c] <= kNone / 2) break;  // none left: the rest, padding included, is kNone
+      if (m.base_id(g.langs[c]) != top_base) {
+        rival = S.own[c];
+        break;
       }
+      S.own[c] = kNone;
     }
     if (contested && rival > -1e299) {
-      const double own = S.own[rec.local];
+      const double own = own_top;
       const double z = use_rank ? (own - rival) / std::max(1.0, own) * 20.0 - 1.0
                                 : P.calibration_a * (own - rival) + P.calibration_b;
       d.confidence = static_cast<float>(1.0 / (1.0 + std::exp(-std::clamp(z, -50.0, 50.0))));

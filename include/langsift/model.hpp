@@ -272,18 +272,10 @@ struct group_table {
     __builtin_prefetch(base[type] + std::size_t{payload} * stride[type]);
   }
   /// Adds the q of every language holding the feature of slot `v` (non-zero) to acc[local]
-  /// (acc has size_pad() u16s).
+  /// (acc has size_pad() u16s). One slot through add_all (the slow path of tools and tests).
   void add(std::uint32_t v, std::uint16_t* acc) const noexcept {
-    const unsigned payload_bits = 30 - fp_bits;
-    const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
-    if (type == 0) {
-      acc[payload >> rec->inline_q_bits] += static_cast<std::uint16_t>(payload & ((1u << rec->inline_q_bits) - 1));
-    } else if (type & 1) {  // a list: 8 entries (type 1) or 4 (type 3)
-      if (type == 1) add_record<kListEntries>(lists, payload, acc);
-      else add_record<kShortListEntries>(short_lists, payload, acc);
-    } else {
-      detail::add_row(acc, rows + static_cast<std::size_t>(payload) * rec->size_pad, rec->size_pad);
-    }
+    std::uint32_t scratch[4];
+    add_all(&v, 1, scratch, acc);
   }
   /// add() for the n (<= 256) non-zero slots v[0, n), grouped by type first so that each group is
   /// a loop without type tests (a feature's type is a coin toss for the branch predictor; the
@@ -321,11 +313,6 @@ struct group_table {
   void add_record(const unsigned char* base, std::uint32_t payload, std::uint16_t* acc) const noexcept {
     const auto* x = reinterpret_cast<const Entry*>(base) + std::size_t{payload} * Cap;
     for (unsigned k = 0; k < Cap; ++k) acc[x[k] >> 8] += static_cast<std::uint16_t>(x[k] & 0xFF);
-  }
-  template <unsigned Cap>
-  void add_record(const unsigned char* base, std::uint32_t payload, std::uint16_t* acc) const noexcept {
-    if (rec->entry_bytes == 2) add_record<Cap, std::uint16_t>(base, payload, acc);
-    else add_record<Cap, std::uint32_t>(base, payload, acc);
   }
   /// Adds feature `h` (see add); false when no language of the group holds it.
   bool accumulate(std::uint64_t h, std::uint16_t* acc) const noexcept {

@@ -150,15 +150,21 @@ static_assert(
     }(),
     "skip_ascii_letters assumes the ASCII letters are exactly A-Z and a-z");
 
+#if defined(__SSE2__)
+/// Bit i set when byte i of x is an ASCII letter (signed compares: bytes >= 0x80 are negative,
+/// so never letters).
+inline unsigned ascii_letter_bits(__m128i x) noexcept {
+  const __m128i folded = _mm_or_si128(x, _mm_set1_epi8(0x20));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8(0x60)), _mm_cmplt_epi8(folded, _mm_set1_epi8(0x7B)))));
+}
+#endif
+
 /// The first byte at or after p (<= e) that is not an ASCII letter, or e.
 inline const char* skip_ascii_letters(const char* p, const char* e) noexcept {
 #if defined(__SSE2__)
-  const __m128i case_bit = _mm_set1_epi8(0x20), below_a = _mm_set1_epi8(0x60), above_z = _mm_set1_epi8(0x7B);
   while (e - p >= 16) {
-    const __m128i x = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), case_bit);
-    // signed compares: bytes >= 0x80 are negative, so never letters
-    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(x, below_a), _mm_cmplt_epi8(x, above_z));
-    const unsigned m = ~static_cast<unsigned>(_mm_movemask_epi8(letter)) & 0xFFFFu;
+    const unsigned m = ~ascii_letter_bits(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))) & 0xFFFFu;
     if (m) return p + __builtin_ctz(m);
     p += 16;
   }
@@ -203,9 +209,7 @@ inline const char* skip_run_letters(const char* p, const char* e, std::size_t& l
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
     // signed compares: bytes >= 0x80 are negative
-    const __m128i xl = _mm_or_si128(x, b(0x20));
-    const unsigned ascii_letter_m =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(xl, b(0x60)), _mm_cmplt_epi8(xl, b(0x7B)))));
+    const unsigned ascii_letter_m = ascii_letter_bits(x);
     const unsigned ascii_m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(x, b(0xFF))));
     const __m128i cont_next = _mm_cmplt_epi8(next, b(0xC0));  // 0x80..0xBF
     __m128i pair;
