@@ -19,8 +19,8 @@
 //   BM_detect_2k       detect() on a 2 KB text (scorer::automatic, i.e. bayes)
 //   BM_detect_2k_rank  the same with scorer::rank (TextCat's out-of-place distance)
 //   BM_model_load      model::load_view on default_model_bytes(); verify:0 checks the checksum
-//                      only, as default_model() does on its first call; verify:1 also walks the
-//                      structure (what a model from a file gets)
+//                      only (default_model() skips even that: its bytes are the library's own);
+//                      verify:1 also walks the structure (what a model from a file gets)
 #include <benchmark/benchmark.h>
 
 #include <fstream>
