@@ -2,8 +2,11 @@
 // built-in classifier's answers.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <memory>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "langsift/html.hpp"  // together with url.hpp: no clashing helpers
 #include "langsift/url_models.hpp"
@@ -103,6 +106,28 @@ TEST_CASE("baselines: ccTLD and ccTLD+") {
   CHECK(cctld_plus_language(p) == "en");
   REQUIRE(parse_url("http://www.example.eu/", p) == status::ok);
   CHECK(cctld_plus_language(p).empty());
+}
+
+TEST_CASE("url_add_row and url_fast_exp agree with their plain definitions") {
+  // the dense-row sums (16 weights at a time, the tail masked) against a scalar loop, for every
+  // row width up to 70 and rows placed at the end of their buffer (no read past them)
+  std::mt19937 rng(3);
+  for (std::size_t n = 1; n <= 70; ++n) {
+    INFO(n);
+    std::vector<std::int8_t> row(n);
+    for (auto& w : row) w = static_cast<std::int8_t>(static_cast<int>(rng() % 256) - 128);
+    std::vector<std::int32_t> got(n + 3), want(n + 3);
+    for (std::size_t k = 0; k < got.size(); ++k) got[k] = want[k] = static_cast<std::int32_t>(rng() % 2001) - 1000;
+    detail::url_add_row(got.data(), row.data(), n);
+    for (std::size_t k = 0; k < n; ++k) want[k] += row[k];
+    CHECK(got == want);
+  }
+  // e^x within 2e-4 relative, including at integer multiples of ln 2 (the floor's boundaries)
+  for (float x : {0.f, -1e-7f, -0.5f, -0.6931472f, -1.f, -1.3862944f, -2.0794415f, -7.5f, -20.f, -79.9f}) {
+    INFO(x);
+    CHECK(std::fabs(detail::url_fast_exp(x) - std::exp(x)) <= 2e-4f * std::exp(x));
+  }
+  CHECK(detail::url_fast_exp(-81.f) == 0.f);
 }
 
 TEST_CASE("built-in URL models load and cover every language of the text model") {

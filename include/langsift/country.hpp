@@ -37,25 +37,41 @@ struct country_index_entry {
 namespace langsift {
 inline namespace v1 {
 
-/// The languages of a country (ISO 3166-1 alpha-2, case-insensitive), most widely spoken first;
-/// empty for an unknown code.
-inline std::span<const country_language> country_languages(std::string_view cc) noexcept {
-  if (cc.size() != 2) return {};
-  auto up = [](char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; };
-  const char a = up(cc[0]), b = up(cc[1]);
-  std::size_t lo = 0, hi = std::size(detail::country_index);
+namespace detail {
+constexpr bool country_index_sorted() noexcept {
+  for (std::size_t i = 1; i < std::size(country_index); ++i) {
+    const auto &x = country_index[i - 1], &y = country_index[i];
+    if (!(x.cc[0] < y.cc[0] || (x.cc[0] == y.cc[0] && x.cc[1] < y.cc[1]))) return false;
+  }
+  return true;
+}
+static_assert(country_index_sorted(), "country_tables.inc: the index must be sorted by code (find_country)");
+
+/// The index entry of country code `a b` (upper case), or nullptr (binary search: sorted index).
+inline const country_index_entry* find_country(char a, char b) noexcept {
+  std::size_t lo = 0, hi = std::size(country_index);
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
-    const auto& e = detail::country_index[mid];
+    const auto& e = country_index[mid];
     if (e.cc[0] < a || (e.cc[0] == a && e.cc[1] < b))
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo == std::size(detail::country_index)) return {};
-  const auto& e = detail::country_index[lo];
-  if (e.cc[0] != a || e.cc[1] != b) return {};
-  return {detail::country_language_table + e.begin, static_cast<std::size_t>(e.end - e.begin)};
+  if (lo == std::size(country_index)) return nullptr;
+  const auto& e = country_index[lo];
+  return e.cc[0] == a && e.cc[1] == b ? &e : nullptr;
+}
+}  // namespace detail
+
+/// The languages of a country (ISO 3166-1 alpha-2, case-insensitive), most widely spoken first;
+/// empty for an unknown code.
+inline std::span<const country_language> country_languages(std::string_view cc) noexcept {
+  if (cc.size() != 2) return {};
+  auto up = [](char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; };
+  const detail::country_index_entry* e = detail::find_country(up(cc[0]), up(cc[1]));
+  if (!e) return {};
+  return {detail::country_language_table + e->begin, static_cast<std::size_t>(e->end - e->begin)};
 }
 
 /// The country (ISO 3166-1 alpha-2, upper case) a top-level domain stands for: the ccTLDs, with
@@ -74,9 +90,8 @@ inline std::string_view tld_country(std::string_view tld) noexcept {
   if (cc[0] == 'S' && cc[1] == 'U') return "RU";  // former Soviet Union, still Russian-language
   if (cc[0] == 'A' && cc[1] == 'C') return "SH";
   // a view into the static index, which owns the characters
-  for (const auto& e : detail::country_index)
-    if (e.cc[0] == cc[0] && e.cc[1] == cc[1]) return std::string_view(e.cc, 2);
-  return {};
+  const detail::country_index_entry* e = detail::find_country(cc[0], cc[1]);
+  return e ? std::string_view(e->cc, 2) : std::string_view();
 }
 
 /// Calls f(language, share) for the languages a country's sites are likely written in: its

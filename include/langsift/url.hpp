@@ -35,6 +35,10 @@
 #endif
 #include <xxhash.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "langsift/common.hpp"
 #include "langsift/country.hpp"
 #include "langsift/ngram.hpp"
@@ -621,16 +625,47 @@ namespace detail {
 inline float url_fast_exp(float x) noexcept {
   if (x < -80.f) return 0.f;
   const float t = x * 1.44269504f;  // log2(e)
-  const float fi = std::floor(t);
+  // floor(t) for t in [-116, 0], without std::floor (a long sequence without SSE4.1)
+  std::int32_t ti = static_cast<std::int32_t>(t);  // toward zero
+  ti -= static_cast<float>(ti) > t;
+  const float fi = static_cast<float>(ti);
   const float f = t - fi;  // [0, 1)
   // 2^f on [0,1): minimax cubic
   const float p = 1.f + f * (0.6951786f + f * (0.2261560f + f * 0.0784723f));
   std::int32_t bits;
   std::memcpy(&bits, &p, 4);
-  bits += static_cast<std::int32_t>(fi) << 23;
+  bits += ti * (1 << 23);
   float r;
   std::memcpy(&r, &bits, 4);
   return r;
+}
+
+/// s[k] += r[k] for k < n (a dense row of int8 weights into int32 sums), 16 weights at a time.
+inline void url_add_row(std::int32_t* s, const std::int8_t* r, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    const auto add16 = [s](std::size_t at, __m128i v) {
+      const __m128i lo = _mm_unpacklo_epi8(v, _mm_cmplt_epi8(v, _mm_setzero_si128()));  // int16
+      const __m128i hi = _mm_unpackhi_epi8(v, _mm_cmplt_epi8(v, _mm_setzero_si128()));
+      const __m128i lo_sign = _mm_srai_epi16(lo, 15), hi_sign = _mm_srai_epi16(hi, 15);
+      __m128i* d = reinterpret_cast<__m128i*>(s + at);
+      _mm_storeu_si128(d, _mm_add_epi32(_mm_loadu_si128(d), _mm_unpacklo_epi16(lo, lo_sign)));
+      _mm_storeu_si128(d + 1, _mm_add_epi32(_mm_loadu_si128(d + 1), _mm_unpackhi_epi16(lo, lo_sign)));
+      _mm_storeu_si128(d + 2, _mm_add_epi32(_mm_loadu_si128(d + 2), _mm_unpacklo_epi16(hi, hi_sign)));
+      _mm_storeu_si128(d + 3, _mm_add_epi32(_mm_loadu_si128(d + 3), _mm_unpackhi_epi16(hi, hi_sign)));
+    };
+    std::size_t k = 0;
+    for (; k + 16 <= n; k += 16) add16(k, _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k)));
+    if (k < n) {  // the row's last 16 weights, those already added masked to 0 (no read past the row)
+      const int done = static_cast<int>(k - (n - 16));  // 1..15
+      const __m128i keep = _mm_cmpgt_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                          _mm_set1_epi8(static_cast<char>(done - 1)));
+      add16(n - 16, _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + n - 16)), keep));
+    }
+    return;
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) s[k] += r[k];
 }
 
 }  // namespace detail
@@ -698,9 +733,7 @@ class url_model {
   void add_bucket(std::uint32_t b, std::int32_t* s) const noexcept {
     if (b & 0x80000000u) {
       if (b & 0x40000000u) {  // a dense row of all languages' weights
-        const std::int8_t* r = rows.data() + std::size_t{b & 0x3FFFFFFFu} * languages.size();
-        const std::size_t n = languages.size();
-        for (std::size_t k = 0; k < n; ++k) s[k] += r[k];
+        detail::url_add_row(s, rows.data() + std::size_t{b & 0x3FFFFFFFu} * languages.size(), languages.size());
         return;
       }
       const posting* p = postings.data() + ((b >> 8) & 0x3FFFFF);
@@ -1083,7 +1116,7 @@ class url_classifier {
     // top 3
     std::size_t best[3] = {nl, nl, nl};
     for (std::size_t i = 0; i < nl; ++i) {
-      if (!(p[i] > 0)) continue;
+      if (!(p[i] > 0) || (best[2] != nl && !(p[i] > p[best[2]]))) continue;  // not in the top 3 so far
       for (int k = 0; k < 3; ++k)
         if (best[k] == nl || p[i] > p[best[k]]) {
           for (int j = 2; j > k; --j) best[j] = best[j - 1];
