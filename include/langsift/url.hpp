@@ -640,6 +640,56 @@ inline float url_fast_exp(float x) noexcept {
   return r;
 }
 
+#if defined(__SSE2__)
+/// url_fast_exp of 4 values, operation for operation (the same results).
+inline __m128 url_fast_exp4(__m128 x) noexcept {
+  const __m128 t = _mm_mul_ps(x, _mm_set1_ps(1.44269504f));
+  const __m128i trunc = _mm_cvttps_epi32(t);
+  const __m128i ti = _mm_add_epi32(trunc, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(trunc), t)));  // -1 where above
+  const __m128 f = _mm_sub_ps(t, _mm_cvtepi32_ps(ti));
+  __m128 p = _mm_add_ps(_mm_set1_ps(0.2261560f), _mm_mul_ps(f, _mm_set1_ps(0.0784723f)));
+  p = _mm_add_ps(_mm_set1_ps(0.6951786f), _mm_mul_ps(f, p));
+  p = _mm_add_ps(_mm_set1_ps(1.f), _mm_mul_ps(f, p));
+  const __m128 r = _mm_castsi128_ps(_mm_add_epi32(_mm_castps_si128(p), _mm_slli_epi32(ti, 23)));
+  return _mm_andnot_ps(_mm_cmplt_ps(x, _mm_set1_ps(-80.f)), r);
+}
+#endif
+
+/// The softmax of a model's scores: out[i] = e^(s[i] - max) / Σ e^(s - max), with
+/// s[i] = acc[i] * k + bias[i] / temperature (elementwise 4 at a time; the sum in index order).
+inline void url_softmax(const std::int32_t* acc, const float* bias, std::size_t nl, float k, float temperature,
+                        float* out) noexcept {
+  float s[256];
+  float mx = -1e30f;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  __m128 mx4 = _mm_set1_ps(mx);
+  for (; i + 4 <= nl; i += 4) {
+    const __m128 v = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + i))),
+                                           _mm_set1_ps(k)),
+                                _mm_div_ps(_mm_loadu_ps(bias + i), _mm_set1_ps(temperature)));
+    _mm_storeu_ps(s + i, v);
+    mx4 = _mm_max_ps(mx4, v);
+  }
+  mx4 = _mm_max_ps(mx4, _mm_shuffle_ps(mx4, mx4, _MM_SHUFFLE(1, 0, 3, 2)));
+  mx4 = _mm_max_ps(mx4, _mm_shuffle_ps(mx4, mx4, _MM_SHUFFLE(2, 3, 0, 1)));
+  mx = _mm_cvtss_f32(mx4);
+#endif
+  for (; i < nl; ++i) {
+    s[i] = static_cast<float>(acc[i]) * k + bias[i] / temperature;
+    mx = std::max(mx, s[i]);
+  }
+  i = 0;
+#if defined(__SSE2__)
+  for (; i + 4 <= nl; i += 4) _mm_storeu_ps(s + i, url_fast_exp4(_mm_sub_ps(_mm_loadu_ps(s + i), _mm_set1_ps(mx))));
+#endif
+  for (; i < nl; ++i) s[i] = url_fast_exp(s[i] - mx);
+  float z = 0;
+  for (i = 0; i < nl; ++i) z += s[i];
+  const float inv = 1.f / z;
+  for (i = 0; i < nl; ++i) out[i] = s[i] * inv;
+}
+
 /// s[k] += r[k] for k < n (a dense row of int8 weights into int32 sums), 16 weights at a time.
 inline void url_add_row(std::int32_t* s, const std::int8_t* r, std::size_t n) noexcept {
 #if defined(__SSE2__)
@@ -1000,6 +1050,8 @@ class url_classifier {
     };
     add(linear_, lmap_);
     add(words_, wmap_);
+    for (auto i : lmap_) lused_ = std::max<std::size_t>(lused_, i + 1u);
+    for (auto i : wmap_) wused_ = std::max<std::size_t>(wused_, i + 1u);
     for (const auto& c : codes_) keys_.push_back(code_key(c));
     // features are extracted for the linear model (or the words model alone); for the words model
     // again, with its own configuration, only where it is consulted
@@ -1055,6 +1107,7 @@ class url_classifier {
     float p[kMaxLanguages];
     const std::size_t nl = codes_.size();
     std::fill(p, p + nl, 0.f);
+    std::size_t used = 0;  // p[used, nl) stay 0: the sums and the top 3 stop there
     float total = 0;
     bool any = false;
     const float lw = (o.use_linear && linear_) ? 1.f : 0.f;
@@ -1068,6 +1121,7 @@ class url_classifier {
         p[lmap_[i]] += share * post[i];
         linear_top = std::max(linear_top, post[i]);
       }
+      used = std::max(used, lused_);
       total += share;
     }
     // The words model is consulted where the linear model is unsure (or absent).
@@ -1084,6 +1138,7 @@ class url_classifier {
       any = true;
       const float share = total > 0 ? ww : 1.f;
       for (std::size_t i = 0; i < words_->languages.size(); ++i) p[wmap_[i]] += share * post[i];
+      used = std::max(used, wused_);
       total += share;
     }
     r.decision = any ? url_decision::model : url_decision::none;
@@ -1097,6 +1152,7 @@ class url_classifier {
         if (keys_[i] == key) {
           if (!any) p[i] += 1.f / static_cast<float>(nl);  // nothing else known: a flat prior
           p[i] = p[i] * factor + floor;
+          used = std::max(used, i + 1);
           return true;
         }
       return false;
@@ -1111,11 +1167,11 @@ class url_classifier {
     if (!o.country_hint.empty()) country(o.country_hint, o.hint_boost, o.hint_floor);
     if (o.use_cctld && f.country[0]) country(std::string_view(f.country, 2), o.cctld_boost, o.cctld_floor);
     float sum = 0;
-    for (std::size_t i = 0; i < nl; ++i) sum += p[i];
+    for (std::size_t i = 0; i < used; ++i) sum += p[i];
     if (!(sum > 0)) return r;
     // top 3
     std::size_t best[3] = {nl, nl, nl};
-    for (std::size_t i = 0; i < nl; ++i) {
+    for (std::size_t i = 0; i < used; ++i) {
       if (!(p[i] > 0) || (best[2] != nl && !(p[i] > p[best[2]]))) continue;  // not in the top 3 so far
       for (int k = 0; k < 3; ++k)
         if (best[k] == nl || p[i] > p[best[k]]) {
@@ -1171,20 +1227,7 @@ class url_classifier {
     for (std::size_t j = 0; j < n; ++j)
       if (idx[j]) m.add_bucket(idx[j], acc);
     if (hits == 0) return false;
-    float s[256];
-    float mx = -1e30f;
-    const float k = m.scale / m.temperature;
-    for (std::size_t i = 0; i < nl; ++i) {
-      s[i] = static_cast<float>(acc[i]) * k + m.bias[i] / m.temperature;
-      mx = std::max(mx, s[i]);
-    }
-    float z = 0;
-    for (std::size_t i = 0; i < nl; ++i) {
-      s[i] = detail::url_fast_exp(s[i] - mx);
-      z += s[i];
-    }
-    const float inv = 1.f / z;
-    for (std::size_t i = 0; i < nl; ++i) out[i] = s[i] * inv;
+    detail::url_softmax(acc, m.bias.data(), nl, m.scale / m.temperature, m.temperature, out);
     return true;
   }
 
@@ -1193,6 +1236,7 @@ class url_classifier {
   const url_model* words_ = nullptr;
   std::vector<std::string> codes_;
   std::vector<std::uint16_t> lmap_, wmap_;
+  std::size_t lused_ = 0, wused_ = 0;  ///< 1 + the largest index in lmap_, wmap_
   std::vector<std::uint64_t> keys_;  ///< codes_ packed for comparison
 
   static std::uint64_t code_key(std::string_view c) noexcept {
