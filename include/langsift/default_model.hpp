@@ -14,11 +14,11 @@
 namespace langsift {
 inline namespace v1 {
 
-/// The built-in model, set up on first use (header and tables checked, about 0.2 ms; no copy:
-/// the tables are used in place from the library's read-only data, and no checksum is computed
-/// over them, as they are part of the library itself — the tests verify it). Thread-safe. If the embedded bytes failed to
-/// validate — which the build's tests rule out — the model is empty and detect() reports
-/// status::invalid_argument.
+/// The built-in model, set up on first use (header and tables checked, well under a millisecond;
+/// no copy: the tables are used in place from the library's read-only data, and no checksum is
+/// computed over them, as they are part of the library itself — the tests verify it).
+/// Thread-safe. If the embedded bytes failed to validate — which the build's tests rule out — the
+/// model is empty and detect() reports status::invalid_argument.
 LANGSIFT_MODELS_API const model& default_model() noexcept;
 
 /// The raw bytes of the built-in model (e.g. to write it out with `langsift model --dump`).

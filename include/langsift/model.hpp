@@ -426,6 +426,7 @@ class model {
   // binary (not a file read at run time), and hashing all of them would cost most of the start-up
   // time; the tests check its checksum and structure.
   status parse(bool verify_checksum, bool verify_structure) noexcept;
+  static status load_in_place(std::string_view bytes, model& out, bool verify_checksum, bool verify_structure) noexcept;
 
   std::shared_ptr<const std::string> owned_;
   std::string_view bytes_;
@@ -450,12 +451,17 @@ class model {
 // ---------------------------------------------------------------------------------------------
 // Implementation
 
-inline status model::load_view(std::string_view bytes, model& out, bool verify_structure) noexcept {
+inline status model::load_in_place(std::string_view bytes, model& out, bool verify_checksum,
+                                    bool verify_structure) noexcept {
   model m;
   m.bytes_ = bytes;
-  status s = m.parse(/*verify_checksum=*/true, verify_structure);
+  status s = m.parse(verify_checksum, verify_structure);
   if (s == status::ok) out = std::move(m);
   return s;
+}
+
+inline status model::load_view(std::string_view bytes, model& out, bool verify_structure) noexcept {
+  return load_in_place(bytes, out, /*verify_checksum=*/true, verify_structure);
 }
 
 inline status model::load_copy(std::string_view bytes, model& out) noexcept {
