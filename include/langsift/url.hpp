@@ -28,6 +28,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #ifndef XXH_INLINE_ALL
@@ -402,6 +403,34 @@ struct url_features {
 
 namespace detail {
 
+/// The character n-grams of orders lo..hi of the padded token ^ tok[0, n) $ (boundary U+0020 on
+/// both sides): per position, the n-grams ending there, shortest first, each in the shared space
+/// (tag k) and/or the host space (tag k + 16). Lo and Hi fixed at compile time (0: the runtime
+/// lo, hi) so that the common configurations run without loops over the orders.
+template <unsigned Lo, unsigned Hi, bool Shared, bool Own>
+inline void url_ngram_features(const char32_t* tok, std::size_t n, unsigned lo, unsigned hi, std::uint8_t shared_space,
+                               url_features& f) noexcept {
+  constexpr unsigned kTop = Hi ? Hi : 7;
+  if constexpr (Lo != 0) lo = Lo;
+  if constexpr (Hi != 0) hi = Hi;
+  const std::size_t len = n + 2;
+  std::uint64_t poly[kTop + 1] = {};
+  for (std::size_t i = 0; i < len; ++i) {
+    const std::uint64_t v = static_cast<std::uint64_t>((i == 0 || i == len - 1) ? kBoundary : tok[i - 1]) + 1;
+    for (unsigned k = kTop; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;
+    poly[1] = v;
+    const auto emit = [&](unsigned k) LANGSIFT_ALWAYS_INLINE {
+      if constexpr (Shared) f.add(url_finish(poly[k], k), static_cast<std::uint8_t>(url_feat_ngram | k << 3 | shared_space));
+      if constexpr (Own) f.add(url_finish(poly[k], k + 16), static_cast<std::uint8_t>(url_feat_ngram | k << 3 | 128));
+    };
+    if (i + 1 >= hi) {  // every order ends here (a fixed trip count when Hi is)
+      for (unsigned k = lo; k <= hi; ++k) emit(k);
+    } else {
+      for (unsigned k = lo; k <= i + 1; ++k) emit(k);
+    }
+  }
+}
+
 /// Tokenises UTF-8 `text` at non-letters (letters and marks are word characters; digits,
 /// punctuation, symbols separate), lower-cases, drops stop tokens, and emits word and n-gram
 /// features.
@@ -428,20 +457,18 @@ inline void url_token_features(std::string_view text, const url_feature_config& 
         if (own) f.add(url_finish(h, 116), static_cast<std::uint8_t>(url_feat_word | 128));
       }
       if (want_ngrams) {
-        // padded token: ^ t0 .. tn-1 $ (boundary = U+0020 on both sides)
-        const std::size_t len = n + 2;
-        std::uint64_t poly[8] = {};
-        for (std::size_t i = 0; i < len; ++i) {
-          const char32_t c = (i == 0 || i == len - 1) ? kBoundary : tok[i - 1];
-          const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
-          for (unsigned k = 7; k >= 2; --k) poly[k] = poly[k - 1] * kPolyBase + v;
-          poly[1] = v;
-          const unsigned top = (i + 1) < hi ? static_cast<unsigned>(i + 1) : hi;
-          for (unsigned k = lo; k <= top; ++k) {
-            if (shared) f.add(url_finish(poly[k], k), static_cast<std::uint8_t>(url_feat_ngram | k << 3 | (host ? 64 : 0)));
-            if (own) f.add(url_finish(poly[k], k + 16), static_cast<std::uint8_t>(url_feat_ngram | k << 3 | 128));
-          }
-        }
+        const std::uint8_t space = host ? 64 : 0;
+        auto orders = [&](auto shared_c, auto own_c) {
+          constexpr bool S = decltype(shared_c)::value, O = decltype(own_c)::value;
+          if (lo == 3 && hi == 7) url_ngram_features<3, 7, S, O>(tok, n, lo, hi, space, f);  // the linear model's
+          else if (lo == 3 && hi == 5) url_ngram_features<3, 5, S, O>(tok, n, lo, hi, space, f);  // the words model's
+          else url_ngram_features<0, 0, S, O>(tok, n, lo, hi, space, f);
+        };
+        using yes = std::true_type;
+        using no = std::false_type;
+        if (shared && own) orders(yes{}, yes{});
+        else if (shared) orders(yes{}, no{});
+        else if (own) orders(no{}, yes{});
       }
     }
     n = 0;
