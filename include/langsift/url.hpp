@@ -821,8 +821,7 @@ class url_model {
     // inline: two 15-bit postings (weight 0 = none)
     for (int k = 0; k < 2; ++k, b >>= 15) {
       const std::uint32_t x = b & 0x7FFF;
-      const int w = static_cast<int>((x >> 8) & 0x7F);
-      s[x & 0xFF] += w >= 64 ? w - 128 : w;
+      s[x & 0xFF] += static_cast<std::int32_t>(x << 17) >> 25;  // the 7-bit signed weight in bits 8-14
     }
   }
 
@@ -1078,6 +1077,7 @@ class url_classifier {
     add(linear_, lmap_);
     add(words_, wmap_);
     for (auto i : lmap_) lused_ = std::max<std::size_t>(lused_, i + 1u);
+    for (std::size_t i = 0; i < lmap_.size(); ++i) lmap_identity_ = lmap_identity_ && lmap_[i] == i;
     for (auto i : wmap_) wused_ = std::max<std::size_t>(wused_, i + 1u);
     for (const auto& c : codes_) keys_.push_back(code_key(c));
     // features are extracted for the linear model (or the words model alone); for the words model
@@ -1144,10 +1144,13 @@ class url_classifier {
     if (lw > 0 && posterior(*linear_, accept_l_, f, post)) {
       any = true;
       const float share = ww > 0 ? 1.f - ww : 1.f;
-      for (std::size_t i = 0; i < linear_->languages.size(); ++i) {
-        p[lmap_[i]] += share * post[i];
-        linear_top = std::max(linear_top, post[i]);
+      const std::size_t ln = linear_->languages.size();
+      if (lmap_identity_) {  // the linear model's languages come first (no indirection: vectorised)
+        for (std::size_t i = 0; i < ln; ++i) p[i] += share * post[i];
+      } else {
+        for (std::size_t i = 0; i < ln; ++i) p[lmap_[i]] += share * post[i];
       }
+      for (std::size_t i = 0; i < ln; ++i) linear_top = std::max(linear_top, post[i]);
       used = std::max(used, lused_);
       total += share;
     }
@@ -1229,9 +1232,11 @@ class url_classifier {
     // values (their lists and rows prefetched), then the sums.
     std::uint32_t idx[url_features::kMaxFeatures];
     std::size_t n = 0;
+    const unsigned shift = (64 - m.bits) & 63;  // bucket_of without its test per feature
+    const std::uint64_t keep = m.bits ? ~std::uint64_t{0} : 0;
     for (std::size_t i = 0; i < f.count; ++i) {
       if (!accept[f.kind[i]]) continue;
-      const std::size_t b = url_model::bucket_of(f.hash[i], m.bits);
+      const std::size_t b = static_cast<std::size_t>((f.hash[i] >> shift) & keep);
 #if defined(__GNUC__) || defined(__clang__)
       __builtin_prefetch(m.buckets.data() + b);
 #endif
@@ -1264,6 +1269,7 @@ class url_classifier {
   std::vector<std::string> codes_;
   std::vector<std::uint16_t> lmap_, wmap_;
   std::size_t lused_ = 0, wused_ = 0;  ///< 1 + the largest index in lmap_, wmap_
+  bool lmap_identity_ = true;          ///< lmap_[i] == i (always, unless a model repeats a code)
   std::vector<std::uint64_t> keys_;  ///< codes_ packed for comparison
 
   static std::uint64_t code_key(std::string_view c) noexcept {
