@@ -2,6 +2,7 @@
 // built-in classifier's answers.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -144,6 +145,26 @@ TEST_CASE("url_add_row and url_fast_exp agree with their plain definitions") {
   }
   CHECK(differ == 0);
 #endif
+}
+
+TEST_CASE("url_ngram_features: the fixed-order versions emit what the general one does") {
+  const std::u32string tokens[] = {U"a", U"de", U"wiki", U"internetparsatellite", U"stra\u00dfe"};
+  for (const auto& t : tokens) {
+    INFO(t.size());
+    auto fixed = std::make_unique<url_features>(), general = std::make_unique<url_features>();
+    detail::url_ngram_features<3, 7, true, true>(t.data(), t.size(), 3, 7, 64, *fixed);
+    detail::url_ngram_features<0, 0, true, true>(t.data(), t.size(), 3, 7, 64, *general);
+    detail::url_ngram_features<3, 5, true, false>(t.data(), t.size(), 3, 5, 0, *fixed);
+    detail::url_ngram_features<0, 0, true, false>(t.data(), t.size(), 3, 5, 0, *general);
+    REQUIRE(fixed->count == general->count);
+    CHECK(std::equal(fixed->hash, fixed->hash + fixed->count, general->hash));
+    CHECK(std::equal(fixed->kind, fixed->kind + fixed->count, general->kind));
+    // padded length n + 2: orders 3..7 give sum over k of (n + 3 - k) n-grams where n + 2 >= k
+    std::size_t want = 0;
+    for (std::size_t k = 3; k <= 7; ++k) want += t.size() + 2 >= k ? 2 * (t.size() + 3 - k) : 0;
+    for (std::size_t k = 3; k <= 5; ++k) want += t.size() + 2 >= k ? t.size() + 3 - k : 0;
+    CHECK(fixed->count == want);
+  }
 }
 
 TEST_CASE("built-in URL models load and cover every language of the text model") {
