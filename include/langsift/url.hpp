@@ -684,9 +684,9 @@ inline __m128 url_fast_exp4(__m128 x) noexcept {
 
 /// The softmax of a model's scores: out[i] = e^(s[i] - max) / Σ e^(s - max), with
 /// s[i] = acc[i] * k + bias[i] / temperature (elementwise 4 at a time; the sum in index order).
+/// `out` (nl values) holds s, then the exponentials, then the result.
 inline void url_softmax(const std::int32_t* acc, const float* bias, std::size_t nl, float k, float temperature,
                         float* out) noexcept {
-  float s[256];
   float mx = -1e30f;
   std::size_t i = 0;
 #if defined(__SSE2__)
@@ -695,7 +695,7 @@ inline void url_softmax(const std::int32_t* acc, const float* bias, std::size_t 
     const __m128 v = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + i))),
                                            _mm_set1_ps(k)),
                                 _mm_div_ps(_mm_loadu_ps(bias + i), _mm_set1_ps(temperature)));
-    _mm_storeu_ps(s + i, v);
+    _mm_storeu_ps(out + i, v);
     mx4 = _mm_max_ps(mx4, v);
   }
   mx4 = _mm_max_ps(mx4, _mm_shuffle_ps(mx4, mx4, _MM_SHUFFLE(1, 0, 3, 2)));
@@ -703,18 +703,18 @@ inline void url_softmax(const std::int32_t* acc, const float* bias, std::size_t 
   mx = _mm_cvtss_f32(mx4);
 #endif
   for (; i < nl; ++i) {
-    s[i] = static_cast<float>(acc[i]) * k + bias[i] / temperature;
-    mx = std::max(mx, s[i]);
+    out[i] = static_cast<float>(acc[i]) * k + bias[i] / temperature;
+    mx = std::max(mx, out[i]);
   }
   i = 0;
 #if defined(__SSE2__)
-  for (; i + 4 <= nl; i += 4) _mm_storeu_ps(s + i, url_fast_exp4(_mm_sub_ps(_mm_loadu_ps(s + i), _mm_set1_ps(mx))));
+  for (; i + 4 <= nl; i += 4) _mm_storeu_ps(out + i, url_fast_exp4(_mm_sub_ps(_mm_loadu_ps(out + i), _mm_set1_ps(mx))));
 #endif
-  for (; i < nl; ++i) s[i] = url_fast_exp(s[i] - mx);
+  for (; i < nl; ++i) out[i] = url_fast_exp(out[i] - mx);
   float z = 0;
-  for (i = 0; i < nl; ++i) z += s[i];
+  for (i = 0; i < nl; ++i) z += out[i];
   const float inv = 1.f / z;
-  for (i = 0; i < nl; ++i) out[i] = s[i] * inv;
+  for (i = 0; i < nl; ++i) out[i] *= inv;
 }
 
 /// s[k] += r[k] for k < n (a dense row of int8 weights into int32 sums), 16 weights at a time.
