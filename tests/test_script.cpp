@@ -178,7 +178,7 @@ TEST_CASE("invariants on random and damaged text") {
                                 "\u0301", "\u200D", "क्ष", "😀", "\n", "ー", "\xE2\x82", "ㄅ", "ά",
                                 // long words: the 16-byte ASCII scan, the inner loop of a run
                                 "Donaudampfschifffahrtsgesellschaft", "достопримечательности", "ड़",
-                                // two-byte Latin letters (skip_latin_letters), × ÷, a cut lead byte
+                                // two-byte Latin letters (skip_run_letters), × ÷, a cut lead byte
                                 "Größenverhältnisse", "Łódź ", "ĳsberg ǅ ɐɑ", "5×3", "÷", "\xC3", "e\u0301", " - ",
                                 "ÀÿĀſƀɏɐɿ",
                                 // two-byte Cyrillic letters, a sign and marks among them, a cut lead byte
