@@ -215,6 +215,51 @@ TEST_CASE("every two-byte code point inside Latin and Cyrillic runs, at every of
   }
 }
 
+TEST_CASE("runs of three-byte letters: the fast path against the reference") {
+  // skip_run_letters3 takes three-byte letters of the run's script (and ASCII gaps before one)
+  // from their bytes and one table lookup; this holds it to the reference on random mixes of
+  // such letters with the code points it must leave to the general loop: marks and digits of the
+  // script, letters of other three-byte scripts, Common letters and punctuation, Inherited marks
+  // (three-byte ZWJ/ZWNJ, two-byte U+0301 and its overlong three-byte form), a surrogate, cut
+  // sequences, ASCII letters and non-letters, and the last bytes of the text.
+  std::mt19937 rng(11);
+  const std::vector<std::string> scripts[] = {
+      {"ก", "ภ", "า", "ี", "เ", "่", "๑", "฿", "ฯ", "๏"},  // Thai: letters, marks, digit, Common, punctuation
+      {"क", "ष", "्", "ि", "ं", "।", "१", "ॐ", "ॲ"},       // Devanagari, a Common danda
+      {"த", "ம", "ி", "ழ்", "௧"},                           // Tamil
+      {"ქ", "ა", "რ", "Ა", "ჼ", "჻"},                       // Georgian, Mtavruli, a modifier letter
+      {"世", "界", "の", "カ", "ー", "、", "。", "ㄅ"},      // Han, kana, Bopomofo
+      {"한", "국", "어", "世", "。"},                        // Hangul, Han
+      // three-byte letters of scripts with one- and two-byte letters, and overlong forms of these
+      {"ệ", "ạ", "ở", "n", "é", "\xE0\x81\xA1", "\xE0\x83\xA9"},  // Vietnamese; overlong a, é
+      {"ἀ", "ῆ", "α", "ς", "\xE0\x8E\xB1"}};                      // polytonic Greek; overlong α
+  const std::string others[] = {
+      "ৎ", "ক", "ো", "ગ", "ુ", "ਪ", "ੰ", "తె", "ల", "｡", "ｶ",  // Bengali, Gujarati, Gurmukhi, Telugu, halfwidth
+      "\u200D", "\u200C", "\u0301", "\xE0\x8C\x81", "\xED\xA0\x80", "\xE0\xB8", "\xE0", "\xE2\x82",
+      " ", "  ", ",", ". ", "-", "1", "\n", "a", "Z", "é", "м", "ά", "😀", "\xFF"};
+  for (int round = 0; round < 30000; ++round) {
+    std::string s;
+    // mostly one script's code points, as in text, with the others mixed in
+    const auto& home = scripts[rng() % std::size(scripts)];
+    for (int k = 0, n = static_cast<int>(rng() % 40); k < n; ++k) {
+      const unsigned r = rng() % 8;
+      s += r < 5 ? home[rng() % home.size()] : r < 7 ? others[rng() % std::size(others)] : std::string(" ");
+    }
+    check_invariants(s);
+  }
+  // The 1/16 rule counts the Han and kana (Hangul) letters the fast path passes.
+  for (std::size_t han = 0; han < 64; ++han)
+    for (std::string_view letter : {"の", "カ", "ㇰ", "한"})
+      for (std::size_t n = 1; n <= 8; ++n) {
+        std::string h, phonetic;
+        for (std::size_t i = 0; i < han; ++i) h += i % 7 == 6 ? " 界" : "世";
+        for (std::size_t i = 0; i < n; ++i) phonetic += letter;
+        check_invariants(h + phonetic);
+        check_invariants(phonetic + h);
+        check_invariants(phonetic + " " + h + "。");
+      }
+}
+
 TEST_CASE("script_counts and the histogram") {
   const auto h = langsift::script_counts("Hello Мир 世界 こんにちは 123 ー e\u0301");
   CHECK(h[script::latin] == 7);     // Hello + e + its accent
