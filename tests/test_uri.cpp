@@ -90,6 +90,42 @@ TEST_CASE("parse_uri tolerates backslashes and extra slashes for http(s)", "[uri
   CHECK_FALSE(f->has_authority);
 }
 
+TEST_CASE("parse_uri: the bare-host shortcut agrees with uri_split_authority", "[uri]") {
+  using namespace langsift::detail;
+  for (unsigned c = 0; c < 256; ++c)
+    CHECK(((uri_byte_class[c] & uri_class_forbidden) != 0) == uri_host_forbidden(static_cast<unsigned char>(c)));
+  // Every byte in every part of an authority, for a special and a non-special scheme.
+  const char* shapes[] = {"h#st.de", "#", "u#@h.de", "u@h#", "h.de:#", "h.de:8#", "[::#]", "[#]:80", "#h", "h#"};
+  for (const char* scheme : {"http", "foo"}) {
+    const bool special = std::string_view(scheme) == "http";
+    for (unsigned c = 0; c < 256; ++c) {
+      for (std::string shape : shapes) {
+        shape[shape.find('#')] = static_cast<char>(c);
+        const std::string after = shape + "/p", url = std::string(scheme) + "://" + after;
+        // The authority as RFC 3986 delimits it (and WHATWG for http: '\\' is '/', and any
+        // number of slashes may come first).
+        std::size_t begin = 0;
+        while (special && begin < after.size() && (after[begin] == '/' || after[begin] == '\\')) ++begin;
+        std::size_t end = begin;
+        while (end < after.size() && after[end] != '/' && after[end] != '?' && after[end] != '#' &&
+               !(special && after[end] == '\\'))
+          ++end;
+        langsift::uri_view ref;
+        ref.authority = std::string_view(after).substr(begin, end - begin);
+        const bool ok = uri_split_authority(ref);
+        const auto u = parse_uri(url);
+        INFO(url);
+        REQUIRE(u.has_value() == ok);
+        if (!ok) continue;
+        CHECK(u->authority == ref.authority);
+        CHECK(u->userinfo == ref.userinfo);
+        CHECK(u->host == ref.host);
+        CHECK(u->port == ref.port);
+      }
+    }
+  }
+}
+
 // RFC 3986 section 5.4: every normal and abnormal example.
 TEST_CASE("resolve_uri: RFC 3986 5.4.1 normal examples", "[uri]") {
   const std::string base = "http://a/b/c/d;p?q";

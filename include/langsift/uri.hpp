@@ -19,7 +19,9 @@
 // Not done: IDNA/punycode, IPv4 canonicalisation, default-port removal, "%2e" as a dot segment.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -83,6 +85,28 @@ inline std::string_view uri_trim(std::string_view s) noexcept {
   return s;
 }
 
+/// WHATWG forbidden host code points, plus '%' (we do not percent-decode hosts).
+inline constexpr bool uri_host_forbidden(unsigned char c) noexcept {
+  return c <= 0x20 || c == 0x7F || c == '#' || c == '%' || c == '/' || c == ':' || c == '<' ||
+         c == '>' || c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^' ||
+         c == '|' || c == '"' || c == '`' || c == '{' || c == '}';
+}
+
+/// Byte classes for parse_uri's authority scan, one table load per byte instead of a chain of
+/// comparisons: where the authority ends ('\' only for http(s)), and the forbidden host bytes.
+/// The forbidden set includes '@', ':' and '[', so an authority without any forbidden byte is a
+/// valid bare host and uri_split_authority has nothing to do.
+enum : std::uint8_t { uri_class_end = 1, uri_class_backslash = 2, uri_class_forbidden = 4 };
+inline constexpr std::array<std::uint8_t, 256> uri_byte_class = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    if (uri_host_forbidden(static_cast<unsigned char>(c))) t[c] |= uri_class_forbidden;
+    if (c == '/' || c == '?' || c == '#') t[c] |= uri_class_end;
+    if (c == '\\') t[c] |= uri_class_backslash;
+  }
+  return t;
+}();
+
 /// Splits an authority into userinfo, host and port. False for a malformed authority.
 inline bool uri_split_authority(uri_view& u) noexcept {
   std::string_view a = u.authority;
@@ -112,14 +136,8 @@ inline bool uri_split_authority(uri_view& u) noexcept {
       host = hostport.substr(0, colon);
       port = hostport.substr(colon + 1);
     }
-    for (char ch : host) {
-      unsigned char c = static_cast<unsigned char>(ch);
-      // WHATWG forbidden host code points (plus '%': we do not percent-decode hosts).
-      if (c <= 0x20 || c == 0x7F || c == '#' || c == '%' || c == '/' || c == ':' || c == '<' ||
-          c == '>' || c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^' ||
-          c == '|' || c == '"' || c == '`' || c == '{' || c == '}')
-        return false;
-    }
+    for (char c : host)
+      if (uri_byte_class[static_cast<unsigned char>(c)] & uri_class_forbidden) return false;
   }
   for (char c : port)
     if (!uri_is_digit(c)) return false;
@@ -155,12 +173,21 @@ inline std::optional<uri_view> parse_uri(std::string_view s) noexcept {
     std::size_t k = 2;
     if (special)
       while (k < rest.size() && is_slash(rest[k])) ++k;  // "http:////host" → host
+    const std::uint8_t stop = special ? uri_class_end | uri_class_backslash : uri_class_end;
+    std::uint8_t seen = 0;  // the classes of the authority's bytes
     std::size_t e = k;
-    while (e < rest.size() && !is_slash(rest[e]) && rest[e] != '?' && rest[e] != '#') ++e;
+    for (; e < rest.size(); ++e) {
+      const std::uint8_t c = uri_byte_class[static_cast<unsigned char>(rest[e])];
+      if (c & stop) break;
+      seen |= c;
+    }
     u.has_authority = true;
     u.authority = rest.substr(k, e - k);
     rest = rest.substr(e);
-    if (!uri_split_authority(u)) return std::nullopt;
+    if (!(seen & uri_class_forbidden))
+      u.host = u.authority;  // no userinfo, port or IP literal (the common case)
+    else if (!uri_split_authority(u))
+      return std::nullopt;
   }
   std::size_t hash = rest.find('#');
   if (hash != std::string_view::npos) {
