@@ -72,10 +72,12 @@ inline domain_parts split_domain(std::string_view host, bool use_private = true)
     return f;
   };
   std::size_t suffix_at = std::string_view::npos;
+  // The parent looked up for a wildcard at one label is the name looked up at the next: look it
+  // up once.
+  std::uint8_t f = flags_of(host);
   for (std::size_t p = 0;;) {
     const std::string_view s = host.substr(p);
     const std::size_t dot = s.find('.');
-    const std::uint8_t f = flags_of(s);
     if (f & 4) {  // exception: the suffix is the rule minus its first label
       suffix_at = dot == std::string_view::npos ? host.size() : p + dot + 1;
       d.listed = true;
@@ -96,6 +98,7 @@ inline domain_parts split_domain(std::string_view host, bool use_private = true)
       d.private_rule = (pf & 8) != 0;
       break;
     }
+    f = pf;
     p += dot + 1;
   }
   if (suffix_at == std::string_view::npos) {  // default rule "*": the last label
