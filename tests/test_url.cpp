@@ -147,6 +147,83 @@ TEST_CASE("url_add_row and url_fast_exp agree with their plain definitions") {
 #endif
 }
 
+namespace {
+
+// url_percent_decode as it was before it skipped a plain prefix: the reference for the shortcut.
+std::string percent_decode_reference(std::string_view s, bool plus_is_space) {
+  std::string o;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '%' && i + 2 < s.size() && detail::url_hex(s[i + 1]) >= 0 && detail::url_hex(s[i + 2]) >= 0) {
+      c = static_cast<char>(detail::url_hex(s[i + 1]) * 16 + detail::url_hex(s[i + 2]));
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      c = ' ';
+    }
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+    o += c;
+  }
+  if (is_valid_utf8(o)) return o;
+  std::string fixed;
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(o.data());
+  const unsigned char* e = p + o.size();
+  while (p < e) {
+    if (*p < 0x80) {
+      fixed += static_cast<char>(*p++);
+      continue;
+    }
+    const detail::utf8_decoded d = detail::decode_utf8_step(p, e);
+    if (d.cp == 0xFFFD && !(d.len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD)) {
+      detail::puny_append_utf8(fixed, static_cast<char32_t>(*p));
+      ++p;
+    } else {
+      fixed.append(reinterpret_cast<const char*>(p), d.len);
+      p += d.len;
+    }
+  }
+  return fixed;
+}
+
+}  // namespace
+
+TEST_CASE("url_percent_decode: the plain-prefix shortcut agrees with the byte-wise decoding") {
+  // url_plain_prefix (16 bytes at a time, then the last 16 again) against its definition: every
+  // byte at every position of strings up to 50 bytes, each at the end of its buffer
+  for (const bool plus : {false, true}) {
+    for (std::size_t n = 0; n <= 50; ++n) {
+      for (std::size_t k = 0; k <= n; ++k) {
+        for (unsigned b = 0; b < 256; ++b) {
+          std::vector<char> buf(n, 'a');
+          if (k < n) buf[k] = static_cast<char>(b);
+          const bool plain = b >= 0x20 && b < 0x7F && b != '%' && !(plus && b == '+');
+          const std::size_t want = k < n && !plain ? k : n;
+          if (detail::url_plain_prefix(std::string_view(buf.data(), n), plus) != want) {
+            FAIL_CHECK("n " << n << " at " << k << " byte " << b << " plus " << plus);
+          }
+          if (k == n) break;
+        }
+      }
+    }
+  }
+  // the whole decoding against the byte-wise reference, on random strings of URL-ish pieces
+  const char* pieces[] = {"a", "Z", "/", "%", "%4", "%41", "%E9", "%C3%A9", "%zz", "+", "%2B", "\x01", "\x7f",
+                          "\xc3\xa9", "\xe9", "\xef\xbf\xbd", "%EF%BF%BD", " ", "?", "abcdefghijklmnop"};
+  std::mt19937 rng(11);
+  std::string url, got;
+  for (int i = 0; i < 20000; ++i) {
+    url.clear();
+    const std::size_t len = rng() % 24;
+    for (std::size_t k = 0; k < len; ++k) url += pieces[rng() % std::size(pieces)];
+    for (const bool plus : {false, true}) {
+      got.assign(1, 'x');  // appends
+      detail::url_percent_decode(url, plus, got);
+      INFO(url);
+      REQUIRE(got.front() == 'x');
+      REQUIRE(std::string_view(got).substr(1) == percent_decode_reference(url, plus));
+    }
+  }
+}
+
 TEST_CASE("url_ngram_features: the fixed-order versions emit what the general one does") {
   const std::u32string tokens[] = {U"a", U"de", U"wiki", U"internetparsatellite", U"stra\u00dfe"};
   for (const auto& t : tokens) {

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -97,10 +98,46 @@ inline int url_hex(char c) noexcept {
   return -1;
 }
 
+/// The length of the prefix of `s` that url_percent_decode copies as it is: printable ASCII
+/// without '%' (and without '+' when that is a space). Usually the whole path or query.
+inline std::size_t url_plain_prefix(std::string_view s, bool plus_is_space) noexcept {
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  if (n >= 16) {
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F), pct = _mm_set1_epi8('%'),
+                  plus = _mm_set1_epi8(plus_is_space ? '+' : '%');
+    auto special = [&](std::size_t at) {  // bit k: s[at + k] is not plain
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + at));
+      // signed: bytes >= 0x80 compare below 0x20 too
+      const __m128i c = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, pct), _mm_cmpeq_epi8(v, plus)));
+      return static_cast<unsigned>(_mm_movemask_epi8(c));
+    };
+    for (; i + 16 <= n; i += 16)
+      if (const unsigned m = special(i)) return i + static_cast<std::size_t>(std::countr_zero(m));
+    if (i == n) return n;
+    // The last 16 bytes, without those already checked.
+    const unsigned m = special(n - 16) >> (16 - (n - i));
+    return m ? i + static_cast<std::size_t>(std::countr_zero(m)) : n;
+  }
+#endif
+  for (; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c >= 0x7F || c == '%' || (c == '+' && plus_is_space)) break;
+  }
+  return i;
+}
+
 /// Percent-decodes `s` (optionally '+' → ' ') and appends UTF-8 to `out`: decoded bytes that do not
 /// form valid UTF-8 are read as Latin-1 (old sites encode "é" as %E9); a '%' not followed by two
 /// hex digits stays as it is; C0 controls become spaces.
 inline void url_percent_decode(std::string_view s, bool plus_is_space, std::string& out) {
+  // A plain prefix is its own decoding, and ASCII: the passes below need not see it.
+  const std::size_t plain = url_plain_prefix(s, plus_is_space);
+  out.append(s.data(), plain);
+  s.remove_prefix(plain);
+  if (s.empty()) return;
   // First pass into raw bytes, then a UTF-8 validity pass that maps bad bytes as Latin-1.
   std::string& o = out;
   const std::size_t start = o.size();
