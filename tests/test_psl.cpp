@@ -1,6 +1,8 @@
 // Public Suffix List lookups (generated table) and Punycode / IDN conversion.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
 #include <string>
 
 #include "langsift/psl.hpp"
@@ -73,6 +75,44 @@ TEST_CASE("punycode: RFC 3492 samples and round trips") {
   std::string host;
   CHECK(idn_to_unicode("WWW.XN--MNCHEN-3YA.DE", host) == 1);
   CHECK(host == "www.m\xC3\xBCnchen.de");
+}
+
+TEST_CASE("idn_to_unicode: the no-\"xn--\" shortcut agrees with the label-wise conversion") {
+  // The label-wise definition: "xn--" labels (any case) decoded when they decode to something,
+  // every other byte lower-cased.
+  auto reference = [](std::string_view host, std::size_t& decoded) {
+    std::string out;
+    decoded = 0;
+    for (std::size_t start = 0;;) {
+      const std::size_t dot = std::min(host.find('.', start), host.size());
+      std::string label(host.substr(start, dot - start));
+      for (char& c : label) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+      std::string u;
+      if (label.size() > 4 && label.size() - 4 <= 64 && label.compare(0, 4, "xn--") == 0 &&
+          punycode_decode(std::string_view(label).substr(4), u) && !u.empty()) {
+        out += u;
+        ++decoded;
+      } else {
+        out += label;
+      }
+      if (dot == host.size()) return out;
+      out += '.';
+      start = dot + 1;
+    }
+  };
+  const char* pieces[] = {"xn--", "XN--", "Xn-", "x", "n", "-", "--", ".", "a", "B", "mnchen-3ya", "\xc3\xbc"};
+  std::mt19937 rng(5);
+  std::string host, got;
+  for (int i = 0; i < 20000; ++i) {
+    host.clear();
+    const std::size_t len = rng() % 10;
+    for (std::size_t k = 0; k < len; ++k) host += pieces[rng() % std::size(pieces)];
+    std::size_t want_n = 0;
+    const std::string want = reference(host, want_n);
+    INFO(host);
+    CHECK(idn_to_unicode(host, got) == want_n);
+    CHECK(got == want);
+  }
 }
 
 TEST_CASE("punycode: invalid input is rejected without reading past it") {

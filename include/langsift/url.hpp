@@ -287,11 +287,16 @@ inline status parse_url(std::string_view url, url_parts& out, std::size_t max_by
     return out.truncated ? status::truncated : status::ok;
   }
   out.idn = idn_to_unicode(h, out.host_) > 0;
+  // One pass for bytes to fold (>= 0x80) and for spaces and controls (which make it no host
+  // name): the highest and lowest byte, reductions the compiler vectorises.
+  unsigned char high = 0, low = 0xFF;
+  for (char ch : out.host_) {
+    high = std::max(high, static_cast<unsigned char>(ch));
+    low = std::min(low, static_cast<unsigned char>(ch));
+  }
+  bool control = low <= 0x20;
   // Lower-case non-ASCII letters too (simple case folding), keeping the string valid UTF-8.
-  bool ascii = true;
-  for (char c : out.host_)
-    if (static_cast<unsigned char>(c) >= 0x80) ascii = false;
-  if (!ascii) {
+  if (high >= 0x80) {
     std::string folded;
     folded.reserve(out.host_.size());
     const char* p = out.host_.data();
@@ -301,10 +306,11 @@ inline status parse_url(std::string_view url, url_parts& out, std::size_t max_by
       detail::puny_append_utf8(folded, code_point_props(cp).lower);
     }
     out.host_.swap(folded);
+    control = false;  // of what the folding wrote
+    for (char c : out.host_) control |= static_cast<unsigned char>(c) <= 0x20;
   }
   while (!out.host_.empty() && out.host_.back() == '.') out.host_.pop_back();
-  for (char c : out.host_)
-    if (c == ' ' || static_cast<unsigned char>(c) < 0x20) return status::invalid_argument;
+  if (control) return status::invalid_argument;
   const domain_parts d = split_domain(out.host_);
   if (d.public_suffix.empty()) return status::invalid_argument;
   out.kind = host_kind::name;
