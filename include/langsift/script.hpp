@@ -379,8 +379,10 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
         // until then skip_run_letters3 passes nothing)
         std::uint8_t same = vote < vote_han ? static_cast<std::uint8_t>(vote) : 0xFF;
         // skip_run_letters3 only where it may pay: after a three-byte letter (runs of two-byte
-        // letters, Arabic, Greek, Hebrew..., pay nothing per letter for it)
-        const bool three = static_cast<std::size_t>(p - base) - pos == 3;
+        // letters, Arabic, Greek, Hebrew..., pay nothing per letter for it), and not in a kana
+        // run: Japanese changes script every few letters (hiragana, katakana, Han, which the
+        // general loop joins), so the fast path would stop at once and only add its cost.
+        const bool three = static_cast<std::size_t>(p - base) - pos == 3 && vote != vote_kana;
         for (;;) {
           if (three) {
             std::size_t letters = 0;
