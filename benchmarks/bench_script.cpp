@@ -29,12 +29,12 @@ std::string read(const std::string& name) {
   return ss.str();
 }
 
-enum lang { en, ru, zh, ja };
+enum lang { en, ru, zh, ja, ko };  // ko: a run of three-byte letters (skip_run_letters3)
 
 const std::string& text(int which, bool small) {
   static const std::vector<std::string> texts = [] {
     std::vector<std::string> v;
-    for (const char* n : {"en.ascii.txt", "ru.utf-8.txt", "zh.utf-8.txt", "ja.utf-8.txt"}) {
+    for (const char* n : {"en.ascii.txt", "ru.utf-8.txt", "zh.utf-8.txt", "ja.utf-8.txt", "ko.utf-8.txt"}) {
       std::string t = read(n), big;
       while (!t.empty() && big.size() < 2048) big += t + "\n";
       std::size_t cut = std::min<std::size_t>(145, t.size());
@@ -105,10 +105,10 @@ void BM_script_counts(benchmark::State& state) {
   finish(state, t);
 }
 
-// Args: {language (0 en, 1 ru, 2 zh, 3 ja), small (0: ~2 KB, 1: <= 145 bytes)}.
+// Args: {language (0 en, 1 ru, 2 zh, 3 ja, 4 ko), small (0: ~2 KB, 1: <= 145 bytes)}.
 void args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"lang", "small"});
-  for (int l : {en, ru, zh, ja})
+  for (int l : {en, ru, zh, ja, ko})
     for (int small : {0, 1}) b->Args({l, small});
 }
 
