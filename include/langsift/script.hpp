@@ -251,54 +251,66 @@ inline const char* skip_run_letters(const char* p, const char* e, std::size_t& l
 
 /// The fast path of a run in a script of three-byte letters (Indic scripts, Thai, Georgian, CJK...)
 /// in split_script_runs: from p (just after a letter of the run), over well-formed three-byte
-/// letters and marks of script `sc` and ASCII non-letters followed by one (rule 3: they stay
-/// inside the run). Returns where it stopped and adds the letters passed to `letters`. What it does
-/// not know (other bytes, other scripts, Inherited marks, a gap it cannot close, a letter that
-/// ends the text) is left to the general loop. Cheaper than decode_props: no two-byte test, one
-/// mask test of a four-byte load for the lead and both continuation bytes, no surrogate test (the
-/// tables make surrogates controls), and letters counted from the bytes passed.
+/// letters and marks of script `sc`, and over gaps of ASCII non-letters and three-byte
+/// non-letters (CJK punctuation...) followed by one (rule 3: they stay inside the run). Returns
+/// where it stopped and adds the letters passed to `letters`. What it does not know (other bytes,
+/// other scripts, Inherited marks, Common letters, a gap it cannot close, a letter that ends the
+/// text) is left to the general loop. Cheaper than decode_props: no two-byte test, one mask test
+/// of a four-byte load for the lead and both continuation bytes, and letters counted from the
+/// bytes passed.
 inline const char* skip_run_letters3(const char* p, const char* e, std::uint8_t sc, std::size_t& letters) noexcept {
   const auto* s = reinterpret_cast<const unsigned char*>(p);
   const auto* const end = reinterpret_cast<const unsigned char*>(e);
   if (end - s < 4) return p;
   const auto* const last = end - 4;  // the last byte a four-byte load may start at
   std::size_t gap_bytes = 0;
-  // True if t (<= last) starts a well-formed three-byte letter or mark of sc.
-  auto letter = [sc](const unsigned char* t) LANGSIFT_ALWAYS_INLINE {
+  // The table entry of the well-formed three-byte sequence at t (<= last), or null (another
+  // sequence, an overlong form or a surrogate).
+  auto props3 = [](const unsigned char* t) LANGSIFT_ALWAYS_INLINE -> const uni_value* {
     std::uint32_t w;
     std::memcpy(&w, t, 4);
     if constexpr (std::endian::native == std::endian::big)
       w = (w >> 24) | (w >> 8 & 0xFF00u) | (w << 8 & 0xFF0000u) | (w << 24);
-    if ((w & 0xC0C0F0u) != 0x8080E0u) return false;
+    if ((w & 0xC0C0F0u) != 0x8080E0u) return nullptr;
     const std::uint32_t cp = (w & 0x0Fu) << 12 | (w >> 2 & 0xFC0u) | (w >> 16 & 0x3Fu);
-    if (cp < 0x800) return false;  // overlong
+    if (cp < 0x800 || cp - 0xD800u < 0x800u) return nullptr;
     const std::uint32_t i1 = uni_stage1[cp >> uni_shift1];
     const std::uint32_t i2 = uni_stage2[(i1 << (uni_shift1 - uni_shift2)) | ((cp >> uni_shift2) & ((1u << (uni_shift1 - uni_shift2)) - 1))];
-    const uni_value& v = uni_values[uni_stage3[(i2 << uni_shift2) | (cp & ((1u << uni_shift2) - 1))]];
-    return v.sc == sc && is_letter_or_mark(static_cast<char_class>(v.cls));
+    return &uni_values[uni_stage3[(i2 << uni_shift2) | (cp & ((1u << uni_shift2) - 1))]];
+  };
+  // True if t (<= last) starts a three-byte letter or mark of sc.
+  auto letter = [&](const unsigned char* t) LANGSIFT_ALWAYS_INLINE {
+    const uni_value* v = props3(t);
+    return v && v->sc == sc && is_letter_or_mark(static_cast<char_class>(v->cls));
   };
   while (s <= last) {
     if (letter(s)) {
       s += 3;
       continue;
     }
-    if (*s >= 0x80 || ascii_letter[*s]) break;
-    const unsigned char* q = s + 1;
-    while (q <= last && *q < 0x80 && !ascii_letter[*q]) ++q;
-    if (q > last || !letter(q)) break;
+    // A gap of non-voters without letters — ASCII non-letters, and three-byte code points that
+    // are neither letters nor marks (CJK punctuation "，。", the ideographic space, symbols) —
+    // then a letter of sc: the run goes on over it (rule 3), and the gap adds no letters.
+    const unsigned char* q = s;
+    const uni_value* v = nullptr;  // the three-byte letter or mark that ends the gap
+    while (q <= last) {
+      if (*q < 0x80) {
+        if (ascii_letter[*q]) break;
+        ++q;
+        continue;
+      }
+      v = props3(q);
+      if (!v || is_letter_or_mark(static_cast<char_class>(v->cls))) break;
+      v = nullptr;
+      q += 3;
+    }
+    if (q == s || !v || v->sc != sc) break;
     gap_bytes += static_cast<std::size_t>(q - s);
     s = q + 3;
   }
   letters += (static_cast<std::size_t>(s - reinterpret_cast<const unsigned char*>(p)) - gap_bytes) / 3;
   return reinterpret_cast<const char*>(s);
 }
-static_assert(
-    [] {
-      for (char32_t cp = 0xD800; cp < 0xE000; ++cp)
-        if (is_letter_or_mark(static_cast<char_class>(uni_values[uni_index(cp)].cls))) return false;
-      return true;
-    }(),
-    "skip_run_letters3 takes surrogates for non-letters");
 
 /// The CJK decision of rule 2: kana (or Hangul) letters at least 1/16 of them plus Han.
 constexpr bool cjk_share_ok(std::size_t phonetic, std::size_t han) noexcept {
