@@ -7,6 +7,7 @@
 
 #include "langsift/psl.hpp"
 #include "langsift/punycode.hpp"
+#include "random_text.hpp"
 
 using namespace langsift;
 
@@ -102,11 +103,9 @@ TEST_CASE("idn_to_unicode: the no-\"xn--\" shortcut agrees with the label-wise c
   };
   const char* pieces[] = {"xn--", "XN--", "Xn-", "x", "n", "-", "--", ".", "a", "B", "mnchen-3ya", "\xc3\xbc"};
   std::mt19937 rng(5);
-  std::string host, got;
+  std::string got;
   for (int i = 0; i < 20000; ++i) {
-    host.clear();
-    const std::size_t len = rng() % 10;
-    for (std::size_t k = 0; k < len; ++k) host += pieces[rng() % std::size(pieces)];
+    const std::string host = langsift_test::random_join(pieces, rng, 10);
     std::size_t want_n = 0;
     const std::string want = reference(host, want_n);
     INFO(host);

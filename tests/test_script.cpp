@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "langsift/script.hpp"
+#include "random_text.hpp"
 #include "script_reference.hpp"
 
 using langsift::script;
@@ -184,9 +185,7 @@ TEST_CASE("invariants on random and damaged text") {
                                 // two-byte Cyrillic letters, a sign and marks among them, a cut lead byte
                                 "Қазақстан ұлттық", "ґрунт ", "Ѐ҂҃҉Ҋӿ", "\xD1", "при-вет, мир"};
   for (int round = 0; round < 20000; ++round) {
-    std::string s;
-    for (int k = 0, n = static_cast<int>(rng() % 12); k < n; ++k) s += pieces[rng() % std::size(pieces)];
-    check_invariants(s);
+    check_invariants(langsift_test::random_join(pieces, rng, 12));
     std::string b(rng() % 32, '\0');
     for (char& c : b) c = static_cast<char>(rng());
     check_invariants(b);

@@ -13,6 +13,7 @@
 #include "langsift/html.hpp"  // together with url.hpp: no clashing helpers
 #include "langsift/url_models.hpp"
 #include "langsift/url_train.hpp"
+#include "random_text.hpp"
 
 using namespace langsift;
 
@@ -209,11 +210,9 @@ TEST_CASE("url_percent_decode: the plain-prefix shortcut agrees with the byte-wi
   const char* pieces[] = {"a", "Z", "/", "%", "%4", "%41", "%E9", "%C3%A9", "%zz", "+", "%2B", "\x01", "\x7f",
                           "\xc3\xa9", "\xe9", "\xef\xbf\xbd", "%EF%BF%BD", " ", "?", "abcdefghijklmnop"};
   std::mt19937 rng(11);
-  std::string url, got;
+  std::string got;
   for (int i = 0; i < 20000; ++i) {
-    url.clear();
-    const std::size_t len = rng() % 24;
-    for (std::size_t k = 0; k < len; ++k) url += pieces[rng() % std::size(pieces)];
+    const std::string url = langsift_test::random_join(pieces, rng, 24);
     for (const bool plus : {false, true}) {
       got.assign(1, 'x');  // appends
       detail::url_percent_decode(url, plus, got);

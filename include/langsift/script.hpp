@@ -274,9 +274,7 @@ inline const char* skip_run_letters3(const char* p, const char* e, std::uint8_t 
     if ((w & 0xC0C0F0u) != 0x8080E0u) return nullptr;
     const std::uint32_t cp = (w & 0x0Fu) << 12 | (w >> 2 & 0xFC0u) | (w >> 16 & 0x3Fu);
     if (cp < 0x800 || cp - 0xD800u < 0x800u) return nullptr;
-    const std::uint32_t i1 = uni_stage1[cp >> uni_shift1];
-    const std::uint32_t i2 = uni_stage2[(i1 << (uni_shift1 - uni_shift2)) | ((cp >> uni_shift2) & ((1u << (uni_shift1 - uni_shift2)) - 1))];
-    return &uni_values[uni_stage3[(i2 << uni_shift2) | (cp & ((1u << uni_shift2) - 1))]];
+    return &uni_values[uni_index_nonascii(cp)];
   };
   // True if t (<= last) starts a three-byte letter or mark of sc.
   auto letter = [&](const unsigned char* t) LANGSIFT_ALWAYS_INLINE {
@@ -356,10 +354,10 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
 
   bool in_gap = true;    // a non-voter came after the last voter (or nothing came yet)
 
-  // A letter of the open run, with vote `v` (CJK runs also count Han and kana / Hangul apart).
-  auto count_voter = [&](std::uint16_t v) LANGSIFT_ALWAYS_INLINE {
-    ++r_letters;
-    if (v >= vote_han) (v == vote_han ? r_han : r_phonetic) += 1;
+  // n letters of the open run, with vote `v` (CJK runs also count Han and kana / Hangul apart).
+  auto count_voter = [&](std::uint16_t v, std::size_t n = 1) LANGSIFT_ALWAYS_INLINE {
+    r_letters += n;
+    if (v >= vote_han) (v == vote_han ? r_han : r_phonetic) += n;
   };
 
   while (p < e) {
@@ -399,8 +397,7 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
           if (three) {
             std::size_t letters = 0;
             p = skip_run_letters3(p, e, same, letters);
-            r_letters += letters;
-            if (vote >= vote_han) (vote == vote_han ? r_han : r_phonetic) += letters;
+            count_voter(vote, letters);
           }
           if (cyrillic) p = skip_run_letters<script::cyrillic>(p, e, r_letters);
           if (latin) {

@@ -63,15 +63,18 @@ struct code_point_info {
 
 namespace detail {
 
-/// The index into uni_values of code point cp (<= U+10FFFF).
-constexpr std::uint32_t uni_index(char32_t cp) noexcept {
-  if (cp < 0x80) return uni_ascii[cp];
+/// The index into uni_values of code point cp (U+0080..U+10FFFF): the three-stage lookup alone,
+/// for decoders that know cp is not ASCII.
+constexpr std::uint32_t uni_index_nonascii(char32_t cp) noexcept {
   const std::uint32_t i1 = uni_stage1[cp >> uni_shift1];
   const std::uint32_t i2 =
       uni_stage2[(i1 << (uni_shift1 - uni_shift2)) |
                  ((cp >> uni_shift2) & ((1u << (uni_shift1 - uni_shift2)) - 1))];
   return uni_stage3[(i2 << uni_shift2) | (cp & ((1u << uni_shift2) - 1))];
 }
+
+/// The index into uni_values of code point cp (<= U+10FFFF).
+constexpr std::uint32_t uni_index(char32_t cp) noexcept { return cp < 0x80 ? uni_ascii[cp] : uni_index_nonascii(cp); }
 
 inline const uni_value& uni_lookup(char32_t cp) noexcept { return uni_values[uni_index(cp)]; }
 
@@ -237,7 +240,7 @@ LANGSIFT_ALWAYS_INLINE inline decoded_props decode_props(const char*& p, const c
     const char32_t cp = ((b0 & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
     if (cp >= 0x800 && cp - 0xD800u >= 0x800u) {
       p += 3;
-      return {cp, &uni_values[uni_index(cp)]};
+      return {cp, &uni_values[uni_index_nonascii(cp)]};
     }
   }
   const char32_t cp = ::langsift::decode_utf8(p, end);
