@@ -214,10 +214,10 @@ TEST_CASE("every two-byte code point inside Latin and Cyrillic runs, at every of
   }
 }
 
-TEST_CASE("runs of three-byte letters: the fast path against the reference") {
-  // skip_run_letters3 takes three-byte letters of the run's script (and ASCII gaps before one)
-  // from their bytes and one table lookup; this holds it to the reference on random mixes of
-  // such letters with the code points it must leave to the general loop: marks and digits of the
+TEST_CASE("runs of three-byte letters: the fast paths against the reference") {
+  // skip_run_letters3 takes three-byte letters of the run's script (and ASCII gaps before one),
+  // skip_run_kana those of the four scripts of a kana run, from their bytes and one table
+  // lookup; this holds them to the reference on random mixes of such letters with the code points it must leave to the general loop: marks and digits of the
   // script, letters of other three-byte scripts, Common letters and punctuation, Inherited marks
   // (three-byte ZWJ/ZWNJ, two-byte U+0301 and its overlong three-byte form), a surrogate, cut
   // sequences, ASCII letters and non-letters, and the last bytes of the text.
@@ -229,6 +229,12 @@ TEST_CASE("runs of three-byte letters: the fast path against the reference") {
       {"ქ", "ა", "რ", "Ა", "ჼ", "჻"},                       // Georgian, Mtavruli, a modifier letter
       {"世", "界", "の", "カ", "ー", "、", "。", "ㄅ"},      // Han, kana, Bopomofo
       {"한", "국", "어", "世", "。"},                        // Hangul, Han
+      // Japanese (skip_run_kana): Han, kana, iteration marks (Han 々, Hiragana ゝ, Katakana ヽ),
+      // combining (Inherited) and Common sound marks, the Common long vowel mark, Common
+      // punctuation and the ideographic space, halfwidth katakana, Bopomofo, fullwidth Latin, a
+      // four-byte Han letter, Hangul
+      {"日", "本", "語", "の", "が", "カ", "タ", "ー", "々", "ゝ", "ヽ", "\u3099", "\u309A", "゛", "・", "「",
+       "」", "\u3000", "ｶ", "ㄅ", "Ａ", "𠀋", "한"},
       // three-byte letters of scripts with one- and two-byte letters, and overlong forms of these
       {"ệ", "ạ", "ở", "n", "é", "\xE0\x81\xA1", "\xE0\x83\xA9"},  // Vietnamese; overlong a, é
       {"ἀ", "ῆ", "α", "ς", "\xE0\x8E\xB1"}};                      // polytonic Greek; overlong α
@@ -256,6 +262,9 @@ TEST_CASE("runs of three-byte letters: the fast path against the reference") {
         check_invariants(h + phonetic);
         check_invariants(phonetic + h);
         check_invariants(phonetic + " " + h + "。");
+        std::string bopomofo;  // Bopomofo votes with Han, also inside a kana run
+        for (std::size_t i = 0; i < han; ++i) bopomofo += "ㄅ";
+        check_invariants(phonetic + bopomofo);
       }
 }
 

@@ -249,6 +249,19 @@ inline const char* skip_run_letters(const char* p, const char* e, std::size_t& l
   return p;
 }
 
+/// The well-formed three-byte sequence at t (four bytes readable) as its table entry, or null
+/// (another sequence, an overlong form or a surrogate).
+LANGSIFT_ALWAYS_INLINE inline const uni_value* props3(const unsigned char* t) noexcept {
+  std::uint32_t w;
+  std::memcpy(&w, t, 4);
+  if constexpr (std::endian::native == std::endian::big)
+    w = (w >> 24) | (w >> 8 & 0xFF00u) | (w << 8 & 0xFF0000u) | (w << 24);
+  if ((w & 0xC0C0F0u) != 0x8080E0u) return nullptr;
+  const std::uint32_t cp = (w & 0x0Fu) << 12 | (w >> 2 & 0xFC0u) | (w >> 16 & 0x3Fu);
+  if (cp < 0x800 || cp - 0xD800u < 0x800u) return nullptr;
+  return &uni_values[uni_index_nonascii(cp)];
+}
+
 /// The fast path of a run in a script of three-byte letters (Indic scripts, Thai, Georgian, CJK...)
 /// in split_script_runs: from p (just after a letter of the run), over well-formed three-byte
 /// letters and marks of script `sc`, and over gaps of ASCII non-letters and three-byte
@@ -264,18 +277,6 @@ inline const char* skip_run_letters3(const char* p, const char* e, std::uint8_t 
   if (end - s < 4) return p;
   const auto* const last = end - 4;  // the last byte a four-byte load may start at
   std::size_t gap_bytes = 0;
-  // The table entry of the well-formed three-byte sequence at t (<= last), or null (another
-  // sequence, an overlong form or a surrogate).
-  auto props3 = [](const unsigned char* t) LANGSIFT_ALWAYS_INLINE -> const uni_value* {
-    std::uint32_t w;
-    std::memcpy(&w, t, 4);
-    if constexpr (std::endian::native == std::endian::big)
-      w = (w >> 24) | (w >> 8 & 0xFF00u) | (w << 8 & 0xFF0000u) | (w << 24);
-    if ((w & 0xC0C0F0u) != 0x8080E0u) return nullptr;
-    const std::uint32_t cp = (w & 0x0Fu) << 12 | (w >> 2 & 0xFC0u) | (w >> 16 & 0x3Fu);
-    if (cp < 0x800 || cp - 0xD800u < 0x800u) return nullptr;
-    return &uni_values[uni_index_nonascii(cp)];
-  };
   // True if t (<= last) starts a three-byte letter or mark of sc.
   auto letter = [&](const unsigned char* t) LANGSIFT_ALWAYS_INLINE {
     const uni_value* v = props3(t);
@@ -307,6 +308,70 @@ inline const char* skip_run_letters3(const char* p, const char* e, std::uint8_t 
     s = q + 3;
   }
   letters += (static_cast<std::size_t>(s - reinterpret_cast<const unsigned char*>(p)) - gap_bytes) / 3;
+  return reinterpret_cast<const char*>(s);
+}
+
+/// The fast path of a kana run (Japanese), after one of its voters: from p, three-byte letters
+/// and marks of Han, Bopomofo, Hiragana and Katakana (the scripts that join a kana run),
+/// Inherited marks after them (attached), and gaps before such a letter: ASCII non-letters,
+/// three-byte non-letters and three-byte letters of no real script (Common "ー", Inherited marks
+/// after a non-letter), which the general loop counts as gap letters when the run goes on. Adds
+/// the letters taken to `letters` and the Han (with Bopomofo) and kana among them to `han` and
+/// `kana` (rule 2); stops, before any gap it cannot close, at anything else — which it leaves
+/// to the general loop.
+inline const char* skip_run_kana(const char* p, const char* e, std::size_t& letters, std::size_t& han,
+                                 std::size_t& kana) noexcept {
+  const auto* s = reinterpret_cast<const unsigned char*>(p);
+  const auto* const end = reinterpret_cast<const unsigned char*>(e);
+  if (end - s < 4) return p;
+  const auto* const last = end - 4;  // the last byte a four-byte load may start at
+  std::size_t n_han = 0, n_kana = 0, n_other = 0;
+  // 1: Han or Bopomofo, 2: Hiragana or Katakana, 0: another script
+  auto kind = [](const uni_value* v) LANGSIFT_ALWAYS_INLINE -> unsigned {
+    const auto sc = static_cast<script>(v->sc);
+    return sc == script::han || sc == script::bopomofo ? 1u : sc == script::hiragana || sc == script::katakana ? 2u : 0u;
+  };
+  while (s <= last) {
+    const uni_value* v = props3(s);
+    if (v && is_letter_or_mark(static_cast<char_class>(v->cls))) {
+      if (const unsigned k = kind(v)) {
+        (k == 1 ? n_han : n_kana) += 1;
+        s += 3;
+        continue;
+      }
+      if (v->sc == static_cast<std::uint8_t>(script::inherited)) {  // attached to the letter before
+        ++n_other;
+        s += 3;
+        continue;
+      }
+    }
+    // A gap, then a letter of the run (rule 3); its letters of no real script join the run then.
+    const unsigned char* q = s;
+    std::size_t gap_letters = 0;
+    unsigned k = 0;  // the kind of the letter that ends the gap
+    while (q <= last) {
+      if (*q < 0x80) {
+        if (ascii_letter[*q]) break;
+        ++q;
+        continue;
+      }
+      const uni_value* g = props3(q);
+      if (!g) break;
+      if (is_letter_or_mark(static_cast<char_class>(g->cls))) {
+        if ((k = kind(g))) break;
+        if (is_real_script(static_cast<script>(g->sc))) break;
+        ++gap_letters;
+      }
+      q += 3;
+    }
+    if (!k) break;
+    n_other += gap_letters;
+    (k == 1 ? n_han : n_kana) += 1;
+    s = q + 3;
+  }
+  letters += n_han + n_kana + n_other;
+  han += n_han;
+  kana += n_kana;
   return reinterpret_cast<const char*>(s);
 }
 
@@ -379,7 +444,9 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
       }
     }
     if (kind == run_cp_kind::voter) {
-      if (!in_gap && vote == r_vote) {  // the common case: the run goes on
+      // The common case: the run goes on (also with Han in a kana run, which joins it: the
+      // general case below would count it the same way).
+      if (!in_gap && (vote == r_vote || (vote == vote_han && r_vote == vote_kana))) {
         count_voter(vote);
         // The rest of the word: letters of the run's own script and attached marks, without the
         // general case's bookkeeping; anything else is left to it (and decoded again there).
@@ -390,15 +457,17 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
         std::uint8_t same = vote < vote_han ? static_cast<std::uint8_t>(vote) : 0xFF;
         // skip_run_letters3 only where it may pay: after a three-byte letter (runs of two-byte
         // letters, Arabic, Greek, Hebrew..., pay nothing per letter for it), and not in a kana
-        // run: Japanese changes script every few letters (hiragana, katakana, Han, which the
-        // general loop joins), so the fast path would stop at once and only add its cost.
-        const bool three = static_cast<std::size_t>(p - base) - pos == 3 && vote != vote_kana;
+        // run: Japanese changes script every few letters (hiragana, katakana, Han), so a path
+        // for one script would stop at once. Kana runs take skip_run_kana, which passes all four.
+        const bool kana = r_vote == vote_kana;
+        const bool three = static_cast<std::size_t>(p - base) - pos == 3 && !kana;
         for (;;) {
           if (three) {
             std::size_t letters = 0;
             p = skip_run_letters3(p, e, same, letters);
             count_voter(vote, letters);
           }
+          if (kana) p = skip_run_kana(p, e, r_letters, r_han, r_phonetic);
           if (cyrillic) p = skip_run_letters<script::cyrillic>(p, e, r_letters);
           if (latin) {
             p = skip_run_letters<script::latin>(p, e, r_letters);
