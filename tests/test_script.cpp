@@ -217,10 +217,11 @@ TEST_CASE("every two-byte code point inside Latin and Cyrillic runs, at every of
 TEST_CASE("runs of three-byte letters: the fast paths against the reference") {
   // skip_run_letters3 takes three-byte letters of the run's script (and ASCII gaps before one),
   // skip_run_kana those of the four scripts of a kana run, from their bytes and one table
-  // lookup; this holds them to the reference on random mixes of such letters with the code points it must leave to the general loop: marks and digits of the
-  // script, letters of other three-byte scripts, Common letters and punctuation, Inherited marks
-  // (three-byte ZWJ/ZWNJ, two-byte U+0301 and its overlong three-byte form), a surrogate, cut
-  // sequences, ASCII letters and non-letters, and the last bytes of the text.
+  // lookup; this holds them to the reference on random mixes of such letters with the code
+  // points they must leave to the general loop: marks and digits of the script, letters of other
+  // three-byte scripts, Common letters and punctuation, Inherited marks (three-byte ZWJ/ZWNJ,
+  // two-byte U+0301 and its overlong three-byte form), a surrogate, cut sequences, ASCII letters
+  // and non-letters, and the last bytes of the text.
   std::mt19937 rng(11);
   const std::vector<std::string> scripts[] = {
       {"ก", "ภ", "า", "ี", "เ", "่", "๑", "฿", "ฯ", "๏"},  // Thai: letters, marks, digit, Common, punctuation
