@@ -1085,8 +1085,8 @@ struct url_options {
   std::size_t max_bytes = kUrlMaxBytes;
   // Combination weights (see docs/url.md for how they were chosen).
   float words_weight = 0.5f;    ///< share of the words model's posterior when both models answer
-  float words_below = 0.5f; 
-  bool words_path_first = true; ///< the words model reads host labels only when the path has no words    ///< ... and only where the linear model's top probability is below this
+  float words_below = 0.5f;     ///< ... and only where the linear model's top probability is below this
+  bool words_path_first = true; ///< the words model reads host labels only when the path has no words
   float pattern_boost = 10.0f;  ///< multiplier of a language named by a code pattern
   float pattern_floor = 1.0f;   ///< added to it
   float hint_boost = 3.0f;      ///< multiplier of the hint country's official languages

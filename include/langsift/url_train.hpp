@@ -64,8 +64,8 @@ struct url_linear_options {
   float learning_rate = 0.15f;   ///< AdaGrad base step
   float l2 = 1e-6f;              ///< per-update L2 shrinkage factor
   float balance = 0.f;           ///< example weight (n_max / n_language)^balance (0 = none)
- float prune = 0.3f; 
-  unsigned bits = 17;            ///< 2^bits hashed feature buckets           ///< weights below this magnitude are dropped from the table
+  float prune = 0.3f;            ///< weights below this magnitude are dropped from the table
+  unsigned bits = 17;            ///< 2^bits hashed feature buckets
   std::uint32_t seed = 1;
   url_feature_config features{3, 7, 0xFE, 1};
   std::string name = "linear";
