@@ -32,6 +32,7 @@
 #include <bit>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -624,7 +625,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     };
     // score = hits + Σ over kinds of (features of the kind) × floor: a missing feature costs its floor
     auto make_scores = [&] {
-      for (std::size_t k = 0; k < pad; ++k) sc[k] = hits[k];
+      std::memcpy(sc, hits, pad * sizeof(float));  // (a loop: scalar, as the two may alias)
       for (unsigned kind = 1; kind < feature_kind_count; ++kind)
         if (n_kind[kind] > 0)
           detail::add_scaled(sc, n_kind[kind], fl + kind * pad, pad);
@@ -911,7 +912,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       if (u.lang != top || !u.scored) continue;
       contested = true;
       const float* sc = S.scores.data() + u.score_begin;
-      for (std::size_t c = 0; c < g.size(); ++c) S.own[c] += sc[c];
+      detail::add_scaled(S.own.data(), 1.0f, sc, g.size_pad());  // padding lanes are reset below
     }
     const std::uint16_t top_base = m.base_id(static_cast<std::size_t>(top));
     // The rival: the best other language of another base (zh-Hant is not zh's). The top language,
