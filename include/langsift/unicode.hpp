@@ -47,8 +47,10 @@ enum class char_class : std::uint8_t {
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LANGSIFT_ALWAYS_INLINE __attribute__((always_inline))  // for hot-loop helpers and lambdas
+#define LANGSIFT_NOINLINE __attribute__((noinline))  // a rare path kept out of a hot function
 #else
 #define LANGSIFT_ALWAYS_INLINE
+#define LANGSIFT_NOINLINE
 #endif
 
 namespace langsift {
