@@ -625,7 +625,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     };
     // score = hits + Σ over kinds of (features of the kind) × floor: a missing feature costs its floor
     auto make_scores = [&] {
-      std::memcpy(sc, hits, pad * sizeof(float));  // (a loop: scalar, as the two may alias)
+      std::memcpy(sc, hits, pad * sizeof(float));  // a copy loop stays scalar: the arrays may alias
       for (unsigned kind = 1; kind < feature_kind_count; ++kind)
         if (n_kind[kind] > 0)
           detail::add_scaled(sc, n_kind[kind], fl + kind * pad, pad);

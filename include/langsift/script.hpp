@@ -262,6 +262,36 @@ LANGSIFT_ALWAYS_INLINE inline const uni_value* props3(const unsigned char* t) no
   return &uni_values[uni_index_nonascii(cp)];
 }
 
+/// Where a gap of a three-byte fast path ends, from q (<= last): over ASCII non-letters and
+/// three-byte code points that are neither letters nor marks (CJK punctuation "，。", the
+/// ideographic space, symbols) — and, if `GapLetters`, three-byte letters and marks of no real
+/// script (Common "ー", Inherited marks after a non-letter), counted in `letters`. `v` is the
+/// three-byte letter or mark that ends the gap at the returned position, or null when something
+/// else does (an ASCII letter, another sequence, the end of the readable bytes).
+template <bool GapLetters>
+LANGSIFT_ALWAYS_INLINE inline const unsigned char* scan_gap(const unsigned char* q, const unsigned char* last,
+                                                             const uni_value*& v, std::size_t& letters) noexcept {
+  v = nullptr;
+  while (q <= last) {
+    if (*q < 0x80) {
+      if (ascii_letter[*q]) break;
+      ++q;
+      continue;
+    }
+    const uni_value* u = props3(q);
+    if (!u) break;
+    if (is_letter_or_mark(static_cast<char_class>(u->cls))) {
+      if (!GapLetters || is_real_script(static_cast<script>(u->sc))) {
+        v = u;
+        break;
+      }
+      ++letters;
+    }
+    q += 3;
+  }
+  return q;
+}
+
 /// The fast path of a run in a script of three-byte letters (Indic scripts, Thai, Georgian, CJK...)
 /// in split_script_runs: from p (just after a letter of the run), over well-formed three-byte
 /// letters and marks of script `sc`, and over gaps of ASCII non-letters and three-byte
@@ -287,22 +317,11 @@ inline const char* skip_run_letters3(const char* p, const char* e, std::uint8_t 
       s += 3;
       continue;
     }
-    // A gap of non-voters without letters — ASCII non-letters, and three-byte code points that
-    // are neither letters nor marks (CJK punctuation "，。", the ideographic space, symbols) —
-    // then a letter of sc: the run goes on over it (rule 3), and the gap adds no letters.
-    const unsigned char* q = s;
-    const uni_value* v = nullptr;  // the three-byte letter or mark that ends the gap
-    while (q <= last) {
-      if (*q < 0x80) {
-        if (ascii_letter[*q]) break;
-        ++q;
-        continue;
-      }
-      v = props3(q);
-      if (!v || is_letter_or_mark(static_cast<char_class>(v->cls))) break;
-      v = nullptr;
-      q += 3;
-    }
+    // A gap of non-voters without letters, then a letter of sc: the run goes on over it (rule
+    // 3), and the gap adds no letters.
+    const uni_value* v;
+    std::size_t none = 0;
+    const unsigned char* q = scan_gap<false>(s, last, v, none);
     if (q == s || !v || v->sc != sc) break;
     gap_bytes += static_cast<std::size_t>(q - s);
     s = q + 3;
@@ -319,7 +338,8 @@ inline const char* skip_run_letters3(const char* p, const char* e, std::uint8_t 
 /// the letters taken to `letters` and the Han (with Bopomofo) and kana among them to `han` and
 /// `kana` (rule 2); stops, before any gap it cannot close, at anything else — which it leaves
 /// to the general loop. Out of line: inlined, it made split_script_runs slower for the other
-/// scripts (callgrind, 2,000 docs-2k documents × 3: 142.1M instructions in it, against 141.2M).
+/// scripts (callgrind at d5d1d3d, 2,000 docs-2k documents × 3: 142.1M instructions in it,
+/// against 141.2M).
 LANGSIFT_NOINLINE inline const char* skip_run_kana(const char* p, const char* e, std::size_t& letters,
                                                    std::size_t& han, std::size_t& kana) noexcept {
   const auto* s = reinterpret_cast<const unsigned char*>(p);
@@ -347,24 +367,10 @@ LANGSIFT_NOINLINE inline const char* skip_run_kana(const char* p, const char* e,
       }
     }
     // A gap, then a letter of the run (rule 3); its letters of no real script join the run then.
-    const unsigned char* q = s;
+    const uni_value* v_end;
     std::size_t gap_letters = 0;
-    unsigned k = 0;  // the kind of the letter that ends the gap
-    while (q <= last) {
-      if (*q < 0x80) {
-        if (ascii_letter[*q]) break;
-        ++q;
-        continue;
-      }
-      const uni_value* g = props3(q);
-      if (!g) break;
-      if (is_letter_or_mark(static_cast<char_class>(g->cls))) {
-        if ((k = kind(g))) break;
-        if (is_real_script(static_cast<script>(g->sc))) break;
-        ++gap_letters;
-      }
-      q += 3;
-    }
+    const unsigned char* q = scan_gap<true>(s, last, v_end, gap_letters);
+    const unsigned k = v_end ? kind(v_end) : 0u;
     if (!k) break;
     n_other += gap_letters;
     (k == 1 ? n_han : n_kana) += 1;
