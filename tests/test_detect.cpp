@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <fstream>
@@ -169,6 +170,27 @@ TEST_CASE("scripts decide at once: Han with kana is Japanese, Han alone Chinese"
   CHECK(lang("中文文本") == "zh");
   CHECK(lang("东京") == "zh");       // Han only is Chinese; Simplified unless Traditional forms show
   CHECK(lang("東京都廳") == "zh-Hant");  // 東, 廳: Traditional forms
+}
+
+TEST_CASE("confidence is the model's calibration of the margin; script-decided text has no rival") {
+  const langsift::model& m = langsift::default_model();
+  const auto& P = m.params();
+  for (const char* text : {"O menino comeu o bolo todo ontem", "el perro", "taal", "De kat zit op de mat en slaapt"}) {
+    INFO(text);
+    const auto d = langsift::detect(m, text);
+    REQUIRE(d.count > 0);
+    REQUIRE(std::isfinite(d.margin));
+    CHECK(d.margin >= 0);
+    const double z = static_cast<double>(P.calibration_a) * d.margin + P.calibration_b;
+    CHECK(d.confidence == Approx(1 / (1 + std::exp(-z))).margin(1e-5));
+  }
+  const auto el = langsift::detect(m, "Η γλώσσα");  // Greek: decided by its script
+  CHECK(el.language() == "el");
+  CHECK(std::isinf(el.margin));
+  CHECK(el.confidence == 1.0f);
+  const auto none = langsift::detect(m, "12345 !!!");
+  CHECK(none.language() == "und");
+  CHECK(none.margin == 0);
 }
 
 TEST_CASE("two languages: percent and bytes follow the byte shares") {

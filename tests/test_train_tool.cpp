@@ -2,6 +2,7 @@
 // paths. The counting and model format themselves are tested in test_model.cpp.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -75,4 +76,28 @@ TEST_CASE("langsift-train: bad options and inputs are errors") {
   const auto none = sh(train + q(kCorpus));
   CHECK(none.status == 2);
   CHECK(contains(none.err, "-o MODEL is required"));
+}
+
+TEST_CASE("langsift-eval calibrate: the fit does not depend on the calibration the model carries") {
+  // The tool fits confidence = logistic(A x margin + B) on raw margins read without early exit; it
+  // used to invert the model's own confidence, and then dropped the samples whose confidence
+  // rounded to 1 (how many: set by that calibration), so the recipe's step 1 drifted whenever the
+  // trainer's default constants changed. (The lines here were trained on; the test is about
+  // the tool's independence from the model's constants, not about the fit's quality.)
+  const fs::path dir = scratch("test-train-scratch");
+  const std::string train = q(kBin + "langsift-train") + " -q --min-count 1 " + q(kCorpus) + " -o ";
+  std::string fits[2];
+  const char* calibrations[2] = {"0.01,0", "0.3,-2"};
+  for (int k = 0; k < 2; ++k) {
+    const std::string path = (dir / ("calib" + std::to_string(k) + ".lsm")).string();
+    REQUIRE(sh(train + q(path) + " --calibration " + calibrations[k]).status == 0);
+    const auto r = sh(q(kBin + "langsift-eval") + " calibrate " + q(path) + " " + q(kCorpus));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    fits[k] = r.out;
+  }
+  CHECK(fits[0] == fits[1]);
+  double a = 0, b = 0;
+  REQUIRE(std::sscanf(fits[0].c_str(), "%lf,%lf", &a, &b) == 2);
+  CHECK(a > 0);
 }

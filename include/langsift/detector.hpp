@@ -105,6 +105,10 @@ struct detection {
   std::size_t text_bytes = 0;      ///< bytes of the text's script runs (letters and what joins them)
   std::size_t examined_bytes = 0;  ///< bytes actually scored (< input size when sampled)
   float confidence = 0;  ///< 0..1: how clearly the top language beats the runner-up on the whole text
+  /// What `confidence` is computed from: the top language's score lead over its strongest rival
+  /// (model score units; confidence = logistic(a × margin + b) with the model's calibration).
+  /// Infinity when the top language has no scored rival (decided by its script); 0 for `und`.
+  float margin = 0;
   bool reliable = false; ///< top language clearly ahead, fits its profile, and >= 70 % of the text
   bool is_short = false; ///< fewer than `short_text_bytes` text bytes (the guess is still given)
   bool sampled = false;  ///< the input exceeded `max_text_bytes` and was sampled
@@ -903,6 +907,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   //    there (another language: zh-Hant is not zh's rival, nor sr-Latn sr's).
   const int top = items[0].lang;
   d.confidence = 1.0f;
+  d.margin = std::numeric_limits<float>::infinity();
   if (top >= 0) {
     const auto& rec = m.language(static_cast<std::size_t>(top));
     const group_table& g = m.group(rec.group);
@@ -935,6 +940,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       const double z = use_rank ? (own - rival) / std::max(1.0, own) * 20.0 - 1.0
                                 : P.calibration_a * (own - rival) + P.calibration_b;
       d.confidence = static_cast<float>(1.0 / (1.0 + std::exp(-std::clamp(z, -50.0, 50.0))));
+      d.margin = static_cast<float>(own - rival);
     }
   }
   const language_estimate& first = d.languages[0];
@@ -948,6 +954,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   if (unfit || code_like || scrambled_case || repetitive) {
     d.count = 0;  // not natural language, in any language we know
     d.confidence = 0;
+    d.margin = 0;
     return d;
   }
   d.reliable = d.confidence >= 0.9f && first.percent >= 70 && first.score >= 0.5f;

@@ -60,7 +60,7 @@ struct train_config {
   std::size_t fit_sample_lines = 400;
   std::size_t fit_sample_every = 50;
   /// confidence = logistic(a × margin + b): fitted on held-out lines (see models/README.md)
-  float calibration_a = 0.035717f, calibration_b = -0.5636f;
+  float calibration_a = 0.035039f, calibration_b = -0.5463f;
 };
 
 /// Feature counts of one language's corpus.

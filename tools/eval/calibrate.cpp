@@ -1,7 +1,9 @@
 // `langsift-eval calibrate MODEL DIR` — fits the confidence calibration of a model on held-out
 // lines (DIR/<code>.txt, e.g. written by `langsift-train --holdout N --holdout-dir DIR`): for
 // single words, word pairs and whole lines of every language, the margin between the detected
-// language and its best rival is recorded with whether the answer was right, and
+// language and its best rival (`detection::margin`, read without early exit, so that the fit does
+// not depend on the calibration the model already has) is recorded with whether the answer was
+// right, and
 // confidence = logistic(A × margin + B) is fitted by maximum likelihood. Prints "A,B" for
 // `langsift-train --calibration`, and how precise the answers with confidence >= 0.9 were.
 #include <cmath>
@@ -62,6 +64,10 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
     if (e.path().extension() == ".txt") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   std::mt19937 rng(5);
+  // The raw margin, read to the end: with early exit the margin of a long line would stop where
+  // the model's current calibration reaches exit_confidence, and the fit would depend on it.
+  detect_options opt;
+  opt.early_exit = false;
   for (const auto& path : files) {
     const std::string code = path.stem().string();
     if (m.find_language(code) < 0) continue;
@@ -82,12 +88,10 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
           const std::size_t len = static_cast<std::size_t>(k) + 1, at = rng() % (w.size() - len + 1);
           for (std::size_t j = 0; j < len; ++j) t += (j ? " " : "") + w[at + j];
         }
-        const detection d = detect(m, t);
-        if (!d.count || d.confidence <= 0 || d.confidence >= 1) continue;  // script-decided or und
-        // invert the model's own calibration to recover the margin
-        const double p = d.confidence, margin = (std::log(p / (1 - p)) - m.params().calibration_b) / m.params().calibration_a;
+        const detection d = detect(m, t, opt);
+        if (!d.count || !std::isfinite(d.margin)) continue;  // und, or decided by its script
         const std::string_view got = d.languages[0].code;
-        v.push_back({margin, got.substr(0, got.find('-')) == std::string_view(code).substr(0, code.find('-'))});
+        v.push_back({d.margin, got.substr(0, got.find('-')) == std::string_view(code).substr(0, code.find('-'))});
       }
     }
   }
