@@ -249,6 +249,51 @@ inline const char* skip_run_letters(const char* p, const char* e, std::size_t& l
   return p;
 }
 
+/// For each two-byte code point U+0080..U+07FF: its script if it is a letter or mark of a real
+/// script (a voter), else 0xFF. The table of skip_run_letters2 (1,920 bytes).
+inline constexpr auto two_byte_voter = [] {
+  std::array<std::uint8_t, 0x800 - 0x80> t{};
+  for (char32_t cp = 0x80; cp < 0x800; ++cp) {
+    const uni_value& v = uni_values[uni_index(cp)];
+    const bool voter = is_letter_or_mark(static_cast<char_class>(v.cls)) && is_real_script(static_cast<script>(v.sc));
+    t[cp - 0x80] = voter ? v.sc : std::uint8_t{0xFF};
+  }
+  return t;
+}();
+static_assert(script_count < 0xFF, "two_byte_voter marks non-voters with 0xFF");
+
+/// The fast path of a run in a script of two-byte letters other than Latin and Cyrillic (Greek,
+/// Armenian, Hebrew, Arabic, Syriac, Thaana, NKo) in split_script_runs: from p (just after a
+/// letter of the run), over two-byte letters and marks of script `sc`, and over gaps of ASCII
+/// non-letters followed by one (rule 3). Returns where it stopped and adds the letters passed to
+/// `letters`. Everything else (Inherited marks, other scripts, two-byte punctuation, invalid
+/// sequences, a gap it cannot close) is left to the general loop, one table lookup per letter
+/// instead of its decode and bookkeeping.
+inline const char* skip_run_letters2(const char* p, const char* e, std::uint8_t sc, std::size_t& letters) noexcept {
+  const auto* s = reinterpret_cast<const unsigned char*>(p);
+  const auto* const end = reinterpret_cast<const unsigned char*>(e);
+  auto letter = [&](const unsigned char* t) LANGSIFT_ALWAYS_INLINE {  // t + 1 < end
+    const unsigned b0 = t[0], b1 = t[1];
+    if (b0 - 0xC2u > 0xDFu - 0xC2u || (b1 & 0xC0u) != 0x80u) return false;  // not a two-byte sequence
+    return two_byte_voter[((b0 & 0x1Fu) << 6 | (b1 & 0x3Fu)) - 0x80u] == sc;
+  };
+  std::size_t n = 0;
+  while (end - s >= 2) {
+    if (letter(s)) {
+      s += 2;
+      ++n;
+      continue;
+    }
+    const unsigned char* q = s;
+    while (q < end && *q < 0x80 && !ascii_letter[*q]) ++q;
+    if (q == s || end - q < 2 || !letter(q)) break;
+    s = q + 2;
+    ++n;
+  }
+  letters += n;
+  return reinterpret_cast<const char*>(s);
+}
+
 /// The well-formed three-byte sequence at t (four bytes readable) as its table entry, or null
 /// (another sequence, an overlong form or a surrogate).
 LANGSIFT_ALWAYS_INLINE inline const uni_value* props3(const unsigned char* t) noexcept {
@@ -467,8 +512,14 @@ inline void split_script_runs(std::string_view utf8, std::vector<script_run>& ou
         // run: Japanese changes script every few letters (hiragana, katakana, Han), so a path
         // for one script would stop at once. Kana runs take skip_run_kana, which passes all four.
         const bool three = static_cast<std::size_t>(p - base) - pos == 3;
+        const bool two = !latin && !cyrillic && static_cast<std::size_t>(p - base) - pos == 2;
         const bool kana = r_vote == vote_kana;
         for (;;) {
+          if (two) {
+            std::size_t letters = 0;
+            p = skip_run_letters2(p, e, same, letters);
+            count_voter(vote, letters);
+          }
           if (three) {  // one test per pass for the other scripts (Latin passes once per word)
             if (kana) {
               p = skip_run_kana(p, e, r_letters, r_han, r_phonetic);
