@@ -360,6 +360,24 @@ inline void add_scaled(float* __restrict y, float a, const float* __restrict x, 
   for (std::size_t k = 0; k < n; ++k) y[k] += a * x[k];
 }
 
+/// y[k] = h[k] + a1 × x1[k] + a2 × x2[k] for k < n (n a multiple of 4), added in that order (the
+/// same floats as a copy and two add_scaled passes): a unit's scores from its hits and the floors
+/// of its two feature kinds, in one pass.
+inline void copy_add_scaled2(float* __restrict y, const float* __restrict h, float a1, const float* __restrict x1,
+                             float a2, const float* __restrict x2, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n % 4 == 0) {
+    const __m128 v1 = _mm_set1_ps(a1), v2 = _mm_set1_ps(a2);
+    for (std::size_t k = 0; k < n; k += 4) {
+      const __m128 t = _mm_add_ps(_mm_loadu_ps(h + k), _mm_mul_ps(v1, _mm_loadu_ps(x1 + k)));
+      _mm_storeu_ps(y + k, _mm_add_ps(t, _mm_mul_ps(v2, _mm_loadu_ps(x2 + k))));
+    }
+    return;
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) y[k] = (h[k] + a1 * x1[k]) + a2 * x2[k];
+}
+
 /// hits[k] += acc[k] × step, then acc[k] = 0, for k < n (n a multiple of 8): a batch of
 /// quantised weights moved into the float sums.
 inline void drain_batch(float* __restrict hits, std::uint16_t* __restrict acc, float step, std::size_t n) noexcept {
@@ -629,10 +647,15 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
     };
     // score = hits + Σ over kinds of (features of the kind) × floor: a missing feature costs its floor
     auto make_scores = [&] {
-      std::memcpy(sc, hits, pad * sizeof(float));  // a copy loop stays scalar: the arrays may alias
+      unsigned kinds[feature_kind_count], nk = 0;  // the kinds seen, in order
       for (unsigned kind = 1; kind < feature_kind_count; ++kind)
-        if (n_kind[kind] > 0)
-          detail::add_scaled(sc, n_kind[kind], fl + kind * pad, pad);
+        if (n_kind[kind] > 0) kinds[nk++] = kind;
+      if (nk == 2) {  // the common case (order 4 and words): one pass
+        detail::copy_add_scaled2(sc, hits, n_kind[kinds[0]], fl + kinds[0] * pad, n_kind[kinds[1]], fl + kinds[1] * pad, pad);
+      } else {
+        std::memcpy(sc, hits, pad * sizeof(float));  // a copy loop stays scalar: the arrays may alias
+        for (unsigned k = 0; k < nk; ++k) detail::add_scaled(sc, n_kind[kinds[k]], fl + kinds[k] * pad, pad);
+      }
       if (hinted) {
         const float share = static_cast<float>(static_cast<double>(u.bytes) / total_bytes);
         for (std::size_t k = 0; k < g.size(); ++k) sc[k] += S.bonus[g.langs[k]] * share;
