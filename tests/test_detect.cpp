@@ -182,7 +182,7 @@ TEST_CASE("scripts decide at once: Han with kana is Japanese, Han alone Chinese"
   CHECK(lang("東京都廳") == "zh-Hant");  // 東, 廳: Traditional forms
 }
 
-TEST_CASE("confidence is the model's calibration of the margin; script-decided text has no rival") {
+TEST_CASE("confidence is the model's calibration of the margin, and script-decided text has no rival") {
   const langsift::model& m = langsift::default_model();
   const auto& P = m.params();
   for (const char* text : {"O menino comeu o bolo todo ontem", "el perro", "taal", "De kat zit op de mat en slaapt"}) {
