@@ -47,6 +47,22 @@ void check_invariants(std::string_view text) {
   REQUIRE(runs == langsift_test::reference_script_runs(text));  // the batch restatement of the rules
 }
 
+// 30,000 random strings of up to 39 pieces, each mostly one script's code points (one of
+// `scripts`, as in text) with `others` and spaces mixed in, held to the reference.
+void check_random_mixes(std::uint32_t seed, const std::vector<std::vector<std::string>>& scripts,
+                        const std::vector<std::string>& others) {
+  std::mt19937 rng(seed);
+  for (int round = 0; round < 30000; ++round) {
+    std::string s;
+    const auto& home = scripts[rng() % scripts.size()];
+    for (int k = 0, n = static_cast<int>(rng() % 40); k < n; ++k) {
+      const unsigned r = rng() % 8;
+      s += r < 5 ? home[rng() % home.size()] : r < 7 ? others[rng() % others.size()] : std::string(" ");
+    }
+    check_invariants(s);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("script runs on mixed text, with exact byte ranges") {
@@ -229,8 +245,7 @@ TEST_CASE("runs of two-byte letters: the fast path against the reference") {
   // before one); this holds it to the reference on random mixes with what it must leave to the
   // general loop: punctuation and digits of the script, Common letters and punctuation, Inherited
   // marks, letters of other scripts (of one, two and three bytes), cut sequences and the end.
-  std::mt19937 rng(13);
-  const std::vector<std::string> scripts[] = {
+  const std::vector<std::vector<std::string>> scripts = {
       {"α", "β", "ά", "Ω", "ϊ", "ΐ", ";", "·", "΄", "Ϣ", "ϵ", "϶", "ἀ"},  // Greek, Coptic in its block, polytonic
       {"ա", "բ", "Ա", "ՙ", "՝", "։", "և"},                              // Armenian letters, modifier, punctuation
       {"א", "ב", "ְ", "ּ", "־", "׳", "״", "ﬠ"},                           // Hebrew letters, points, maqaf, geresh
@@ -238,17 +253,9 @@ TEST_CASE("runs of two-byte letters: the fast path against the reference") {
       {"ܐ", "ܒ", "ܰ", "܀"},                                              // Syriac
       {"ދ", "ވ", "ި", "ް"},                                              // Thaana letters and vowel signs
       {"ߊ", "ߋ", "߫", "߀", "߷"}};                                        // NKo letters, tone mark, digit, symbol
-  const std::string others[] = {"́", "̀", "Ì", "×", "À", "Á¿", " ", "  ", ",", ". ",
-                                "-", "1", "\n", "a", "Z", "é", "м", "×", "«", "»", "क", "世", "😀", "\xFF"};
-  for (int round = 0; round < 30000; ++round) {
-    std::string s;
-    const auto& home = scripts[rng() % std::size(scripts)];
-    for (int k = 0, n = static_cast<int>(rng() % 40); k < n; ++k) {
-      const unsigned r = rng() % 8;
-      s += r < 5 ? home[rng() % home.size()] : r < 7 ? others[rng() % std::size(others)] : std::string(" ");
-    }
-    check_invariants(s);
-  }
+  const std::vector<std::string> others = {"\u0301", "\u0300", "\xCC", "\xD7", "\xC0\x80", "\xC1\xBF", " ", "  ", ",", ". ",
+                                          "-", "1", "\n", "a", "Z", "é", "м", "×", "«", "»", "क", "世", "😀", "\xFF"};
+  check_random_mixes(13, scripts, others);
 }
 
 TEST_CASE("runs of three-byte letters: the fast paths against the reference") {
@@ -259,8 +266,7 @@ TEST_CASE("runs of three-byte letters: the fast paths against the reference") {
   // three-byte scripts, Common letters and punctuation, Inherited marks (three-byte ZWJ/ZWNJ,
   // two-byte U+0301 and its overlong three-byte form), a surrogate, cut sequences, ASCII letters
   // and non-letters, and the last bytes of the text.
-  std::mt19937 rng(11);
-  const std::vector<std::string> scripts[] = {
+  const std::vector<std::vector<std::string>> scripts = {
       {"ก", "ภ", "า", "ี", "เ", "่", "๑", "฿", "ฯ", "๏"},  // Thai: letters, marks, digit, Common, punctuation
       {"क", "ष", "्", "ि", "ं", "।", "१", "ॐ", "ॲ"},       // Devanagari, a Common danda
       {"த", "ம", "ி", "ழ்", "௧"},                           // Tamil
@@ -276,20 +282,11 @@ TEST_CASE("runs of three-byte letters: the fast paths against the reference") {
       // three-byte letters of scripts with one- and two-byte letters, and overlong forms of these
       {"ệ", "ạ", "ở", "n", "é", "\xE0\x81\xA1", "\xE0\x83\xA9"},  // Vietnamese; overlong a, é
       {"ἀ", "ῆ", "α", "ς", "\xE0\x8E\xB1"}};                      // polytonic Greek; overlong α
-  const std::string others[] = {
+  const std::vector<std::string> others = {
       "ৎ", "ক", "ো", "ગ", "ુ", "ਪ", "ੰ", "తె", "ల", "｡", "ｶ",  // Bengali, Gujarati, Gurmukhi, Telugu, halfwidth
       "\u200D", "\u200C", "\u0301", "\xE0\x8C\x81", "\xED\xA0\x80", "\xE0\xB8", "\xE0", "\xE2\x82",
       " ", "  ", ",", ". ", "-", "1", "\n", "a", "Z", "é", "м", "ά", "😀", "\xFF"};
-  for (int round = 0; round < 30000; ++round) {
-    std::string s;
-    // mostly one script's code points, as in text, with the others mixed in
-    const auto& home = scripts[rng() % std::size(scripts)];
-    for (int k = 0, n = static_cast<int>(rng() % 40); k < n; ++k) {
-      const unsigned r = rng() % 8;
-      s += r < 5 ? home[rng() % home.size()] : r < 7 ? others[rng() % std::size(others)] : std::string(" ");
-    }
-    check_invariants(s);
-  }
+  check_random_mixes(11, scripts, others);
   // The 1/16 rule counts the Han and kana (Hangul) letters the fast path passes.
   for (std::size_t han = 0; han < 64; ++han)
     for (std::string_view letter : {"の", "カ", "ㇰ", "한"})

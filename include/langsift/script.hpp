@@ -284,9 +284,9 @@ inline const char* skip_run_letters2(const char* p, const char* e, std::uint8_t 
       ++n;
       continue;
     }
-    const unsigned char* q = s;
+    const unsigned char* q = s;  // a gap of ASCII non-letters (empty: letter(q) fails again)
     while (q < end && *q < 0x80 && !ascii_letter[*q]) ++q;
-    if (q == s || end - q < 2 || !letter(q)) break;
+    if (end - q < 2 || !letter(q)) break;
     s = q + 2;
     ++n;
   }
