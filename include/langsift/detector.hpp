@@ -711,22 +711,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
 
   // Segmentation of a run's scored units: the best labelling, a change of language costing
   // switch_penalty (Viterbi over the group's languages); unscored units take their neighbours'.
-  auto segment = [&](std::size_t i, std::size_t j) {
-    const group_table* g = S.units[i].g;
-    const std::uint32_t nc = static_cast<std::uint32_t>(g->size_pad());
-    // One scored unit (a sentence, a short page): its best language, as the Viterbi pass would find.
-    std::size_t only = j, scored = 0;
-    for (std::size_t x = i; x < j && scored < 2; ++x)
-      if (S.units[x].scored) {
-        only = x;
-        ++scored;
-      }
-    if (scored == 1) {
-      const int l = g->langs[detail::first_argmax(S.scores.data() + S.units[only].score_begin, nc)];
-      for (std::size_t x = i; x < j; ++x)  // the fill below: after it every unit, before it the unlabelled
-        if (x >= only || S.units[x].lang < 0) S.units[x].lang = l;
-      return;
-    }
+  // label_by_viterbi labels the scored units of [i, j); segment adds the shortcut and the fill.
+  auto label_by_viterbi = [&](std::size_t i, std::size_t j, const group_table* g, std::uint32_t nc) {
     S.viterbi.assign(nc, 0.0f);
     S.back.resize((j - i) * nc);
     std::uint32_t k = 0;  // scored units seen
@@ -758,6 +744,21 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       S.units[order[q]].lang = g->langs[c];
       c = static_cast<std::uint32_t>(S.back[std::size_t{q} * nc + c]);
     }
+  };
+  auto segment = [&](std::size_t i, std::size_t j) {
+    const group_table* g = S.units[i].g;
+    const std::uint32_t nc = static_cast<std::uint32_t>(g->size_pad());
+    // One scored unit (a sentence, a short page): its best language, as the Viterbi pass would find.
+    std::size_t only = j, scored = 0;
+    for (std::size_t x = i; x < j && scored < 2; ++x)
+      if (S.units[x].scored) {
+        only = x;
+        ++scored;
+      }
+    if (scored == 1)
+      S.units[only].lang = g->langs[detail::first_argmax(S.scores.data() + S.units[only].score_begin, nc)];
+    else
+      label_by_viterbi(i, j, g, nc);
     int last = -1;  // unscored units: the label of the scored unit before (after, at the start)
     for (std::size_t x = i; x < j; ++x) {
       if (S.units[x].scored)
