@@ -5,8 +5,9 @@
 // Seed: fuzz/corpus/model/mini.lsm, a model of the current format (a test checks that it loads;
 // after a format change rebuild it with
 //   build/langsift-train tests/data/corpus --top-k 150 --rank-size 40 --name mini -j 1 -o fuzz/corpus/model/mini.lsm
-// — under 8 KB, the -max_len of CI's fuzzing step), and mini-v1.lsm, the same of format version 1
-// (still read: every group holds the kinds PARM weights).
+// — under 8 KB, the -max_len of CI's fuzzing step), and mini-v1.lsm and mini-v2.lsm, the same of
+// format versions 1 and 2 (still read: in 1 every group holds the kinds PARM weights; both hash
+// features with feature_hashing::polynomial).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

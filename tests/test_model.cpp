@@ -128,13 +128,27 @@ TEST_CASE("the model fuzzer's seed is a model of the current format") {
   CHECK(static_cast<std::size_t>(in.tellg()) <= 8192);  // CI fuzzes with -max_len=8192
   CHECK(detect(m, "The dog runs quickly across the street").language() == "en");
   CHECK(detect(m, "Der Hund läuft schnell über die Straße").language() == "de");
-  // The seed of the previous format version (written by langsift-train before per-group kinds)
-  // still loads and detects: files of format 1 stay readable.
-  model old;
-  REQUIRE(model::load_file(std::string(LANGSIFT_TEST_DATA_DIR) + "/../../fuzz/corpus/model/mini-v1.lsm", old, &error) == status::ok);
-  CHECK(old.group(0).features.min_order == 3);
-  CHECK(detect(old, "The dog runs quickly across the street").language() == "en");
-  CHECK(detect(old, "Der Hund läuft schnell über die Straße").language() == "de");
+  CHECK(m.group(0).features.hashing == feature_hashing::window);
+  // The seeds of the previous format versions still load and detect: files of format 1 (written
+  // by langsift-train before per-group kinds) and 2 (before window hashing) stay readable, and
+  // their features are hashed as they were trained.
+  for (const auto& [name, min_order] : {std::pair{"mini-v1.lsm", 3}, std::pair{"mini-v2.lsm", 4}}) {
+    CAPTURE(name);
+    model old;
+    REQUIRE(model::load_file(std::string(LANGSIFT_TEST_DATA_DIR) + "/../../fuzz/corpus/model/" + name, old, &error) == status::ok);
+    CHECK(old.group(0).features.min_order == min_order);
+    CHECK(old.group(0).features.hashing == feature_hashing::polynomial);
+    CHECK(old.features().hashing == feature_hashing::polynomial);
+    CHECK(detect(old, "The dog runs quickly across the street").language() == "en");
+    CHECK(detect(old, "Der Hund läuft schnell über die Straße").language() == "de");
+    // Looked up with the other hashing, the same table does not know the feature " the".
+    const char32_t the4[] = {U' ', U't', U'h', U'e'};
+    CHECK(old.group(0).find(feature_hash(the4, 4, 4, feature_hashing::polynomial)) != 0);
+    CHECK(old.group(0).find(feature_hash(the4, 4, 4, feature_hashing::window)) == 0);
+  }
+  const char32_t the4[] = {U' ', U't', U'h', U'e'};
+  CHECK(m.group(0).find(feature_hash(the4, 4, 4)) != 0);
+  CHECK(m.group(0).find(feature_hash(the4, 4, 4, feature_hashing::polynomial)) == 0);
 }
 
 TEST_CASE("per-script weights: a group's table holds, and detection looks up, its own kinds") {

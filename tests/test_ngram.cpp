@@ -78,3 +78,37 @@ TEST_CASE("the configuration selects orders and words") {
   const std::size_t letters = for_each_feature("abc de", [](std::uint64_t, unsigned) {});
   CHECK(letters == 5);
 }
+
+TEST_CASE("both hashings: extraction agrees with feature_hash, and the fixed-order paths with the general one") {
+  const std::string text = "Ab cde Straße ĳs naïve 日本語 abcdefghijklmnopqrstuvwxyz0123 \xF0\x9D\x90\x80x e\xCC\x81t\xC3\xA9";
+  for (const feature_hashing hashing : {feature_hashing::polynomial, feature_hashing::window}) {
+    CAPTURE(static_cast<int>(hashing));
+    ngram_config all{1, 5, true, hashing};
+    // A word's features, spelled out, in either hashing.
+    auto hh = [&](std::u32string_view s, unsigned kind) { return feature_hash(s.data(), s.size(), kind, hashing); };
+    const std::multiset<std::uint64_t> ab = {hh(U"a", 1), hh(U"b", 1), hh(U" a", 2), hh(U"ab", 2), hh(U"b ", 2),
+                                             hh(U" ab", 3), hh(U"ab ", 3), hh(U" ab ", 4), hh(U"ab", feature_word)};
+    CHECK(features("ab", all) == ab);
+    CHECK(features("AB", all) == ab);
+    // The instances detection uses for orders 4 and 3..4 give what the general loop gives.
+    std::vector<std::pair<std::uint64_t, unsigned>> general, fixed;
+    auto into = [](auto& v) { return [&v](std::uint64_t x, unsigned k) { v.push_back({x, k}); }; };
+    const ngram_config four{4, 4, true, hashing}, three_four{3, 4, true, hashing};
+    for_each_feature(text, four, into(general));
+    if (hashing == feature_hashing::window) for_each_feature<4, 4, 1>(text, four, into(fixed));
+    else for_each_feature<4, 4, 0>(text, four, into(fixed));
+    CHECK(fixed == general);
+    CHECK(general.size() > 30);
+    general.clear();
+    fixed.clear();
+    for_each_feature(text, three_four, into(general));
+    if (hashing == feature_hashing::window) for_each_feature<3, 4, 1>(text, three_four, into(fixed));
+    else for_each_feature<3, 4, 0>(text, three_four, into(fixed));
+    CHECK(fixed == general);
+  }
+  // The two hashings share no feature of a text, and neither merges two of its features.
+  const auto p = features("Straße naïve", {1, 5, true, feature_hashing::polynomial});
+  const auto w = features("Straße naïve", {1, 5, true, feature_hashing::window});
+  for (auto x : w) CHECK(p.count(x) == 0);
+  CHECK(std::set<std::uint64_t>(w.begin(), w.end()).size() == std::set<std::uint64_t>(p.begin(), p.end()).size());
+}

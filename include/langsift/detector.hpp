@@ -461,7 +461,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   const bool use_rank = opt.method == scorer::rank;
   // Extract only the kinds the scorer uses: the rank profiles hold orders 1..5, a group's table
   // the kinds weighted for its script (group_table::features).
-  constexpr ngram_config rank_cfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false};
+  const ngram_config rank_cfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false, m.features().hashing};
   S.units.clear();
   const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
   // Per unit, the scores and hit sums of its group's languages: [score_begin, + size_pad) of
@@ -607,11 +607,13 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
       f[n++] = h;
       ++count[kind];
     };
-    // The built-in model's configurations with their orders known at compile time (fewer
-    // rolling hashes and tests per code point); any other through the general loop.
+    // The built-in model's configurations with their orders and hashing known at compile time
+    // (fewer rolling hashes and tests per code point); any other, and models of formats 1 and 2
+    // (polynomial hashing), through the general loop.
     std::size_t seen;
-    if (cfg.min_order == 4 && cfg.max_order == 4) seen = for_each_feature<4, 4>(t, cfg, sink);
-    else if (cfg.min_order == 3 && cfg.max_order == 4) seen = for_each_feature<3, 4>(t, cfg, sink);
+    const bool window = cfg.hashing == feature_hashing::window;
+    if (window && cfg.min_order == 4 && cfg.max_order == 4) seen = for_each_feature<4, 4, 1>(t, cfg, sink);
+    else if (window && cfg.min_order == 3 && cfg.max_order == 4) seen = for_each_feature<3, 4, 1>(t, cfg, sink);
     else seen = for_each_feature(t, cfg, sink);
     unit_letters += static_cast<float>(seen);
     for (unsigned k = 0; k < feature_kind_count; ++k) n_kind[k] += static_cast<float>(count[k]);

@@ -21,8 +21,9 @@
 //   section table:     section count × {u32 tag, u32 reserved, u64 offset, u64 size}
 //   sections:          INFO (text), PARM (model_params), LANG (language_record[]), GRUP
 //                      (group_record[]), TABL (the groups' arrays), RANK (rank profiles)
-// A truncated, bit-flipped, foreign or other-version file is rejected with a status, never read
-// out of bounds.
+// Format 3 differs from 2 by its feature hashing only (feature_hashing::window; 1 and 2 are read
+// with feature_hashing::polynomial). A truncated, bit-flipped, foreign or other-version file is
+// rejected with a status, never read out of bounds.
 #pragma once
 
 #include <algorithm>
@@ -53,9 +54,15 @@
 namespace langsift {
 inline namespace v1 {
 
-constexpr std::uint32_t kModelFormatVersion = 2;  ///< written by langsift-train
-/// The oldest version read: 1 has no per-group kinds (every group holds the kinds PARM weights).
+constexpr std::uint32_t kModelFormatVersion = 3;  ///< written by langsift-train
+/// The oldest version read: 1 has no per-group kinds (every group holds the kinds PARM weights);
+/// 1 and 2 hash features with feature_hashing::polynomial, 3 with feature_hashing::window.
 constexpr std::uint32_t kOldestModelFormatVersion = 1;
+
+/// The feature hashing of a model file of format `version`.
+constexpr feature_hashing hashing_of_version(std::uint32_t version) noexcept {
+  return version >= 3 ? feature_hashing::window : feature_hashing::polynomial;
+}
 constexpr char kModelMagic[8] = {'L', 'S', 'M', 'O', 'D', 'E', 'L', '\x1a'};
 
 /// Section tags (four ASCII characters, little-endian).
@@ -381,7 +388,7 @@ class model {
   /// The n-gram orders counted at training (what the rank-order profiles hold). What a group's
   /// table holds, and detection extracts, is group(g).features.
   ngram_config features() const noexcept {
-    return ngram_config{params_.min_order, params_.max_order, params_.words != 0};
+    return ngram_config{params_.min_order, params_.max_order, params_.words != 0, hashing_};
   }
   std::size_t group_count() const noexcept { return groups_.size(); }
   const group_table& group(std::size_t g) const noexcept { return groups_[g]; }
@@ -431,6 +438,7 @@ class model {
   std::shared_ptr<const std::string> owned_;
   std::string_view bytes_;
   std::uint64_t checksum_ = 0;
+  feature_hashing hashing_ = feature_hashing::window;  ///< from the format version
   std::string_view info_;
   model_params params_{};
   std::span<const language_record> langs_;
@@ -542,6 +550,7 @@ inline status model::parse(bool verify_checksum, bool verify) noexcept {
   if (version < kOldestModelFormatVersion || version > kModelFormatVersion) return status::model_version;
   if (load_le<std::uint32_t>(b + 12) != 64 || load_le<std::uint64_t>(b + 16) != n) return status::corrupt_model;
   checksum_ = load_le<std::uint64_t>(b + 24);
+  hashing_ = hashing_of_version(version);
   for (std::size_t i = 36; i < 64; ++i)  // flags and padding: reserved, zero (the checksum starts at 64)
     if (b[i]) return status::corrupt_model;
   if (verify_checksum && XXH3_64bits(b + 64, n - 64) != checksum_) return status::corrupt_model;
@@ -639,6 +648,7 @@ inline status model::parse(bool verify_checksum, bool verify) noexcept {
       const std::uint32_t kinds = version >= 2 ? rec->kinds : weighted_kinds(P.order_weight);
       if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
       g.features = features_of_kinds(kinds);
+      g.features.hashing = hashing_of_version(version);
       g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
       g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
       g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,

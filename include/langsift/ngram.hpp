@@ -14,9 +14,15 @@
 //  - very long words (URLs without separators, Chinese runs) are windowed: n-grams are taken at
 //    every position, the whole-word feature only for words of at most kMaxWordFeatureLength.
 //
-// Hashing: a polynomial hash of the code points modulo 2^64, updated in O(1) per code point for
-// every order, finished with a 64-bit avalanche (murmur3 fmix64) that also mixes in the order, so
-// an n-gram of order 3 and one of order 4 never collide by construction.
+// Hashing (`feature_hashing`; a model file records which through its format version):
+//  - window (format 3 on): an n-gram of order 1..4 is its code points packed 16 bits each into a
+//    64-bit word (shifted in one per code point; bits above 16 xor into the next slot), order 5
+//    and words a polynomial hash of the code points modulo 2^64; finished with one multiply and
+//    an xor-shift that also mix in the kind, so an n-gram of order 3 and one of order 4 never
+//    collide by construction. With the built-in model's order 4 it takes 5 % fewer instructions
+//    per sentence than (callgrind, 17,045 against 17,997 per 145-byte sentence of the benchmark):
+//  - polynomial (formats 1 and 2): the polynomial hash for every order, updated in O(1) per code
+//    point, finished with a 64-bit avalanche (murmur3 fmix64) that also mixes in the kind.
 #pragma once
 
 #include <array>
@@ -39,11 +45,19 @@ enum feature_kind : std::uint8_t {
 constexpr unsigned kMaxNgramOrder = 5;
 constexpr unsigned kMaxWordFeatureLength = 24;  ///< code points; longer words give n-grams only
 
+/// How feature hashes are computed (see the file comment). A model's tables are keyed by the
+/// hashing it was trained with; langsift-train writes `window`.
+enum class feature_hashing : std::uint8_t {
+  polynomial = 0,  ///< model formats 1 and 2
+  window = 1,      ///< model format 3 on
+};
+
 /// Which features to extract.
 struct ngram_config {
   std::uint8_t min_order = 1;  ///< 1..5 (above max_order: no n-grams, words only)
   std::uint8_t max_order = 5;  ///< 1..5
   bool words = true;           ///< also emit whole-word features
+  feature_hashing hashing = feature_hashing::window;
 };
 
 namespace detail {
@@ -59,8 +73,20 @@ constexpr std::uint64_t fmix64(std::uint64_t k) noexcept {
   return k;
 }
 
+/// feature_hashing::polynomial's finish.
 constexpr std::uint64_t finish_hash(std::uint64_t poly, unsigned kind) noexcept {
   return fmix64(poly + 0x632BE59BD9B4E019ull * (kind + 1));
+}
+
+/// feature_hashing::window's finish (of a packed window or, for order 5 and words, a polynomial).
+constexpr std::uint64_t finish_hash_window(std::uint64_t x, unsigned kind) noexcept {
+  const std::uint64_t k = (x + 0x632BE59BD9B4E019ull * (kind + 1)) * 0xff51afd7ed558ccdull;
+  return k ^ (k >> 32);
+}
+
+/// The bits of the packed window that hold the last `order` (1..4) code points.
+constexpr std::uint64_t window_mask(unsigned order) noexcept {
+  return order >= 4 ? ~std::uint64_t{0} : (std::uint64_t{1} << (16 * order)) - 1;
 }
 
 constexpr std::uint32_t kBoundary = 0x20;  // the padding marker (a space never occurs in a word)
@@ -80,19 +106,26 @@ inline constexpr auto kAsciiWordFold = [] {
 }  // namespace detail
 
 /// The hash of one feature given its (normalised) code points, for tests and tools: an n-gram
-/// of order cps.size() (with boundary markers as U+0020), or a word when `kind == feature_word`.
-constexpr std::uint64_t feature_hash(const char32_t* cps, std::size_t n, unsigned kind) noexcept {
+/// of order n (with boundary markers as U+0020), or a word when `kind == feature_word`.
+constexpr std::uint64_t feature_hash(const char32_t* cps, std::size_t n, unsigned kind,
+                                     feature_hashing hashing = feature_hashing::window) noexcept {
+  if (hashing == feature_hashing::window && kind >= 1 && kind <= 4) {
+    std::uint64_t w = 0;
+    for (std::size_t i = 0; i < n; ++i) w = (w << 16) ^ static_cast<std::uint64_t>(cps[i]);
+    return detail::finish_hash_window(w & detail::window_mask(kind), kind);
+  }
   std::uint64_t h = 0;
   for (std::size_t i = 0; i < n; ++i) h = h * detail::kPolyBase + static_cast<std::uint64_t>(cps[i]) + 1;
-  return detail::finish_hash(h, kind);
+  return hashing == feature_hashing::window ? detail::finish_hash_window(h, kind) : detail::finish_hash(h, kind);
 }
 
 /// Streams the features of `text` to `sink(std::uint64_t hash, unsigned kind)`.
 /// Returns the number of word characters (letters and marks, after composition) seen.
 /// Cost: O(text.size() * max_order), no allocation.
 /// `Lo`, `Hi` (optional): the orders fixed at compile time, for a hot loop that knows them (they
-/// must equal cfg's); 0 = from cfg.
-template <unsigned Lo = 0, unsigned Hi = 0, class Sink>
+/// must equal cfg's); 0 = from cfg. `Hashing` (optional): cfg.hashing fixed at compile time
+/// (0 polynomial, 1 window, -1 = from cfg).
+template <unsigned Lo = 0, unsigned Hi = 0, int Hashing = -1, class Sink>
 std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sink&& sink) noexcept(
     noexcept(sink(std::uint64_t{}, 0u))) {
   using detail::kBoundary;
@@ -100,9 +133,12 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
   static_assert(Lo <= kMaxNgramOrder + 1 && Hi <= kMaxNgramOrder);
   const unsigned lo = Lo ? Lo : cfg.min_order < 1 ? 1 : cfg.min_order;
   const unsigned hi = Hi ? Hi : cfg.max_order > kMaxNgramOrder ? kMaxNgramOrder : cfg.max_order;
+  static_assert(Hashing >= -1 && Hashing <= 1);
+  const bool window = Hashing < 0 ? cfg.hashing == feature_hashing::window : Hashing == 1;
 
   // pK = polynomial hash of the last K code points of the current padded word (K <= len+1).
   std::uint64_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
+  std::uint64_t w = 0;  // window hashing: the last four code points, 16 bits each
   std::uint64_t word_poly = 0;  // hash of the word without padding
   std::size_t word_len = 0;     // code points in the current word
   std::size_t letters = 0;
@@ -112,7 +148,8 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
   // Feeds one code point of the padded word: updates the rolling hashes and emits the n-grams
   // that end with it. `avail` = how many code points of the padded word end here (incl. this one).
   // Scalars, not an array, and inlined, so that the rolling hashes live in registers (orders above
-  // hi are computed but never read).
+  // hi, and with window hashing orders up to 4, are computed but never read: the compiler drops
+  // them where hi and the hashing are known at compile time).
   auto push = [&](char32_t c, std::size_t avail) LANGSIFT_ALWAYS_INLINE {
     const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
     p5 = p4 * kPolyBase + v;
@@ -120,12 +157,17 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
     p3 = p2 * kPolyBase + v;
     p2 = p1 * kPolyBase + v;
     p1 = v;
+    w = (w << 16) ^ static_cast<std::uint64_t>(c);
+    const auto hash = [&](unsigned order, std::uint64_t poly) LANGSIFT_ALWAYS_INLINE {
+      if (!window) return detail::finish_hash(poly, order);
+      return detail::finish_hash_window(order <= 4 ? w & detail::window_mask(order) : poly, order);
+    };
     const unsigned top = avail < hi ? static_cast<unsigned>(avail) : hi;
-    if (lo <= 1 && top >= 1 && c != kBoundary) sink(detail::finish_hash(p1, 1), 1);  // not the lone boundary
-    if (lo <= 2 && top >= 2) sink(detail::finish_hash(p2, 2), 2);
-    if (lo <= 3 && top >= 3) sink(detail::finish_hash(p3, 3), 3);
-    if (lo <= 4 && top >= 4) sink(detail::finish_hash(p4, 4), 4);
-    if (lo <= 5 && top >= 5) sink(detail::finish_hash(p5, 5), 5);
+    if (lo <= 1 && top >= 1 && c != kBoundary) sink(hash(1, p1), 1);  // not the lone boundary
+    if (lo <= 2 && top >= 2) sink(hash(2, p2), 2);
+    if (lo <= 3 && top >= 3) sink(hash(3, p3), 3);
+    if (lo <= 4 && top >= 4) sink(hash(4, p4), 4);
+    if (lo <= 5 && top >= 5) sink(hash(5, p5), 5);
   };
   static_assert(kMaxNgramOrder == 5, "push above rolls orders 1..5");
   auto flush_pending = [&]() LANGSIFT_ALWAYS_INLINE {
@@ -145,7 +187,9 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
   auto end_word = [&]() LANGSIFT_ALWAYS_INLINE {
     flush_pending();
     push(kBoundary, word_len + 2);
-    if (cfg.words && word_len <= kMaxWordFeatureLength) sink(detail::finish_hash(word_poly, feature_word), feature_word);
+    if (cfg.words && word_len <= kMaxWordFeatureLength)
+      sink(window ? detail::finish_hash_window(word_poly, feature_word) : detail::finish_hash(word_poly, feature_word),
+           feature_word);
     in_word = false;
   };
 

@@ -60,13 +60,17 @@ struct train_config {
   std::size_t fit_sample_lines = 400;
   std::size_t fit_sample_every = 50;
   /// confidence = logistic(a × margin + b): fitted on held-out lines (see models/README.md)
-  float calibration_a = 0.035039f, calibration_b = -0.5463f;
+  float calibration_a = 0.034916f, calibration_b = -0.5396f;
 };
 
 /// Feature counts of one language's corpus.
 class language_counts {
  public:
-  explicit language_counts(std::string code, const ngram_config& features = {}) : code_(std::move(code)), features_(features) {}
+  /// Counts with the hashing of the format langsift-train writes (feature_hashing::window),
+  /// whatever `features.hashing` says.
+  explicit language_counts(std::string code, const ngram_config& features = {}) : code_(std::move(code)), features_(features) {
+    features_.hashing = hashing_of_version(kModelFormatVersion);
+  }
 
   /// Adds a piece of text (a line, a paragraph...). Returns the number of letters counted.
   std::size_t add_text(std::string_view text) {

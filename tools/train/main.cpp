@@ -53,7 +53,7 @@ void usage(std::FILE* out) {
       "  --floor X               floor = lowest kept log-probability - X (default 4)\n"
       "  --fingerprint-bits N    fingerprint bits per table slot (default 12)\n"
       "  --calibration A,B       confidence = logistic(A x margin + B); fit them on held-out lines\n"
-      "                          with `langsift-eval calibrate` (default 0.035039,-0.5463)\n"
+      "                          with `langsift-eval calibrate` (default 0.034916,-0.5396)\n"
       "  --unaccented-every N    also count every Nth line that has diacritics on Latin letters\n"
       "                          without them, as web text often is typed (default 0: never)\n"
       "  --holdout N             leave out every Nth line (N >= 2) from training; with\n"
