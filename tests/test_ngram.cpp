@@ -90,6 +90,11 @@ TEST_CASE("both hashings: extraction agrees with feature_hash, and the fixed-ord
                                              hh(U" ab", 3), hh(U"ab ", 3), hh(U" ab ", 4), hh(U"ab", feature_word)};
     CHECK(features("ab", all) == ab);
     CHECK(features("AB", all) == ab);
+    // A letter beyond U+FFFF (MATHEMATICAL BOLD CAPITAL A): extraction and feature_hash agree.
+    const std::multiset<std::uint64_t> bold = {hh(U"\U0001D400", 1), hh(U" \U0001D400", 2), hh(U"\U0001D400 ", 2),
+                                               hh(U" \U0001D400 ", 3), hh(U"\U0001D400", feature_word)};
+    CHECK(features("\xF0\x9D\x90\x80", all) == bold);
+    CHECK(hh(U" \U0001D400 ", 3) != hh(U" \uD400 ", 3));  // its high bits reach the next slot
     // The instances detection uses for orders 4 and 3..4 give what the general loop gives.
     std::vector<std::pair<std::uint64_t, unsigned>> general, fixed;
     auto into = [](auto& v) { return [&v](std::uint64_t x, unsigned k) { v.push_back({x, k}); }; };

@@ -16,7 +16,9 @@
 //
 // Hashing (`feature_hashing`; a model file records which through its format version):
 //  - window (format 3 on): an n-gram of order 1..4 is its code points packed 16 bits each into a
-//    64-bit word (shifted in one per code point; bits above 16 xor into the next slot), order 5
+//    64-bit word (shifted in one per code point; the bits of a code point above U+FFFF xor into
+//    the next slot, and are lost for the oldest code point of the n-gram, so such an n-gram may
+//    share its hash with one of BMP code points — rare in text, and only a collision), order 5
 //    and words a polynomial hash of the code points modulo 2^64; finished with one multiply and
 //    an xor-shift that also mix in the kind, so an n-gram of order 3 and one of order 4 never
 //    collide by construction. With the built-in model's order 4 it takes 5 % fewer instructions
