@@ -95,21 +95,21 @@ TEST_CASE("both hashings: extraction agrees with feature_hash, and the fixed-ord
                                                hh(U" \U0001D400 ", 3), hh(U"\U0001D400", feature_word)};
     CHECK(features("\xF0\x9D\x90\x80", all) == bold);
     CHECK(hh(U" \U0001D400 ", 3) != hh(U" \uD400 ", 3));  // its high bits reach the next slot
-    // The instances detection uses for orders 4 and 3..4 give what the general loop gives.
-    std::vector<std::pair<std::uint64_t, unsigned>> general, fixed;
-    auto into = [](auto& v) { return [&v](std::uint64_t x, unsigned k) { v.push_back({x, k}); }; };
-    const ngram_config four{4, 4, true, hashing}, three_four{3, 4, true, hashing};
-    for_each_feature(text, four, into(general));
-    if (hashing == feature_hashing::window) for_each_feature<4, 4, 1>(text, four, into(fixed));
-    else for_each_feature<4, 4, 0>(text, four, into(fixed));
-    CHECK(fixed == general);
-    CHECK(general.size() > 30);
-    general.clear();
-    fixed.clear();
-    for_each_feature(text, three_four, into(general));
-    if (hashing == feature_hashing::window) for_each_feature<3, 4, 1>(text, three_four, into(fixed));
-    else for_each_feature<3, 4, 0>(text, three_four, into(fixed));
-    CHECK(fixed == general);
+    // The instances with orders 4 and 3..4 and the hashing fixed at compile time (those detection
+    // uses) give what the general loop gives.
+    auto fixed_equals_general = [&]<unsigned Lo>() {
+      using list = std::vector<std::pair<std::uint64_t, unsigned>>;
+      list general, fixed;
+      auto into = [](list& v) { return [&v](std::uint64_t x, unsigned k) { v.push_back({x, k}); }; };
+      const ngram_config cfg{Lo, 4, true, hashing};
+      for_each_feature(text, cfg, into(general));
+      if (hashing == feature_hashing::window) for_each_feature<Lo, 4, 1>(text, cfg, into(fixed));
+      else for_each_feature<Lo, 4, 0>(text, cfg, into(fixed));
+      CHECK(general.size() > 30);
+      CHECK(fixed == general);
+    };
+    fixed_equals_general.template operator()<4>();
+    fixed_equals_general.template operator()<3>();
   }
   // The two hashings share no feature of a text, and neither merges two of its features.
   const auto p = features("Straße naïve", {1, 5, true, feature_hashing::polynomial});

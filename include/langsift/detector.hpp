@@ -459,9 +459,8 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   constexpr float kNone = -3.0e38f;  // the score of a language that may not be chosen
   const model_params& P = m.params();
   const bool use_rank = opt.method == scorer::rank;
-  // Extract only the kinds the scorer uses: the rank profiles hold orders 1..5, a group's table
-  // the kinds weighted for its script (group_table::features).
-  const ngram_config rank_cfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false, m.features().hashing};
+  // Extract only the kinds the scorer uses: the rank profiles hold orders 1..5 (rank_cfg below), a
+  // group's table the kinds weighted for its script (group_table::features).
   S.units.clear();
   const std::size_t cap = std::max<std::size_t>(opt.max_text_bytes, 256);
   // Per unit, the scores and hit sums of its group's languages: [score_begin, + size_pad) of
@@ -777,6 +776,7 @@ inline detection detect(const model& m, std::string_view text, const detect_opti
   if (use_rank) {
     // TextCat: one profile of the text per run (rank distance needs more than a unit of text),
     // spread over the run's units in proportion to their bytes.
+    const ngram_config rank_cfg{1, static_cast<std::uint8_t>(kMaxNgramOrder), false, m.features().hashing};
     S.acc.assign(L, 0.0f);
     std::size_t i = 0;
     while (i < S.units.size()) {

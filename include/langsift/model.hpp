@@ -648,7 +648,7 @@ inline status model::parse(bool verify_checksum, bool verify) noexcept {
       const std::uint32_t kinds = version >= 2 ? rec->kinds : weighted_kinds(P.order_weight);
       if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
       g.features = features_of_kinds(kinds);
-      g.features.hashing = hashing_of_version(version);
+      g.features.hashing = hashing_;
       g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
       g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
       g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,

@@ -86,6 +86,11 @@ constexpr std::uint64_t finish_hash_window(std::uint64_t x, unsigned kind) noexc
   return k ^ (k >> 32);
 }
 
+/// The finish of `hashing` (x: a packed window or a polynomial).
+constexpr std::uint64_t finish_feature(std::uint64_t x, unsigned kind, bool window) noexcept {
+  return window ? finish_hash_window(x, kind) : finish_hash(x, kind);
+}
+
 /// The bits of the packed window that hold the last `order` (1..4) code points.
 constexpr std::uint64_t window_mask(unsigned order) noexcept {
   return order >= 4 ? ~std::uint64_t{0} : (std::uint64_t{1} << (16 * order)) - 1;
@@ -118,7 +123,7 @@ constexpr std::uint64_t feature_hash(const char32_t* cps, std::size_t n, unsigne
   }
   std::uint64_t h = 0;
   for (std::size_t i = 0; i < n; ++i) h = h * detail::kPolyBase + static_cast<std::uint64_t>(cps[i]) + 1;
-  return hashing == feature_hashing::window ? detail::finish_hash_window(h, kind) : detail::finish_hash(h, kind);
+  return detail::finish_feature(h, kind, hashing == feature_hashing::window);
 }
 
 /// Streams the features of `text` to `sink(std::uint64_t hash, unsigned kind)`.
@@ -161,8 +166,7 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
     p1 = v;
     w = (w << 16) ^ static_cast<std::uint64_t>(c);
     const auto hash = [&](unsigned order, std::uint64_t poly) LANGSIFT_ALWAYS_INLINE {
-      if (!window) return detail::finish_hash(poly, order);
-      return detail::finish_hash_window(order <= 4 ? w & detail::window_mask(order) : poly, order);
+      return detail::finish_feature(window && order <= 4 ? w & detail::window_mask(order) : poly, order, window);
     };
     const unsigned top = avail < hi ? static_cast<unsigned>(avail) : hi;
     if (lo <= 1 && top >= 1 && c != kBoundary) sink(hash(1, p1), 1);  // not the lone boundary
@@ -190,8 +194,7 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
     flush_pending();
     push(kBoundary, word_len + 2);
     if (cfg.words && word_len <= kMaxWordFeatureLength)
-      sink(window ? detail::finish_hash_window(word_poly, feature_word) : detail::finish_hash(word_poly, feature_word),
-           feature_word);
+      sink(detail::finish_feature(word_poly, feature_word, window), feature_word);
     in_word = false;
   };
 
