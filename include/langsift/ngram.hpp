@@ -86,7 +86,8 @@ constexpr std::uint64_t finish_hash_window(std::uint64_t x, unsigned kind) noexc
   return k ^ (k >> 32);
 }
 
-/// The finish of `hashing` (x: a packed window or a polynomial).
+/// The finish of a feature hash: of the window hashing (`window`, x a packed window or, for
+/// order 5 and words, a polynomial) or of the polynomial hashing.
 constexpr std::uint64_t finish_feature(std::uint64_t x, unsigned kind, bool window) noexcept {
   return window ? finish_hash_window(x, kind) : finish_hash(x, kind);
 }
