@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "common/cli.hpp"
-#include "common/json.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/page.hpp"
 #include "langsift/warc.hpp"
+#include "langsift/warc_report.hpp"
 #include "subcommands.hpp"
 
 namespace {
@@ -70,206 +70,20 @@ void usage(std::FILE* out) {
 
 struct settings {
   unsigned threads = 1;
-  bool stats = false, all = false, any_type = false, main_content = false, timing = false;
+  bool stats = false, timing = false;
   std::string stats_file;
   langsift::warc_options warc;
-  langsift::detect_options opt;
+  langsift::warc_report_options report;
   const langsift::model* model = nullptr;
 };
 
-/// One record's result: its output line and what it adds to the statistics.
-struct outcome {
-  std::string line;  // empty: nothing printed
-  bool classified = false, skipped = false;
-  std::string top, encoding;
-  std::uint64_t body_bytes = 0, text_bytes = 0;
-  std::vector<std::pair<std::string, std::uint64_t>> languages;  // code, bytes (up to three)
-};
-
-std::string lower_mime(std::string_view ct) {
-  std::string_view m = ct.substr(0, ct.find(';'));
-  m = langsift::detail::warc_trim(m);
-  std::string s(m);
-  for (char& c : s) c = langsift::detail::warc_lower(c);
-  return s;
-}
-
-/// Content types worth classifying: none given, text/*, anything HTML or XML, and values that
-/// are not a MIME type at all (left to sniffing).
-bool textual(std::string_view content_type) {
-  const std::string m = lower_mime(content_type);
-  if (m.empty() || m.find('/') == std::string::npos) return true;
-  return m.compare(0, 5, "text/") == 0 || m.find("html") != std::string::npos || m.find("xml") != std::string::npos;
-}
-
-void number(std::string& out, std::string_view key, std::uint64_t v) {
-  out += ',';
-  langsift::cli::json::key(out, key);
-  out += std::to_string(v);
-}
-
-void text_field(std::string& out, std::string_view key, std::string_view v) {
-  out += ',';
-  langsift::cli::json::key(out, key);
-  langsift::cli::json::utf8_string(out, v);
-}
+using outcome = langsift::warc_report;
+using statistics = langsift::warc_statistics;
 
 /// `file`: the input's name when several files are read (then the first field), else null.
 outcome process(const settings& s, const langsift::warc_record& r, const std::string* file) {
-  namespace json = langsift::cli::json;
-  outcome o;
-  const std::string_view type = r.type();
-  const bool payload = type == "response" || type == "resource" || type == "conversion";
-  if (!payload && !s.all) {
-    o.skipped = true;
-    return o;
-  }
-  std::string& l = o.line;
-  l += '{';
-  if (file) {
-    json::key(l, "file");
-    json::utf8_string(l, *file);
-    l += ',';
-  }
-  l += "\"offset\":";
-  l += std::to_string(r.offset);
-  text_field(l, "warc_type", type);
-  text_field(l, "target_uri", r.target_uri());
-  text_field(l, "record_id", r.record_id());
-  std::string skipped;
-  std::string_view body, content_type, content_language;
-  std::string scratch;
-  langsift::body_status bst = langsift::body_status::ok;
-  bool no_http = false;
-  if (!payload) {
-    skipped = "warc_type";
-  } else if (type == "response") {
-    langsift::http_response h;
-    if (langsift::parse_http_response(r.block, h)) {
-      number(l, "http_status", static_cast<std::uint64_t>(h.status));
-      content_type = h.field("Content-Type");
-      content_language = h.field("Content-Language");
-      body = langsift::decode_http_body(h, std::string_view(r.block).substr(h.body_offset), scratch,
-                                        s.warc.max_block_bytes, bst);
-      if (!h.complete) l += ",\"http_headers_truncated\":true";
-    } else {
-      no_http = true;  // the block is taken as the body
-      body = r.block;
-      content_type = r.field("WARC-Identified-Payload-Type");
-    }
-  } else {
-    content_type = r.field("Content-Type");
-    body = r.block;
-  }
-  if (!content_type.empty()) text_field(l, "content_type", content_type);
-  if (!content_language.empty()) text_field(l, "content_language", content_language);
-  if (no_http) l += ",\"http\":false";
-  if (payload) number(l, "body_bytes", body.size());
-  if (r.skipped_bytes() > 0) {
-    // The block was longer than --max-record-bytes: only the kept bytes were examined.
-    l += ",\"capped\":true";
-    number(l, "block_bytes", r.block_bytes);
-    number(l, "kept_bytes", r.block.size());
-  }
-  if (r.truncated()) {
-    l += ",\"truncated\":true";
-    number(l, "content_length", r.content_length);
-    number(l, "block_bytes", r.block_bytes);
-  }
-  if (bst != langsift::body_status::ok) text_field(l, "body_status", langsift::body_status_name(bst));
-  if (!r.problem.empty()) text_field(l, "warc_problem", r.problem);
-  if (const std::string_view t = r.field("WARC-Truncated"); !t.empty()) text_field(l, "warc_truncated", t);
-  if (skipped.empty() && bst == langsift::body_status::encoding_unsupported) skipped = "content_encoding";
-  if (skipped.empty() && !s.any_type && !textual(content_type)) skipped = "content_type";
-  if (!skipped.empty()) {
-    o.skipped = true;
-    l += ",\"language\":\"und\",\"skipped\":";
-    json::string(l, skipped);
-    l += "}\n";
-    return o;
-  }
-  langsift::page_options po;
-  po.content_type = content_type;
-  po.content_language = content_language;
-  po.url = r.target_uri();
-  po.main_content = s.main_content;
-  po.detect = s.opt;
-  const langsift::page_result pr = langsift::detect_page(*s.model, body, po);
-  const langsift::detection& d = pr.detection;
-  l += ',';
-  json::detection_fields(l, d);
-  text_field(l, "encoding", pr.encoding.name);
-  text_field(l, "encoding_source", langsift::encoding_source_name(pr.encoding.source));
-  l += "}\n";
-  o.classified = true;
-  o.top = std::string(d.language());
-  o.encoding = pr.encoding.name.empty() ? "unknown" : pr.encoding.name;
-  o.body_bytes = body.size();
-  o.text_bytes = d.text_bytes;
-  for (std::size_t i = 0; i < d.count; ++i) o.languages.emplace_back(std::string(d.languages[i].code), d.languages[i].bytes);
-  return o;
+  return langsift::report_warc_record(*s.model, r, s.report, file);
 }
-
-struct counts {
-  std::uint64_t pages = 0, bytes = 0;
-};
-
-/// Statistics over the pages: per language (pages by top language; bytes = text bytes of that
-/// language in every page, up to three languages a page), per encoding (pages, body bytes) and per
-/// language x encoding (pages by top language, text bytes of that language).
-struct statistics {
-  std::uint64_t records = 0, pages = 0, skipped = 0, malformed = 0, body_bytes = 0, text_bytes = 0;
-  std::map<std::string, counts> language, encoding;
-  std::map<std::pair<std::string, std::string>, counts> language_encoding;
-
-  void add(const outcome& o) {
-    ++records;
-    if (o.skipped) ++skipped;
-    if (!o.classified) return;
-    ++pages;
-    body_bytes += o.body_bytes;
-    text_bytes += o.text_bytes;
-    ++language[o.top].pages;
-    ++language_encoding[{o.top, o.encoding}].pages;
-    if (o.languages.empty()) language[o.top];  // und: pages, no bytes
-    for (const auto& [code, bytes] : o.languages) {
-      language[code].bytes += bytes;
-      language_encoding[{code, o.encoding}].bytes += bytes;
-    }
-    auto& e = encoding[o.encoding];
-    ++e.pages;
-    e.bytes += o.body_bytes;
-  }
-
-  template <class Key>
-  static std::vector<std::pair<Key, counts>> sorted(const std::map<Key, counts>& m) {
-    std::vector<std::pair<Key, counts>> v(m.begin(), m.end());
-    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
-      return std::tie(b.second.pages, b.second.bytes) < std::tie(a.second.pages, a.second.bytes);
-    });
-    return v;
-  }
-
-  std::string tsv() const {
-    std::string out =
-        "# langsift warc statistics: kind<TAB>key[<TAB>key2]<TAB>pages<TAB>bytes (see docs/warc.md)\n";
-    auto total = [&](const char* k, std::uint64_t v) { out += std::string("total\t") + k + '\t' + std::to_string(v) + '\n'; };
-    total("records", records);
-    total("pages", pages);
-    total("skipped", skipped);
-    total("malformed", malformed);
-    total("body_bytes", body_bytes);
-    total("text_bytes", text_bytes);
-    for (const auto& [k, c] : sorted(language))
-      out += "language\t" + k + '\t' + std::to_string(c.pages) + '\t' + std::to_string(c.bytes) + '\n';
-    for (const auto& [k, c] : sorted(encoding))
-      out += "encoding\t" + k + '\t' + std::to_string(c.pages) + '\t' + std::to_string(c.bytes) + '\n';
-    for (const auto& [k, c] : sorted(language_encoding))
-      out += "language_encoding\t" + k.first + '\t' + k.second + '\t' + std::to_string(c.pages) + '\t' +
-             std::to_string(c.bytes) + '\n';
-    return out;
-  }
-};
 
 /// Prints outcomes in input order and adds them to the statistics. Workers hand in results in any
 /// order; the reader waits while too many records are in flight (bounded memory).
@@ -300,7 +114,7 @@ class ordered_output {
 
   void count_malformed() {
     std::lock_guard lock(m_);
-    ++stats_.malformed;
+    stats_.add_malformed();
   }
 
  private:
@@ -378,11 +192,11 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     } else if (a == "--stats") {
       s.stats = true;
     } else if (a == "--all") {
-      s.all = true;
+      s.report.all = true;
     } else if (a == "--any-type") {
-      s.any_type = true;
+      s.report.any_type = true;
     } else if (a == "--main") {
-      s.main_content = true;
+      s.report.main_content = true;
     } else if (a == "--timing") {
       s.timing = true;
     } else if (take_option(argc, argv, i, "-j", value, missing) || take_option(argc, argv, i, "--threads", value, missing)) {
@@ -395,16 +209,17 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--max-record-bytes", value, missing)) {
       if (!size_value("--max-record-bytes", 1024, 1ull << 32, v)) return 2;
       s.warc.max_block_bytes = static_cast<std::size_t>(v);
+      s.report.max_body_bytes = s.warc.max_block_bytes;
     } else if (take_option(argc, argv, i, "--stats-file", s.stats_file, missing)) {
       if (missing || s.stats_file.empty()) return fail(kProgram, "--stats-file needs a file name") + 1;
     } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
       if (missing) return fail(kProgram, "--model needs a file") + 1;
     } else if (take_option(argc, argv, i, "--short-bytes", value, missing)) {
       if (!size_value("--short-bytes", 0, 1ull << 30, v)) return 2;
-      s.opt.short_text_bytes = static_cast<std::size_t>(v);
+      s.report.detect.short_text_bytes = static_cast<std::size_t>(v);
     } else if (take_option(argc, argv, i, "--max-text-bytes", value, missing)) {
       if (!size_value("--max-text-bytes", 256, 1ull << 32, v)) return 2;
-      s.opt.max_text_bytes = static_cast<std::size_t>(v);
+      s.report.detect.max_text_bytes = static_cast<std::size_t>(v);
     } else if (a == "-") {
       files.emplace_back("-");
     } else if (a.size() > 1 && a[0] == '-') {

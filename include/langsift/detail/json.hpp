@@ -1,0 +1,108 @@
+// JSON output shared by the command-line tools (`langsift detect --format jsonl`, `langsift warc`),
+// the WARC report (langsift/warc_report.hpp) and the Python package, so that the same result has
+// the same field names everywhere.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "langsift/detector.hpp"
+#include "langsift/language_codes.hpp"
+
+namespace langsift::detail::json {
+
+/// Appends `s` as a JSON string. Bytes are copied as they are (the tools' strings are UTF-8);
+/// quotes, backslashes and control characters are escaped.
+inline void string(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+/// Appends `s` as a JSON string with every byte sequence that is not valid UTF-8 replaced by
+/// U+FFFD, for strings taken from input (URLs, header values), so that every line is valid JSON.
+inline void utf8_string(std::string& out, std::string_view s) {
+  std::string clean;
+  clean.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size();
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    if (ok && len > 1) {  // overlong forms, surrogates, > U+10FFFF
+      const auto c1 = static_cast<unsigned char>(s[i + 1]);
+      if (len == 2) ok = c >= 0xc2;
+      else if (len == 3) ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
+      else ok = c <= 0xf4 && !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
+    }
+    if (ok) {
+      clean.append(s.data() + i, len);
+      i += len;
+    } else {
+      clean += "\xef\xbf\xbd";
+      ++i;
+    }
+  }
+  string(out, clean);
+}
+
+/// `"name":` (the name needs no escaping).
+inline void key(std::string& out, std::string_view name) {
+  out += '"';
+  out += name;
+  out += "\":";
+}
+
+inline void boolean(std::string& out, bool b) { out += b ? "true" : "false"; }
+
+/// A language code as a JSON string, in the form `codes`.
+inline void code(std::string& out, std::string_view c, code_style codes) {
+  if (codes == code_style::iso639_1) string(out, c);
+  else string(out, to_iso639_3(c));
+}
+
+/// The fields of a detection, as `langsift detect --format jsonl` writes them (no braces):
+/// "language", "languages" [{code, percent, bytes, score}], "text_bytes", "reliable", "short",
+/// "confidence", and "sampled" / "status" when they say something. Codes in the form `codes`.
+inline void detection_fields(std::string& out, const langsift::detection& d, code_style codes = code_style::iso639_1) {
+  out += "\"language\":";
+  code(out, d.language(), codes);
+  out += ",\"languages\":[";
+  for (std::size_t i = 0; i < d.count; ++i) {
+    if (i) out += ',';
+    out += "{\"code\":";
+    code(out, d.languages[i].code, codes);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ",\"percent\":%d,\"bytes\":%zu,\"score\":%.3f}", d.languages[i].percent,
+                  d.languages[i].bytes, d.languages[i].score);
+    out += buf;
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "],\"text_bytes\":%zu,\"reliable\":%s,\"short\":%s,\"confidence\":%.3f",
+                d.text_bytes, d.reliable ? "true" : "false", d.is_short ? "true" : "false", d.confidence);
+  out += buf;
+  if (d.sampled) out += ",\"sampled\":true";
+  if (d.st != langsift::status::ok) {
+    out += ",\"status\":";
+    string(out, langsift::status_name(d.st));
+  }
+}
+
+}  // namespace langsift::detail::json

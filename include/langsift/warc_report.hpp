@@ -1,0 +1,349 @@
+// langsift — one WARC record's report, as `langsift warc` prints it, and statistics over records.
+//
+// The command-line tool, the Python package (langsift.read_warc) and its Dask job all report a
+// record through report_warc_record(), so the same record gives the same JSON line everywhere, and
+// warc_statistics sums, merges and prints the `--stats` tables the same way.
+//
+//   langsift::warc_reader reader(bytes);
+//   langsift::warc_record r;
+//   langsift::warc_statistics stats;
+//   while (reader.next(r) != langsift::warc_status::end) {   // (check errors: see langsift warc)
+//     langsift::warc_report x = langsift::report_warc_record(langsift::default_model(), r, {});
+//     std::fputs(x.line.c_str(), stdout);                     // {"offset":0,"warc_type":...}\n
+//     stats.add(x);
+//   }
+//   std::string tsv = stats.tsv();
+//
+// Needs langsift::encoding (detect_page) and langsift::warc (zlib) at link time. Thread safety:
+// report_warc_record is re-entrant (the model is shared read-only); a warc_statistics belongs to
+// one thread at a time. Only std::bad_alloc escapes.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "langsift/detail/json.hpp"
+#include "langsift/language_codes.hpp"
+#include "langsift/page.hpp"
+#include "langsift/warc.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+struct warc_report_options {
+  bool all = false;           ///< also report records that are not classified (warcinfo, request...)
+  bool any_type = false;      ///< classify every Content-Type (default: text/*, *html*, *xml*, none)
+  bool main_content = false;  ///< HTML: classify only the main content
+  /// Bytes of a decoded (de-chunked, decompressed) body kept; `langsift warc` uses its
+  /// --max-record-bytes, as for the record's block (warc_options::max_block_bytes).
+  std::size_t max_body_bytes = warc_options{}.max_block_bytes;
+  detect_options detect{};    ///< detection settings (the page's hints are added)
+  code_style codes = code_style::iso639_1;  ///< language codes in the line and the statistics
+};
+
+/// What one record gave.
+struct warc_report {
+  /// The record's JSON object and a '\n', as `langsift warc` prints it; empty when there is nothing
+  /// to print (a record that carries no page, without `all`).
+  std::string line;
+  bool classified = false;      ///< the body went through detect_page: `page` holds its result
+  bool skipped = false;         ///< not classified; `skip_reason` says why
+  std::string_view skip_reason; ///< "warc_type", "content_type", "content_encoding" (static storage)
+  int http_status = -1;         ///< the HTTP status of a response record, -1 when there is none
+  std::string_view content_type, content_language;  ///< views into the record
+  page_result page;             ///< languages, encoding... (codes: views into the model)
+  // What the record adds to the statistics (codes in the report's form):
+  std::string top, encoding;
+  std::uint64_t body_bytes = 0, text_bytes = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> languages;  ///< code, bytes (up to three)
+};
+
+namespace detail {
+
+inline std::string warc_lower_mime(std::string_view ct) {
+  std::string_view m = ct.substr(0, ct.find(';'));
+  m = warc_trim(m);
+  std::string s(m);
+  for (char& c : s) c = warc_lower(c);
+  return s;
+}
+
+/// Content types worth classifying: none given, text/*, anything HTML or XML, and values that
+/// are not a MIME type at all (left to sniffing).
+inline bool warc_textual(std::string_view content_type) {
+  const std::string m = warc_lower_mime(content_type);
+  if (m.empty() || m.find('/') == std::string::npos) return true;
+  return m.compare(0, 5, "text/") == 0 || m.find("html") != std::string::npos || m.find("xml") != std::string::npos;
+}
+
+inline void json_number(std::string& out, std::string_view key, std::uint64_t v) {
+  out += ',';
+  json::key(out, key);
+  out += std::to_string(v);
+}
+
+inline void json_text(std::string& out, std::string_view key, std::string_view v) {
+  out += ',';
+  json::key(out, key);
+  json::utf8_string(out, v);
+}
+
+}  // namespace detail
+
+/// Reports one record: response, resource and conversion records are classified (the HTTP
+/// response of a `response` record is parsed, its body de-chunked and decompressed); other records
+/// are skipped. `file`: the input's name, written as the line's first field when not null (the
+/// tool does so when it reads several files).
+inline warc_report report_warc_record(const model& m, const warc_record& r, const warc_report_options& o,
+                                      const std::string* file = nullptr) {
+  namespace json = detail::json;
+  warc_report x;
+  const std::string_view type = r.type();
+  const bool payload = type == "response" || type == "resource" || type == "conversion";
+  if (!payload && !o.all) {
+    x.skipped = true;
+    x.skip_reason = "warc_type";
+    return x;
+  }
+  std::string& l = x.line;
+  l += '{';
+  if (file) {
+    json::key(l, "file");
+    json::utf8_string(l, *file);
+    l += ',';
+  }
+  l += "\"offset\":";
+  l += std::to_string(r.offset);
+  detail::json_text(l, "warc_type", type);
+  detail::json_text(l, "target_uri", r.target_uri());
+  detail::json_text(l, "record_id", r.record_id());
+  std::string_view skipped;
+  std::string_view body;
+  std::string scratch;
+  body_status bst = body_status::ok;
+  bool no_http = false;
+  if (!payload) {
+    skipped = "warc_type";
+  } else if (type == "response") {
+    http_response h;
+    if (parse_http_response(r.block, h)) {
+      x.http_status = h.status;
+      detail::json_number(l, "http_status", static_cast<std::uint64_t>(h.status));
+      x.content_type = h.field("Content-Type");
+      x.content_language = h.field("Content-Language");
+      body = decode_http_body(h, std::string_view(r.block).substr(h.body_offset), scratch, o.max_body_bytes, bst);
+      if (!h.complete) l += ",\"http_headers_truncated\":true";
+    } else {
+      no_http = true;  // the block is taken as the body
+      body = r.block;
+      x.content_type = r.field("WARC-Identified-Payload-Type");
+    }
+  } else {
+    x.content_type = r.field("Content-Type");
+    body = r.block;
+  }
+  if (!x.content_type.empty()) detail::json_text(l, "content_type", x.content_type);
+  if (!x.content_language.empty()) detail::json_text(l, "content_language", x.content_language);
+  if (no_http) l += ",\"http\":false";
+  if (payload) detail::json_number(l, "body_bytes", body.size());
+  if (r.skipped_bytes() > 0) {
+    // The block was longer than the reader's max_block_bytes: only the kept bytes were examined.
+    l += ",\"capped\":true";
+    detail::json_number(l, "block_bytes", r.block_bytes);
+    detail::json_number(l, "kept_bytes", r.block.size());
+  }
+  if (r.truncated()) {
+    l += ",\"truncated\":true";
+    detail::json_number(l, "content_length", r.content_length);
+    detail::json_number(l, "block_bytes", r.block_bytes);
+  }
+  if (bst != body_status::ok) detail::json_text(l, "body_status", body_status_name(bst));
+  if (!r.problem.empty()) detail::json_text(l, "warc_problem", r.problem);
+  if (const std::string_view t = r.field("WARC-Truncated"); !t.empty()) detail::json_text(l, "warc_truncated", t);
+  if (skipped.empty() && bst == body_status::encoding_unsupported) skipped = "content_encoding";
+  if (skipped.empty() && !o.any_type && !detail::warc_textual(x.content_type)) skipped = "content_type";
+  if (!skipped.empty()) {
+    x.skipped = true;
+    x.skip_reason = skipped;
+    l += ",\"language\":\"und\",\"skipped\":";
+    json::string(l, skipped);
+    l += "}\n";
+    return x;
+  }
+  page_options po;
+  po.content_type = x.content_type;
+  po.content_language = x.content_language;
+  po.url = r.target_uri();
+  po.main_content = o.main_content;
+  po.detect = o.detect;
+  x.page = detect_page(m, body, po);
+  const detection& d = x.page.detection;
+  l += ',';
+  json::detection_fields(l, d, o.codes);
+  detail::json_text(l, "encoding", x.page.encoding.name);
+  detail::json_text(l, "encoding_source", encoding_source_name(x.page.encoding.source));
+  l += "}\n";
+  x.classified = true;
+  x.top = code_in_style(d.language(), o.codes);
+  x.encoding = x.page.encoding.name.empty() ? "unknown" : x.page.encoding.name;
+  x.body_bytes = body.size();
+  x.text_bytes = d.text_bytes;
+  for (std::size_t i = 0; i < d.count; ++i)
+    x.languages.emplace_back(code_in_style(d.languages[i].code, o.codes), d.languages[i].bytes);
+  return x;
+}
+
+/// Pages and bytes of one table row.
+struct warc_counts {
+  std::uint64_t pages = 0, bytes = 0;
+  bool operator==(const warc_counts&) const = default;
+};
+
+/// Statistics over the records (`langsift warc --stats`): per language (pages by top language;
+/// bytes = text bytes of that language in every page, up to three languages a page), per encoding
+/// (pages, body bytes) and per language x encoding (pages by top language, text bytes of that
+/// language). Sums commute, so statistics of shards merge into those of the whole input.
+struct warc_statistics {
+  std::uint64_t records = 0, pages = 0, skipped = 0, malformed = 0, body_bytes = 0, text_bytes = 0;
+  std::map<std::string, warc_counts> language, encoding;
+  std::map<std::pair<std::string, std::string>, warc_counts> language_encoding;
+
+  bool operator==(const warc_statistics&) const = default;
+
+  /// Counts one record's report.
+  void add(const warc_report& x) {
+    ++records;
+    if (x.skipped) ++skipped;
+    if (!x.classified) return;
+    ++pages;
+    body_bytes += x.body_bytes;
+    text_bytes += x.text_bytes;
+    ++language[x.top].pages;
+    ++language_encoding[{x.top, x.encoding}].pages;
+    if (x.languages.empty()) language[x.top];  // und: pages, no bytes
+    for (const auto& [code, bytes] : x.languages) {
+      language[code].bytes += bytes;
+      language_encoding[{code, x.encoding}].bytes += bytes;
+    }
+    auto& e = encoding[x.encoding];
+    ++e.pages;
+    e.bytes += x.body_bytes;
+  }
+
+  /// Counts input that was not a record (reported as malformed).
+  void add_malformed(std::uint64_t n = 1) { malformed += n; }
+
+  /// Adds another input's statistics.
+  void merge(const warc_statistics& o) {
+    records += o.records;
+    pages += o.pages;
+    skipped += o.skipped;
+    malformed += o.malformed;
+    body_bytes += o.body_bytes;
+    text_bytes += o.text_bytes;
+    auto add_all = [](auto& into, const auto& from) {
+      for (const auto& [k, c] : from) {
+        auto& t = into[k];
+        t.pages += c.pages;
+        t.bytes += c.bytes;
+      }
+    };
+    add_all(language, o.language);
+    add_all(encoding, o.encoding);
+    add_all(language_encoding, o.language_encoding);
+  }
+
+  /// The tables as `langsift warc --stats` prints them (TSV; docs/warc.md): totals, then each table
+  /// by pages and bytes, most first, ties by key.
+  std::string tsv() const {
+    std::string out =
+        "# langsift warc statistics: kind<TAB>key[<TAB>key2]<TAB>pages<TAB>bytes (see docs/warc.md)\n";
+    auto total = [&](const char* k, std::uint64_t v) { out += std::string("total\t") + k + '\t' + std::to_string(v) + '\n'; };
+    total("records", records);
+    total("pages", pages);
+    total("skipped", skipped);
+    total("malformed", malformed);
+    total("body_bytes", body_bytes);
+    total("text_bytes", text_bytes);
+    for (const auto& [k, c] : sorted(language))
+      out += "language\t" + k + '\t' + std::to_string(c.pages) + '\t' + std::to_string(c.bytes) + '\n';
+    for (const auto& [k, c] : sorted(encoding))
+      out += "encoding\t" + k + '\t' + std::to_string(c.pages) + '\t' + std::to_string(c.bytes) + '\n';
+    for (const auto& [k, c] : sorted(language_encoding))
+      out += "language_encoding\t" + k.first + '\t' + k.second + '\t' + std::to_string(c.pages) + '\t' +
+             std::to_string(c.bytes) + '\n';
+    return out;
+  }
+
+  /// Reads what tsv() wrote (so that statistics cross process boundaries as text). False, with
+  /// `error` set and `out` unchanged, on a line that is not of that form.
+  static bool parse_tsv(std::string_view text, warc_statistics& out, std::string* error = nullptr) {
+    warc_statistics s;
+    std::size_t line_no = 0;
+    auto bad = [&](std::string_view why) {
+      if (error) *error = "line " + std::to_string(line_no) + ": " + std::string(why);
+      return false;
+    };
+    while (!text.empty()) {
+      ++line_no;
+      const std::size_t nl = text.find('\n');
+      std::string_view line = text.substr(0, nl);
+      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+      if (line.empty() || line.front() == '#') continue;
+      std::vector<std::string_view> f;
+      for (std::size_t b = 0;;) {
+        const std::size_t t = line.find('\t', b);
+        f.push_back(line.substr(b, t == std::string_view::npos ? std::string_view::npos : t - b));
+        if (t == std::string_view::npos) break;
+        b = t + 1;
+      }
+      auto num = [](std::string_view v, std::uint64_t& n) {
+        const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+        return ec == std::errc() && p == v.data() + v.size() && !v.empty();
+      };
+      std::uint64_t a = 0, b = 0;
+      if (f[0] == "total" && f.size() == 3) {
+        if (!num(f[2], a)) return bad("not a number");
+        std::uint64_t* t = f[1] == "records"      ? &s.records
+                           : f[1] == "pages"      ? &s.pages
+                           : f[1] == "skipped"    ? &s.skipped
+                           : f[1] == "malformed"  ? &s.malformed
+                           : f[1] == "body_bytes" ? &s.body_bytes
+                           : f[1] == "text_bytes" ? &s.text_bytes
+                                                  : nullptr;
+        if (!t) return bad("unknown total");
+        *t = a;
+      } else if ((f[0] == "language" || f[0] == "encoding") && f.size() == 4) {
+        if (!num(f[2], a) || !num(f[3], b)) return bad("not a number");
+        (f[0] == "language" ? s.language : s.encoding)[std::string(f[1])] = {a, b};
+      } else if (f[0] == "language_encoding" && f.size() == 5) {
+        if (!num(f[3], a) || !num(f[4], b)) return bad("not a number");
+        s.language_encoding[{std::string(f[1]), std::string(f[2])}] = {a, b};
+      } else {
+        return bad("not a statistics line");
+      }
+    }
+    out = std::move(s);
+    return true;
+  }
+
+ private:
+  template <class Key>
+  static std::vector<std::pair<Key, warc_counts>> sorted(const std::map<Key, warc_counts>& m) {
+    std::vector<std::pair<Key, warc_counts>> v(m.begin(), m.end());
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+      return std::tie(b.second.pages, b.second.bytes) < std::tie(a.second.pages, a.second.bytes);
+    });
+    return v;
+  }
+};
+
+}  // namespace v1
+}  // namespace langsift
