@@ -1,0 +1,1894 @@
+// langsift._langsift — the compiled layer of the Python package (pybind11 over the C++ library).
+//
+// The C++ types stay in C++: Python sees small result classes that own their values (codes are
+// copied, so a result outlives the model it came from), with repr(), to_dict() (the field names of
+// `langsift detect --format jsonl` / `langsift warc`) and pickling. Work on copied or immutable
+// inputs runs with the GIL released; batches cross the boundary once. Errors map onto Python's:
+// wrong types -> TypeError, bad values -> ValueError, unreadable models -> langsift.ModelError (an
+// OSError), malformed WARC input -> langsift.WarcFormatError (or a warning), never a crash.
+#define PY_SSIZE_T_CLEAN
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "langsift/default_model.hpp"
+#include "langsift/filter.hpp"
+#include "langsift/frontier.hpp"
+#include "langsift/language_codes.hpp"
+#include "langsift/page.hpp"
+#include "langsift/url_models.hpp"
+#include "langsift/version.hpp"
+#include "langsift/warc.hpp"
+#include "langsift/warc_report.hpp"
+
+namespace py = pybind11;
+using namespace langsift;
+
+namespace {
+
+// ------------------------------------------------------------------------------------------------
+// Exceptions
+
+PyObject* g_error = nullptr;        // langsift.LangsiftError(Exception)
+PyObject* g_model_error = nullptr;  // langsift.ModelError(LangsiftError, OSError)
+PyObject* g_warc_error = nullptr;   // langsift.WarcFormatError(LangsiftError, ValueError)
+PyObject* g_warc_warning = nullptr; // langsift.WarcFormatWarning(UserWarning)
+
+/// Raises `type(message)` with a `status` attribute (and `offset`, when given).
+[[noreturn]] void raise_with_status(PyObject* type, const std::string& message, status st,
+                                    std::optional<std::uint64_t> offset = std::nullopt) {
+  py::object e = py::reinterpret_borrow<py::object>(type)(message);
+  e.attr("status") = std::string(status_name(st));
+  if (offset) e.attr("offset") = *offset;
+  PyErr_SetObject(type, e.ptr());
+  throw py::error_already_set();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Codes
+
+/// A language code held by value (codes are at most 15 bytes; ISO 639-3 forms at most 16).
+struct code_value {
+  std::array<char, 24> s{};
+  std::uint8_t n = 0;
+  std::string_view view() const noexcept { return {s.data(), n}; }
+  static code_value of(std::string_view c, code_style style) {
+    code_value r;
+    if (style == code_style::iso639_3) {
+      const std::string t = to_iso639_3(c);
+      r.n = static_cast<std::uint8_t>(std::min<std::size_t>(t.size(), r.s.size() - 1));
+      std::memcpy(r.s.data(), t.data(), r.n);
+    } else {
+      r.n = static_cast<std::uint8_t>(std::min<std::size_t>(c.size(), r.s.size() - 1));
+      std::memcpy(r.s.data(), c.data(), r.n);
+    }
+    return r;
+  }
+};
+
+py::str to_py(std::string_view s) { return py::str(s.data(), s.size()); }
+
+code_style parse_codes(const std::string& s) {
+  if (s == "iso639-1" || s == "iso639_1" || s == "639-1") return code_style::iso639_1;
+  if (s == "iso639-3" || s == "iso639_3" || s == "639-3") return code_style::iso639_3;
+  throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not '" + s + "'");
+}
+
+/// Rounds as `%.3f` does in the JSON lines, so that to_dict() equals json.loads() of them.
+double round3(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return std::strtod(buf, nullptr);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Models
+
+struct py_model {
+  std::shared_ptr<const model> m;
+  bool builtin = false;
+  std::vector<std::string> codes;  // every code an answer may carry (model + script-decided)
+
+  explicit py_model(std::shared_ptr<const model> mm, bool b) : m(std::move(mm)), builtin(b) {
+    for (std::size_t i = 0; i < m->language_count(); ++i) codes.emplace_back(m->language_code(i));
+    for (std::size_t s = 0; s < script_count; ++s) {
+      const std::string_view l = script_language(static_cast<script>(s));
+      if (!l.empty() && std::find(codes.begin(), codes.end(), l) == codes.end()) codes.emplace_back(l);
+    }
+  }
+  bool knows(std::string_view code) const {
+    for (const auto& c : codes)
+      if (detail::code_matches(c, code)) return true;
+    return false;
+  }
+};
+
+std::shared_ptr<py_model> builtin_model() {
+  static std::shared_ptr<py_model> m = [] {
+    const model& d = default_model();
+    return std::make_shared<py_model>(std::shared_ptr<const model>(&d, [](const model*) {}), true);
+  }();
+  return m;
+}
+
+std::shared_ptr<py_model> model_or_default(const std::shared_ptr<py_model>& m) { return m ? m : builtin_model(); }
+
+std::shared_ptr<py_model> load_model(py::handle source) {
+  auto m = std::make_shared<model>();
+  status st;
+  std::string error;
+  if (PyBytes_Check(source.ptr()) || PyByteArray_Check(source.ptr()) || PyMemoryView_Check(source.ptr())) {
+    std::string bytes;
+    {
+      py::buffer_info b = py::reinterpret_borrow<py::buffer>(source).request();
+      bytes.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
+    }
+    {
+      py::gil_scoped_release nogil;
+      st = model::load_copy(bytes, *m);
+    }
+    if (st != status::ok) error = "model bytes: not a valid langsift model";
+  } else if (PyUnicode_Check(source.ptr()) || py::hasattr(source, "__fspath__")) {
+    const std::string path = py::str(py::module_::import("os").attr("fsdecode")(source));
+    {
+      py::gil_scoped_release nogil;
+      st = model::load_file(path, *m, &error);
+    }
+    if (st != status::ok && error.empty()) error = path + ": cannot load the model";
+  } else {
+    throw py::type_error("Model.load() takes a path (str or os.PathLike) or the model's bytes, not " +
+                         std::string(py::str(source.get_type().attr("__name__"))));
+  }
+  if (st != status::ok) raise_with_status(g_model_error, error + " (" + std::string(status_name(st)) + ")", st);
+  return std::make_shared<py_model>(std::shared_ptr<const model>(std::move(m)), false);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Text in
+
+/// UTF-8 of a Python str, bounded: at most `cap` bytes (cut at a character boundary). Lone
+/// surrogates (which UTF-8 cannot hold) become U+FFFD. `view` points into the str or `store`.
+struct utf8_text {
+  std::string_view view;
+  std::string store;
+  py::object keep;        // an encoded bytes object `view` points into
+  bool truncated = false; // longer than the cap: a prefix
+  bool replaced = false;  // lone surrogates were replaced
+};
+
+void take_utf8(py::handle obj, std::size_t cap, utf8_text& t, const char* fn) {
+  if (!PyUnicode_Check(obj.ptr())) {
+    if (obj.is_none()) throw py::type_error(std::string(fn) + "() takes str, not None");
+    if (PyBytes_Check(obj.ptr()) || PyByteArray_Check(obj.ptr()))
+      throw py::type_error(std::string(fn) + "() takes str, not bytes: decode it, or pass a page's bytes to detect_page()");
+    throw py::type_error(std::string(fn) + "() takes str, not " + std::string(py::str(obj.get_type().attr("__name__"))));
+  }
+  PyObject* s = obj.ptr();
+  if (static_cast<std::size_t>(PyUnicode_GET_LENGTH(s)) > cap) {
+    // More code points than the cap has bytes: encode only a prefix (memory stays bounded).
+    t.keep = py::reinterpret_steal<py::object>(PyUnicode_Substring(s, 0, static_cast<Py_ssize_t>(cap)));
+    if (!t.keep) throw py::error_already_set();
+    s = t.keep.ptr();
+    t.truncated = true;
+  }
+  if (PyUnicode_IS_COMPACT_ASCII(s)) {
+    t.view = std::string_view(static_cast<const char*>(PyUnicode_DATA(s)), static_cast<std::size_t>(PyUnicode_GET_LENGTH(s)));
+  } else {
+    Py_ssize_t n = 0;
+    const char* p = PyUnicode_AsUTF8AndSize(s, &n);  // cached in the str (or in t.keep's prefix)
+    if (p) {
+      t.view = std::string_view(p, static_cast<std::size_t>(n));
+    } else {
+      if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) throw py::error_already_set();
+      PyErr_Clear();  // lone surrogates: replaced, as invalid UTF-8 is
+      py::object enc = py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(s, "utf-8", "replace"));
+      if (!enc) throw py::error_already_set();
+      t.keep = std::move(enc);
+      t.view = std::string_view(PyBytes_AS_STRING(t.keep.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(t.keep.ptr())));
+      t.replaced = true;
+    }
+  }
+  if (t.view.size() > cap) {  // cut at a character boundary
+    std::size_t k = cap;
+    while (k > 0 && (static_cast<unsigned char>(t.view[k]) & 0xC0) == 0x80) --k;
+    t.view = t.view.substr(0, k);
+    t.truncated = true;
+  }
+}
+
+/// A str argument (TypeError for anything else, bytes included), as UTF-8.
+std::string str_arg(py::handle h, const char* what) {
+  utf8_text t;
+  take_utf8(h, std::size_t{1} << 20, t, what);
+  return std::string(t.view);
+}
+
+/// Bytes of a bytes-like object. bytes are immutable and used in place; other buffers are copied
+/// (another thread could change them while the GIL is released).
+struct byte_input {
+  std::string_view view;
+  std::string store;
+  bool truncated = false;
+};
+
+void take_bytes(py::handle obj, std::size_t cap, byte_input& b, const char* fn) {
+  if (PyBytes_Check(obj.ptr())) {
+    b.view = std::string_view(PyBytes_AS_STRING(obj.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(obj.ptr())));
+  } else if (PyByteArray_Check(obj.ptr()) || PyMemoryView_Check(obj.ptr()) || PyObject_CheckBuffer(obj.ptr())) {
+    if (PyUnicode_Check(obj.ptr())) throw py::type_error(std::string(fn) + "() takes bytes, not str");
+    py::buffer_info info = py::reinterpret_borrow<py::buffer>(obj).request();
+    const std::size_t n = static_cast<std::size_t>(info.size * info.itemsize);
+    b.store.assign(static_cast<const char*>(info.ptr), std::min(n, cap));
+    b.view = b.store;
+    b.truncated = n > cap;
+    return;
+  } else if (obj.is_none()) {
+    throw py::type_error(std::string(fn) + "() takes bytes, not None");
+  } else if (PyUnicode_Check(obj.ptr())) {
+    throw py::type_error(std::string(fn) + "() takes the page's bytes, not str: for text use detect()");
+  } else {
+    throw py::type_error(std::string(fn) + "() takes bytes, not " + std::string(py::str(obj.get_type().attr("__name__"))));
+  }
+  if (b.view.size() > cap) {
+    b.view = b.view.substr(0, cap);
+    b.truncated = true;
+  }
+}
+
+std::optional<std::string> opt_str(py::handle h, const char* what) {
+  if (h.is_none()) return std::nullopt;
+  if (!PyUnicode_Check(h.ptr())) throw py::type_error(std::string(what) + " must be str or None");
+  return h.cast<std::string>();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Options shared by the detect functions
+
+constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;  // as `langsift detect --max-input-bytes`
+
+/// `only` and `hints` as the C++ options hold them (views into this object's strings).
+struct call_options {
+  std::vector<std::string> only_codes;
+  std::vector<std::string_view> only_views;
+  std::string content_language, html_lang, languages, tld;
+  float hint_weight = 1.0f;
+  detect_options opt;
+  code_style codes = code_style::iso639_1;
+  std::shared_ptr<py_model> model;
+
+  call_options() = default;
+  call_options(const call_options&) = delete;
+};
+
+std::vector<std::string> code_list(py::handle h, const char* what) {
+  std::vector<std::string> out;
+  auto add = [&](std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && (s[i] == ',' || s[i] == ' ' || s[i] == '\t')) ++i;
+      std::size_t j = i;
+      while (j < s.size() && s[j] != ',' && s[j] != ' ' && s[j] != '\t') ++j;
+      if (j > i) out.push_back(to_iso639_1(s.substr(i, j - i)));
+      i = j;
+    }
+  };
+  if (PyUnicode_Check(h.ptr())) {
+    add(h.cast<std::string>());
+  } else if (PyBytes_Check(h.ptr())) {
+    throw py::type_error(std::string(what) + " takes str codes, not bytes");
+  } else {
+    py::iterator it;
+    try {
+      it = py::iter(h);
+    } catch (py::error_already_set&) {
+      throw py::type_error(std::string(what) + " must be a str of comma-separated codes or an iterable of str");
+    }
+    for (py::handle x : it) {
+      if (!PyUnicode_Check(x.ptr())) throw py::type_error(std::string(what) + " must hold str codes");
+      add(x.cast<std::string>());
+    }
+  }
+  return out;
+}
+
+void fill_options(call_options& c, const std::shared_ptr<py_model>& model, py::handle only, py::handle hints,
+                  const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes) {
+  c.model = model_or_default(model);
+  c.codes = parse_codes(codes);
+  if (max_text_bytes < 256) throw py::value_error("max_text_bytes must be at least 256");
+  c.opt.max_text_bytes = max_text_bytes;
+  c.opt.short_text_bytes = short_text_bytes;
+  if (!only.is_none()) {
+    c.only_codes = code_list(only, "only");
+    if (c.only_codes.empty()) throw py::value_error("only is empty: give at least one language code, or None");
+    for (const auto& x : c.only_codes) {
+      if (!c.model->knows(x)) throw py::value_error("only: '" + x + "' is not a language of the model");
+      c.only_views.emplace_back(x);
+    }
+    c.opt.only = c.only_views;
+  }
+  if (!hints.is_none()) {
+    if (PyDict_Check(hints.ptr())) {
+      for (auto [k, v] : py::reinterpret_borrow<py::dict>(hints)) {
+        const std::string key = py::str(k);
+        if (key == "weight") {
+          c.hint_weight = v.cast<float>();
+          if (!(c.hint_weight >= 0 && c.hint_weight <= 100)) throw py::value_error("hints['weight'] must be 0..100");
+          continue;
+        }
+        std::string value;
+        if (PyUnicode_Check(v.ptr())) value = v.cast<std::string>();
+        else if (!v.is_none()) {
+          std::string joined;
+          for (const auto& x : code_list(v, "hints")) joined += (joined.empty() ? "" : ",") + x;
+          value = joined;
+        }
+        if (key == "content_language") c.content_language = value;
+        else if (key == "html_lang") c.html_lang = value;
+        else if (key == "languages") c.languages = value;
+        else if (key == "tld") c.tld = value;
+        else throw py::value_error("hints: unknown key '" + key + "' (content_language, html_lang, languages, tld, weight)");
+      }
+    } else {
+      for (const auto& x : code_list(hints, "hints")) c.languages += (c.languages.empty() ? "" : ",") + x;
+    }
+    c.opt.hints.content_language = c.content_language;
+    c.opt.hints.html_lang = c.html_lang;
+    c.opt.hints.languages = c.languages;
+    c.opt.hints.tld = c.tld;
+    c.opt.hints.weight = c.hint_weight;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Results
+
+struct py_language {
+  code_value code;
+  int percent = 0;
+  std::uint64_t bytes = 0;
+  float score = 0;
+};
+
+struct py_detection {
+  std::array<py_language, 3> langs{};
+  std::uint8_t count = 0;
+  std::uint64_t text_bytes = 0, examined_bytes = 0;
+  float confidence = 0, margin = 0;
+  bool reliable = false, is_short = false, sampled = false;
+  status st = status::ok;
+
+  static py_detection of(const detection& d, code_style style) {
+    py_detection r;
+    r.count = static_cast<std::uint8_t>(d.count);
+    for (std::size_t i = 0; i < d.count; ++i) {
+      r.langs[i].code = code_value::of(d.languages[i].code, style);
+      r.langs[i].percent = d.languages[i].percent;
+      r.langs[i].bytes = d.languages[i].bytes;
+      r.langs[i].score = d.languages[i].score;
+    }
+    r.text_bytes = d.text_bytes;
+    r.examined_bytes = d.examined_bytes;
+    r.confidence = d.confidence;
+    r.margin = d.margin;
+    r.reliable = d.reliable;
+    r.is_short = d.is_short;
+    r.sampled = d.sampled;
+    r.st = d.st;
+    return r;
+  }
+  /// A C++ detection whose codes are views into this object, in langsift's own (ISO 639-1) form,
+  /// for the filter and the frontier.
+  detection to_cpp(std::array<std::string, 3>& store) const {
+    detection d;
+    d.count = count;
+    for (std::size_t i = 0; i < count; ++i) {
+      store[i] = to_iso639_1(langs[i].code.view());
+      d.languages[i] = {store[i], langs[i].percent, static_cast<std::size_t>(langs[i].bytes), langs[i].score};
+    }
+    d.text_bytes = text_bytes;
+    d.examined_bytes = examined_bytes;
+    d.confidence = confidence;
+    d.margin = margin;
+    d.reliable = reliable;
+    d.is_short = is_short;
+    d.sampled = sampled;
+    d.st = st;
+    return d;
+  }
+  std::string_view language() const noexcept { return count ? langs[0].code.view() : std::string_view("und"); }
+};
+
+/// Applies what the binding itself did to the input to the status (a cut or replaced input).
+void mark_input(py_detection& d, bool truncated, bool replaced) {
+  if (d.st != status::ok) return;
+  if (truncated) d.st = status::truncated;
+  else if (replaced) d.st = status::invalid_utf8;
+}
+
+py::dict language_dict(const py_language& l) {
+  py::dict x;
+  x["code"] = to_py(l.code.view());
+  x["percent"] = l.percent;
+  x["bytes"] = l.bytes;
+  x["score"] = round3(l.score);
+  return x;
+}
+
+py::dict detection_dict(const py_detection& d) {
+  py::dict x;
+  x["language"] = to_py(d.language());
+  py::list ls;
+  for (std::size_t i = 0; i < d.count; ++i) ls.append(language_dict(d.langs[i]));
+  x["languages"] = ls;
+  x["text_bytes"] = d.text_bytes;
+  x["reliable"] = d.reliable;
+  x["short"] = d.is_short;
+  x["confidence"] = round3(d.confidence);
+  if (d.sampled) x["sampled"] = true;
+  if (d.st != status::ok) x["status"] = std::string(status_name(d.st));
+  return x;
+}
+
+std::string fmt_float(double v, const char* f = "%.3f") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string language_repr(const py_language& l) {
+  return "Language(code='" + std::string(l.code.view()) + "', percent=" + std::to_string(l.percent) +
+         ", bytes=" + std::to_string(l.bytes) + ", score=" + fmt_float(l.score) + ")";
+}
+
+std::string detection_repr(const py_detection& d) {
+  std::string r = "Detection(language='" + std::string(d.language()) + "', languages=[";
+  for (std::size_t i = 0; i < d.count; ++i) r += (i ? ", " : "") + language_repr(d.langs[i]);
+  r += "], text_bytes=" + std::to_string(d.text_bytes) + ", reliable=" + (d.reliable ? "True" : "False") +
+       ", is_short=" + (d.is_short ? "True" : "False") + ", confidence=" + fmt_float(d.confidence) + ", status='" +
+       std::string(status_name(d.st)) + "')";
+  return r;
+}
+
+status status_of(const std::string& name) {
+  for (int i = 0; i <= static_cast<int>(status::binary_input); ++i)
+    if (status_name(static_cast<status>(i)) == name) return static_cast<status>(i);
+  throw py::value_error("unknown status '" + name + "'");
+}
+
+py::tuple detection_state(const py_detection& d) {
+  py::list ls;
+  for (std::size_t i = 0; i < d.count; ++i)
+    ls.append(py::make_tuple(to_py(d.langs[i].code.view()), d.langs[i].percent, d.langs[i].bytes, d.langs[i].score));
+  return py::make_tuple(ls, d.text_bytes, d.examined_bytes, d.confidence, d.margin, d.reliable, d.is_short, d.sampled,
+                        std::string(status_name(d.st)));
+}
+
+py_detection detection_from_state(const py::tuple& t) {
+  if (t.size() != 9) throw py::value_error("not a Detection state");
+  py_detection d;
+  auto ls = t[0].cast<py::list>();
+  if (ls.size() > 3) throw py::value_error("not a Detection state");
+  for (auto x : ls) {
+    auto l = x.cast<py::tuple>();
+    py_language& y = d.langs[d.count++];
+    y.code = code_value::of(l[0].cast<std::string>(), code_style::iso639_1);
+    y.percent = l[1].cast<int>();
+    y.bytes = l[2].cast<std::uint64_t>();
+    y.score = l[3].cast<float>();
+  }
+  d.text_bytes = t[1].cast<std::uint64_t>();
+  d.examined_bytes = t[2].cast<std::uint64_t>();
+  d.confidence = t[3].cast<float>();
+  d.margin = t[4].cast<float>();
+  d.reliable = t[5].cast<bool>();
+  d.is_short = t[6].cast<bool>();
+  d.sampled = t[7].cast<bool>();
+  d.st = status_of(t[8].cast<std::string>());
+  return d;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Detection and Language as plain CPython types: one is made per detect() call, so their cost is
+// the call's overhead (a pybind11 instance costs several times more: a separate holder allocation
+// and its entry in pybind11's instance registry). pybind11 functions take and return them through
+// the type casters below.
+
+struct language_object {
+  PyObject_HEAD
+  py_language v;
+};
+
+struct detection_object {
+  PyObject_HEAD
+  py_detection v;
+  PyObject* languages;  // the tuple of Language, made on first access
+};
+
+PyTypeObject* g_language_type = nullptr;
+PyTypeObject* g_detection_type = nullptr;
+PyObject* g_module = nullptr;  // borrowed: the module lives as long as the types
+
+PyObject* new_language(const py_language& l) {
+  auto* o = PyObject_New(language_object, g_language_type);
+  if (!o) return nullptr;
+  o->v = l;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+PyObject* new_detection(const py_detection& d) {
+  auto* o = PyObject_New(detection_object, g_detection_type);
+  if (!o) return nullptr;
+  o->v = d;
+  o->languages = nullptr;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+void language_dealloc(PyObject* self) {
+  PyTypeObject* tp = Py_TYPE(self);
+  PyObject_Free(self);
+  Py_DECREF(tp);
+}
+
+void detection_dealloc(PyObject* self) {
+  PyTypeObject* tp = Py_TYPE(self);
+  Py_XDECREF(reinterpret_cast<detection_object*>(self)->languages);
+  PyObject_Free(self);
+  Py_DECREF(tp);
+}
+
+const py_language& lang_of(PyObject* self) { return reinterpret_cast<language_object*>(self)->v; }
+const py_detection& det_of(PyObject* self) { return reinterpret_cast<detection_object*>(self)->v; }
+
+PyObject* str_of(std::string_view s) { return PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size())); }
+
+/// Runs `f` (which may throw C++ or pybind11 exceptions) and turns an exception into a Python error.
+template <class F>
+PyObject* guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (py::builtin_exception& e) {
+    e.set_error();
+  } catch (std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+PyObject* call_module_function(const char* name, PyObject* arg) {
+  PyObject* f = PyObject_GetAttrString(g_module, name);
+  if (!f) return nullptr;
+  PyObject* r = Py_BuildValue("(O(O))", f, arg);
+  Py_DECREF(f);
+  return r;
+}
+
+// Language
+PyObject* language_code(PyObject* self, void*) { return str_of(lang_of(self).code.view()); }
+PyObject* language_percent(PyObject* self, void*) { return PyLong_FromLong(lang_of(self).percent); }
+PyObject* language_bytes(PyObject* self, void*) { return PyLong_FromUnsignedLongLong(lang_of(self).bytes); }
+PyObject* language_score(PyObject* self, void*) { return PyFloat_FromDouble(lang_of(self).score); }
+PyObject* language_to_dict(PyObject* self, PyObject*) {
+  return guarded([&] { return language_dict(lang_of(self)).release().ptr(); });
+}
+PyObject* language_repr_raw(PyObject* self) { return guarded([&] { return str_of(language_repr(lang_of(self))); }); }
+PyObject* language_reduce(PyObject* self, PyObject*) {
+  const py_language& l = lang_of(self);
+  PyObject* state = Py_BuildValue("(s#iKd)", l.code.s.data(), static_cast<Py_ssize_t>(l.code.n), l.percent,
+                                  static_cast<unsigned long long>(l.bytes), static_cast<double>(l.score));
+  if (!state) return nullptr;
+  PyObject* r = call_module_function("_language_from_state", state);
+  Py_DECREF(state);
+  return r;
+}
+PyObject* language_richcompare(PyObject* a, PyObject* b, int op) {
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, g_language_type)) Py_RETURN_NOTIMPLEMENTED;
+  const py_language &x = lang_of(a), &y = lang_of(b);
+  const bool eq = x.code.view() == y.code.view() && x.percent == y.percent && x.bytes == y.bytes && x.score == y.score;
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+PyGetSetDef language_getset[] = {
+    {"code", language_code, nullptr,
+     "ISO 639-1 where one exists, else ISO 639-3 (codes='iso639-3': always ISO 639-3).", nullptr},
+    {"percent", language_percent, nullptr, "Share of the text bytes, 0..100.", nullptr},
+    {"bytes", language_bytes, nullptr, "Text bytes in this language.", nullptr},
+    {"score", language_score, nullptr, "Fit to the language's own training text: ~1 normal, < 0.5 unusual.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef language_methods[] = {
+    {"to_dict", language_to_dict, METH_NOARGS, "to_dict() -> dict: code, percent, bytes, score (as in the JSON lines)."},
+    {"__reduce__", language_reduce, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+
+// Detection
+PyObject* detection_language(PyObject* self, void*) { return str_of(det_of(self).language()); }
+PyObject* detection_languages(PyObject* self, void*) {
+  auto* o = reinterpret_cast<detection_object*>(self);
+  if (!o->languages) {
+    PyObject* t = PyTuple_New(o->v.count);
+    if (!t) return nullptr;
+    for (std::size_t i = 0; i < o->v.count; ++i) {
+      PyObject* l = new_language(o->v.langs[i]);
+      if (!l) {
+        Py_DECREF(t);
+        return nullptr;
+      }
+      PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), l);
+    }
+    o->languages = t;
+  }
+  Py_INCREF(o->languages);
+  return o->languages;
+}
+PyObject* detection_text_bytes(PyObject* self, void*) { return PyLong_FromUnsignedLongLong(det_of(self).text_bytes); }
+PyObject* detection_examined_bytes(PyObject* self, void*) { return PyLong_FromUnsignedLongLong(det_of(self).examined_bytes); }
+PyObject* detection_reliable(PyObject* self, void*) { return PyBool_FromLong(det_of(self).reliable); }
+PyObject* detection_is_short(PyObject* self, void*) { return PyBool_FromLong(det_of(self).is_short); }
+PyObject* detection_sampled(PyObject* self, void*) { return PyBool_FromLong(det_of(self).sampled); }
+PyObject* detection_confidence(PyObject* self, void*) { return PyFloat_FromDouble(det_of(self).confidence); }
+PyObject* detection_margin(PyObject* self, void*) { return PyFloat_FromDouble(det_of(self).margin); }
+PyObject* detection_status(PyObject* self, void*) { return str_of(status_name(det_of(self).st)); }
+PyObject* detection_to_dict(PyObject* self, PyObject*) {
+  return guarded([&] { return detection_dict(det_of(self)).release().ptr(); });
+}
+PyObject* detection_repr_raw(PyObject* self) { return guarded([&] { return str_of(detection_repr(det_of(self))); }); }
+PyObject* detection_reduce(PyObject* self, PyObject*) {
+  return guarded([&]() -> PyObject* {
+    py::tuple state = detection_state(det_of(self));
+    return call_module_function("_detection_from_state", state.ptr());
+  });
+}
+bool same_detection(const py_detection& x, const py_detection& y) {
+  if (x.count != y.count || x.text_bytes != y.text_bytes || x.examined_bytes != y.examined_bytes ||
+      x.confidence != y.confidence || x.margin != y.margin || x.reliable != y.reliable || x.is_short != y.is_short ||
+      x.sampled != y.sampled || x.st != y.st)
+    return false;
+  for (std::size_t i = 0; i < x.count; ++i) {
+    const py_language &a = x.langs[i], &b = y.langs[i];
+    if (a.code.view() != b.code.view() || a.percent != b.percent || a.bytes != b.bytes || a.score != b.score) return false;
+  }
+  return true;
+}
+PyObject* detection_richcompare(PyObject* a, PyObject* b, int op) {
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, g_detection_type)) Py_RETURN_NOTIMPLEMENTED;
+  const bool eq = same_detection(det_of(a), det_of(b));
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+PyGetSetDef detection_getset[] = {
+    {"language", detection_language, nullptr, "The top language's code, or 'und' (no letters, or not natural language).",
+     nullptr},
+    {"languages", detection_languages, nullptr, "Up to three Language objects, most bytes first.", nullptr},
+    {"text_bytes", detection_text_bytes, nullptr, "Bytes of the text's letters and what joins them.", nullptr},
+    {"examined_bytes", detection_examined_bytes, nullptr, "Bytes actually scored (fewer when sampled).", nullptr},
+    {"reliable", detection_reliable, nullptr,
+     "The top language is clearly ahead (calibrated confidence >= 0.9), fits its profile, and has >= 70 % of the text.",
+     nullptr},
+    {"is_short", detection_is_short, nullptr, "Fewer than short_text_bytes (400) text bytes: the guess is still given.",
+     nullptr},
+    {"confidence", detection_confidence, nullptr, "0..1: how clearly the top language beats the runner-up.", nullptr},
+    {"margin", detection_margin, nullptr, "The score lead behind `confidence` (model units).", nullptr},
+    {"sampled", detection_sampled, nullptr, "The text exceeded max_text_bytes and was sampled.", nullptr},
+    {"status", detection_status, nullptr,
+     "'ok', or what was unusual: 'empty_input' (no letters), 'truncated' (longer than max_input_bytes: a prefix was "
+     "examined), 'invalid_utf8' (lone surrogates were replaced), 'binary_input' (a page body that is not text).",
+     nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef detection_methods[] = {
+    {"to_dict", detection_to_dict, METH_NOARGS,
+     "to_dict() -> dict: the fields of `langsift detect --format jsonl`: language, languages [{code, percent, bytes, "
+     "score}], text_bytes, reliable, short, confidence, and sampled / status when they say something."},
+    {"__reduce__", detection_reduce, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyObject* no_new(PyTypeObject* type, PyObject*, PyObject*) {
+  PyErr_Format(PyExc_TypeError, "cannot create '%s' objects: langsift's functions return them", type->tp_name);
+  return nullptr;
+}
+
+PyType_Slot language_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(no_new)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(language_dealloc)},
+    {Py_tp_repr, reinterpret_cast<void*>(language_repr_raw)},
+    {Py_tp_richcompare, reinterpret_cast<void*>(language_richcompare)},
+    {Py_tp_getset, language_getset},
+    {Py_tp_methods, language_methods},
+    {Py_tp_doc, const_cast<char*>("One detected language: its code, share of the text (percent), bytes and fit score.")},
+    {0, nullptr}};
+PyType_Spec language_spec = {"langsift.Language", sizeof(language_object), 0, Py_TPFLAGS_DEFAULT, language_slots};
+
+PyType_Slot detection_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(no_new)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(detection_dealloc)},
+    {Py_tp_repr, reinterpret_cast<void*>(detection_repr_raw)},
+    {Py_tp_richcompare, reinterpret_cast<void*>(detection_richcompare)},
+    {Py_tp_getset, detection_getset},
+    {Py_tp_methods, detection_methods},
+    {Py_tp_doc, const_cast<char*>("The languages of one text: up to three, most bytes first. `language` is the top "
+                                  "one, or 'und'. Made by detect(), detect_many(), detect_page() and read_warc().")},
+    {0, nullptr}};
+PyType_Spec detection_spec = {"langsift.Detection", sizeof(detection_object), 0, Py_TPFLAGS_DEFAULT, detection_slots};
+
+PyObject* language_from_state_raw(PyObject*, PyObject* arg) {
+  return guarded([&]() -> PyObject* {
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 4) throw py::value_error("not a Language state");
+    py::tuple t = py::reinterpret_borrow<py::tuple>(arg);
+    return new_language(py_language{code_value::of(t[0].cast<std::string>(), code_style::iso639_1), t[1].cast<int>(),
+                                    t[2].cast<std::uint64_t>(), t[3].cast<float>()});
+  });
+}
+
+PyObject* detection_from_state_raw(PyObject*, PyObject* arg) {
+  return guarded([&]() -> PyObject* {
+    if (!PyTuple_Check(arg)) throw py::value_error("not a Detection state");
+    return new_detection(detection_from_state(py::reinterpret_borrow<py::tuple>(arg)));
+  });
+}
+
+}  // namespace
+
+namespace pybind11::detail {
+
+template <>
+struct type_caster<py_language> {
+  PYBIND11_TYPE_CASTER(py_language, const_name("Language"));
+  bool load(handle src, bool) {
+    if (!g_language_type || !PyObject_TypeCheck(src.ptr(), g_language_type)) return false;
+    value = lang_of(src.ptr());
+    return true;
+  }
+  static handle cast(const py_language& v, return_value_policy, handle) {
+    PyObject* o = new_language(v);
+    if (!o) throw error_already_set();
+    return o;
+  }
+};
+
+template <>
+struct type_caster<py_detection> {
+  PYBIND11_TYPE_CASTER(py_detection, const_name("Detection"));
+  bool load(handle src, bool) {
+    if (!g_detection_type || !PyObject_TypeCheck(src.ptr(), g_detection_type)) return false;
+    value = det_of(src.ptr());
+    return true;
+  }
+  static handle cast(const py_detection& v, return_value_policy, handle) {
+    PyObject* o = new_detection(v);
+    if (!o) throw error_already_set();
+    return o;
+  }
+};
+
+}  // namespace pybind11::detail
+
+namespace {
+
+struct py_page {
+  py_detection detection;
+  std::string encoding, encoding_source, declared_encoding, html_lang;
+  float encoding_confidence = 0;
+  bool is_html = false, declared_overridden = false;
+  std::uint64_t replaced_bytes = 0;
+
+  static py_page of(const page_result& p, code_style style) {
+    py_page r;
+    r.detection = py_detection::of(p.detection, style);
+    r.encoding = p.encoding.name;
+    r.encoding_source = std::string(encoding_source_name(p.encoding.source));
+    r.encoding_confidence = p.encoding.confidence;
+    r.declared_encoding = p.encoding.declared;
+    r.declared_overridden = p.encoding.declared_overridden;
+    r.html_lang = p.html_lang;
+    r.is_html = p.is_html;
+    r.replaced_bytes = p.conversion.replaced_bytes;
+    return r;
+  }
+};
+
+py::dict page_dict(const py_page& p) {
+  py::dict x = detection_dict(p.detection);
+  if (!p.encoding.empty()) {
+    x["encoding"] = p.encoding;
+    x["encoding_source"] = p.encoding_source;
+  }
+  return x;
+}
+
+struct py_url_language {
+  code_value code;
+  float score = 0;
+};
+
+struct py_url_result {
+  std::array<py_url_language, 3> langs{};
+  std::uint8_t count = 0;
+  std::string decision;
+  status st = status::ok;
+  std::string_view language() const noexcept { return count ? langs[0].code.view() : std::string_view("und"); }
+};
+
+std::string_view decision_name(url_decision d) {
+  switch (d) {
+    case url_decision::none: return "none";
+    case url_decision::model: return "model";
+    case url_decision::pattern: return "pattern";
+    case url_decision::country: return "country";
+  }
+  return "none";
+}
+
+py::dict url_dict(const py_url_result& u) {
+  py::dict x;
+  x["language"] = to_py(u.language());
+  py::list ls;
+  for (std::size_t i = 0; i < u.count; ++i) {
+    py::dict l;
+    l["code"] = to_py(u.langs[i].code.view());
+    l["score"] = round3(u.langs[i].score);
+    ls.append(l);
+  }
+  x["languages"] = ls;
+  x["decision"] = u.decision;
+  if (u.st != status::ok) x["status"] = std::string(status_name(u.st));
+  return x;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Detection entry points
+
+py_detection detect_one(py::handle text, const std::shared_ptr<py_model>& model, py::handle only, py::handle hints,
+                        const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
+                        std::size_t max_input_bytes) {
+  call_options c;
+  if (!only.is_none() || !hints.is_none() || model || codes != "iso639-1" || max_text_bytes != detect_options{}.max_text_bytes ||
+      short_text_bytes != detect_options{}.short_text_bytes) {
+    fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  } else {
+    c.model = builtin_model();
+  }
+  utf8_text t;
+  take_utf8(text, max_input_bytes, t, "detect");
+  detection d;
+  {
+    py::gil_scoped_release nogil;
+    d = langsift::detect(*c.model->m, t.view, c.opt);
+  }
+  py_detection r = py_detection::of(d, c.codes);
+  mark_input(r, t.truncated, t.replaced);
+  return r;
+}
+
+
+PyObject* g_detect_general = nullptr;  // langsift._langsift._detect (borrowed from the module)
+
+constexpr const char* kDetectDoc =
+    "detect(text, /, *, model=None, only=None, hints=None, codes='iso639-1', max_text_bytes=65536, "
+    "short_text_bytes=400, max_input_bytes=16777216)\n--\n\nThe languages of a text (str): up to three, with percent of the text and bytes.\n"
+    "\n"
+    "    >>> langsift.detect(\"Der schnelle braune Fuchs springt über den faulen Hund.\").language\n"
+    "    'de'\n"
+    "\n"
+    "only: codes to choose from (a comma-separated str or an iterable), e.g. [\"de\", \"nl\"]; codes the\n"
+    "  model does not know raise ValueError.\n"
+    "hints: what you know: a code or codes (priors for close calls), or a dict with any of\n"
+    "  content_language, html_lang, languages, tld ('de' or a host) and weight (default 1).\n"
+    "codes: 'iso639-1' (default: ISO 639-1 where one exists, else ISO 639-3) or 'iso639-3'.\n"
+    "model: a langsift.Model (default: the built-in model).\n"
+    "max_text_bytes: text examined at most; longer text is sampled (`sampled`).\n"
+    "short_text_bytes: below this many text bytes `is_short` is set.\n"
+    "max_input_bytes: a longer text is cut to this many UTF-8 bytes (status 'truncated').\n"
+    "\n"
+    "Lone surrogates are replaced (status 'invalid_utf8'). Raises TypeError for anything but a str.\n"
+    "The GIL is released while detecting; any number of threads may call it at once.";
+
+/// detect(): the common call (one str, no keywords) in plain CPython, without pybind11's argument
+/// dispatch; anything else goes to the pybind11 function `_detect`.
+PyObject* fast_detect(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  if (nargs != 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 0))
+    return PyObject_Vectorcall(g_detect_general, args, static_cast<std::size_t>(nargs), kwnames);
+  return guarded([&]() -> PyObject* {
+    utf8_text t;
+    take_utf8(args[0], kMaxInputBytes, t, "detect");
+    const model& md = *builtin_model()->m;
+    detection d;
+    {
+      py::gil_scoped_release nogil;
+      d = langsift::detect(md, t.view);
+    }
+    py_detection r = py_detection::of(d, code_style::iso639_1);
+    mark_input(r, t.truncated, t.replaced);
+    return new_detection(r);
+  });
+}
+
+py::list detect_many(py::handle texts, unsigned threads, const std::shared_ptr<py_model>& model, py::handle only,
+                     py::handle hints, const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
+                     std::size_t max_input_bytes) {
+  if (texts.is_none()) throw py::type_error("detect_many() takes an iterable of str, not None");
+  if (PyUnicode_Check(texts.ptr()) || PyBytes_Check(texts.ptr()))
+    throw py::type_error("detect_many() takes an iterable of str (a list of texts), not a single str or bytes");
+  call_options c;
+  fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  py::list seq = PyList_Check(texts.ptr()) ? py::reinterpret_borrow<py::list>(texts) : py::list(py::iter(texts));
+  const std::size_t n = seq.size();
+  std::vector<utf8_text> in(n);
+  for (std::size_t i = 0; i < n; ++i) take_utf8(seq[i], max_input_bytes, in[i], "detect_many");
+  std::vector<py_detection> out(n);
+  std::atomic<bool> failed{false};
+  {
+    py::gil_scoped_release nogil;
+    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    unsigned nt = threads ? threads : hw;
+    nt = static_cast<unsigned>(std::min<std::size_t>(nt, (n + 15) / 16));  // at least 16 texts a thread
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      constexpr std::size_t kChunk = 16;
+      try {
+        for (;;) {
+          const std::size_t b = next.fetch_add(kChunk, std::memory_order_relaxed);
+          if (b >= n) return;
+          const std::size_t e = std::min(n, b + kChunk);
+          for (std::size_t i = b; i < e; ++i) {
+            out[i] = py_detection::of(langsift::detect(*c.model->m, in[i].view, c.opt), c.codes);
+            mark_input(out[i], in[i].truncated, in[i].replaced);
+          }
+        }
+      } catch (...) {  // std::bad_alloc: raised as MemoryError once the threads are joined
+        failed.store(true, std::memory_order_relaxed);
+        next.store(n, std::memory_order_relaxed);
+      }
+    };
+    if (nt <= 1) {
+      work();
+    } else {
+      std::vector<std::thread> pool;
+      pool.reserve(nt - 1);
+      for (unsigned k = 1; k < nt; ++k) pool.emplace_back(work);
+      work();
+      for (auto& th : pool) th.join();
+    }
+  }
+  if (failed.load()) throw std::bad_alloc();
+  py::list r(n);
+  for (std::size_t i = 0; i < n; ++i) r[i] = py::cast(std::move(out[i]));
+  return r;
+}
+
+page_kind parse_kind(const std::string& k) {
+  if (k == "sniff") return page_kind::sniff;
+  if (k == "html") return page_kind::html;
+  if (k == "text") return page_kind::text;
+  throw py::value_error("kind must be 'sniff', 'html' or 'text', not '" + k + "'");
+}
+
+py_page detect_page_py(py::handle body, py::handle content_type, py::handle content_language, py::handle url,
+                       py::handle encoding, const std::string& kind, bool main_content,
+                       const std::shared_ptr<py_model>& model, py::handle only, py::handle hints,
+                       const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
+                       std::size_t max_input_bytes) {
+  call_options c;
+  fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  byte_input b;
+  take_bytes(body, max_input_bytes, b, "detect_page");
+  const auto ct = opt_str(content_type, "content_type"), cl = opt_str(content_language, "content_language"),
+             u = opt_str(url, "url"), enc = opt_str(encoding, "encoding");
+  page_options po;
+  if (ct) po.content_type = *ct;
+  if (cl) po.content_language = *cl;
+  if (u) po.url = *u;
+  if (enc) po.encoding = *enc;
+  po.kind = parse_kind(kind);
+  po.main_content = main_content;
+  po.detect = c.opt;
+  page_result pr;
+  {
+    py::gil_scoped_release nogil;
+    pr = langsift::detect_page(*c.model->m, b.view, po);
+  }
+  py_page r = py_page::of(pr, c.codes);
+  mark_input(r.detection, b.truncated, false);
+  return r;
+}
+
+py_url_result classify_url_py(py::handle url, py::handle country, const std::string& codes) {
+  const code_style style = parse_codes(codes);
+  utf8_text t;
+  take_utf8(url, std::size_t{1} << 20, t, "classify_url");
+  const auto cc = opt_str(country, "country");
+  url_options o;
+  if (cc) {
+    if (cc->size() != 2) throw py::value_error("country must be a two-letter ISO 3166-1 code, e.g. 'DE'");
+    o.country_hint = *cc;
+  }
+  url_result r;
+  {
+    py::gil_scoped_release nogil;
+    r = default_url_classifier().classify(t.view, o);
+  }
+  py_url_result x;
+  x.count = static_cast<std::uint8_t>(r.count);
+  for (std::size_t i = 0; i < r.count; ++i) x.langs[i] = {code_value::of(r.languages[i].code, style), r.languages[i].score};
+  x.decision = std::string(decision_name(r.decision));
+  x.st = r.error;
+  if (x.st == status::ok && t.truncated) x.st = status::truncated;
+  return x;
+}
+
+// ------------------------------------------------------------------------------------------------
+// WARC
+
+struct py_warc_record {
+  std::uint64_t offset = 0;
+  std::string warc_type, url, record_id, content_type, content_language, skipped, problem, line;
+  int http_status = -1;
+  std::optional<py_page> page;
+};
+
+struct py_warc_stats {
+  warc_statistics s;
+};
+
+enum class error_mode { warn, raise, ignore };
+
+class py_warc_reader {
+ public:
+  py_warc_reader(py::handle source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
+                 std::size_t max_record_bytes, const std::string& codes, const std::string& errors,
+                 std::size_t max_text_bytes, std::size_t short_text_bytes)
+      : model_(model_or_default(model)) {
+    if (errors == "warn") mode_ = error_mode::warn;
+    else if (errors == "raise" || errors == "strict") mode_ = error_mode::raise;
+    else if (errors == "ignore") mode_ = error_mode::ignore;
+    else throw py::value_error("errors must be 'warn', 'raise' or 'ignore', not '" + errors + "'");
+    if (max_record_bytes < 1024) throw py::value_error("max_record_bytes must be at least 1024");
+    if (max_text_bytes < 256) throw py::value_error("max_text_bytes must be at least 256");
+    opt_.all = all;
+    opt_.any_type = any_type;
+    opt_.main_content = main_content;
+    opt_.codes = parse_codes(codes);
+    opt_.max_body_bytes = max_record_bytes;
+    opt_.detect.max_text_bytes = max_text_bytes;
+    opt_.detect.short_text_bytes = short_text_bytes;
+    warc_options wo;
+    wo.max_block_bytes = max_record_bytes;
+    if (source.is_none()) throw py::type_error("read_warc() takes a path or a binary file object, not None");
+    if (PyBytes_Check(source.ptr()) || PyByteArray_Check(source.ptr()) || PyMemoryView_Check(source.ptr())) {
+      py::buffer_info b = py::reinterpret_borrow<py::buffer>(source).request();
+      data_.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
+      name_ = "<bytes>";
+      reader_ = std::make_unique<warc_reader>(std::string_view(data_), wo);
+    } else if (PyUnicode_Check(source.ptr()) || py::hasattr(source, "__fspath__")) {
+      name_ = py::str(py::module_::import("os").attr("fsdecode")(source));
+      file_ = std::fopen(name_.c_str(), "rb");
+      if (!file_) {
+        const int e = errno;
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, py::str(name_).ptr());
+        (void)e;
+        throw py::error_already_set();
+      }
+      std::FILE* f = file_;
+      reader_ = std::make_unique<warc_reader>([f](char* buf, std::size_t n) { return std::fread(buf, 1, n, f); }, wo);
+    } else if (py::hasattr(source, "read")) {
+      if (py::hasattr(source, "mode")) {
+        py::object m = source.attr("mode");
+        if (PyUnicode_Check(m.ptr()) && std::string(py::str(m)).find('b') == std::string::npos)
+          throw py::type_error("read_warc() needs a file opened in binary mode ('rb')");
+      }
+      pyfile_ = py::reinterpret_borrow<py::object>(source);
+      name_ = py::hasattr(source, "name") ? std::string(py::str(source.attr("name"))) : std::string("<stream>");
+      reader_ = std::make_unique<warc_reader>([this](char* buf, std::size_t n) { return read_py(buf, n); }, wo);
+    } else {
+      throw py::type_error("read_warc() takes a path (str or os.PathLike), a binary file object or the WARC's bytes, not " +
+                           std::string(py::str(source.get_type().attr("__name__"))));
+    }
+  }
+  ~py_warc_reader() { close(); }
+
+  void close() {
+    if (file_) std::fclose(file_);
+    file_ = nullptr;
+  }
+
+  py_warc_record next() {
+    if (done_) throw py::stop_iteration();
+    for (;;) {
+      warc_status st;
+      warc_report x;
+      bool problem = false;
+      std::string err;
+      std::uint64_t err_offset = 0;
+      {
+        py::gil_scoped_release nogil;
+        st = reader_->next(r_);
+        if (st == warc_status::error || (st == warc_status::record && !r_.problem.empty())) {
+          problem = true;
+          err = reader_->error();
+          err_offset = reader_->error_offset();
+        }
+        if (st == warc_status::record) x = report_warc_record(*model_->m, r_, opt_);
+      }
+      if (py_error_) {  // the file object's read() raised
+        done_ = true;
+        close();
+        py::error_already_set e = std::move(*py_error_);
+        py_error_.reset();
+        throw e;
+      }
+      if (file_ && std::ferror(file_)) {
+        done_ = true;
+        close();
+        PyErr_SetString(PyExc_OSError, (name_ + ": read error").c_str());
+        throw py::error_already_set();
+      }
+      if (problem) {
+        stats_.s.add_malformed();
+        errors_.append(py::make_tuple(err_offset, err));
+        const std::string msg = name_ + ": offset " + std::to_string(err_offset) + ": " + err;
+        if (mode_ == error_mode::raise) {
+          done_ = true;
+          raise_with_status(g_warc_error, msg, status::invalid_argument, err_offset);
+        }
+        if (mode_ == error_mode::warn && PyErr_WarnEx(g_warc_warning, msg.c_str(), 2) < 0) throw py::error_already_set();
+      }
+      if (st == warc_status::end) {
+        done_ = true;
+        close();
+        throw py::stop_iteration();
+      }
+      if (st == warc_status::error) continue;
+      stats_.s.add(x);
+      if (x.line.empty()) continue;  // not a page, and not asked for
+      py_warc_record rec;
+      rec.offset = r_.offset;
+      rec.warc_type = std::string(r_.type());
+      rec.url = std::string(r_.target_uri());
+      rec.record_id = std::string(r_.record_id());
+      rec.content_type = std::string(x.content_type);
+      rec.content_language = std::string(x.content_language);
+      rec.http_status = x.http_status;
+      rec.skipped = std::string(x.skip_reason);
+      rec.problem = r_.problem;
+      rec.line = std::move(x.line);
+      if (!rec.line.empty() && rec.line.back() == '\n') rec.line.pop_back();
+      if (x.classified) rec.page = py_page::of(x.page, opt_.codes);
+      return rec;
+    }
+  }
+
+  const py::list& errors() const { return errors_; }
+  const py_warc_stats& stats() const { return stats_; }
+  const std::string& name() const { return name_; }
+  std::uint64_t input_bytes() const { return reader_->input_bytes(); }
+
+ private:
+  /// The reader's source over a Python file object: called with the GIL released.
+  std::size_t read_py(char* buf, std::size_t n) {
+    if (py_error_) return 0;
+    py::gil_scoped_acquire gil;
+    try {
+      py::object chunk = pyfile_.attr("read")(n);
+      if (chunk.is_none()) return 0;
+      if (!PyBytes_Check(chunk.ptr())) {
+        if (PyByteArray_Check(chunk.ptr())) chunk = py::bytes(py::reinterpret_borrow<py::object>(chunk));
+        else throw py::type_error("read_warc(): the file object's read() must return bytes (open the file in 'rb' mode)");
+      }
+      const auto len = static_cast<std::size_t>(PyBytes_GET_SIZE(chunk.ptr()));
+      const std::size_t k = std::min(len, n);
+      std::memcpy(buf, PyBytes_AS_STRING(chunk.ptr()), k);
+      return k;
+    } catch (py::error_already_set& e) {
+      py_error_.emplace(std::move(e));
+      return 0;
+    } catch (py::builtin_exception& e) {
+      e.set_error();
+      py_error_.emplace();
+      return 0;
+    }
+  }
+
+  std::shared_ptr<py_model> model_;
+  warc_report_options opt_;
+  error_mode mode_ = error_mode::warn;
+  std::string name_;
+  std::FILE* file_ = nullptr;
+  std::string data_;  // WARC bytes given in memory
+  py::object pyfile_;
+  std::unique_ptr<warc_reader> reader_;
+  warc_record r_;
+  py_warc_stats stats_;
+  py::list errors_;
+  std::optional<py::error_already_set> py_error_;
+  bool done_ = false;
+};
+
+// ------------------------------------------------------------------------------------------------
+// Frontier
+
+struct py_guess {
+  code_value code;
+  std::uint32_t votes = 0;
+  float url_score = 0, probability = 0;
+};
+
+struct py_decision {
+  bool fetch = true;
+  std::string reason;
+  float priority = 0;
+  std::uint32_t votes = 0;
+  std::vector<py_guess> guesses;
+  std::string_view language() const noexcept { return guesses.empty() ? std::string_view("und") : guesses[0].code.view(); }
+};
+
+py_decision decision_of(const frontier_decision& d) {
+  py_decision r;
+  r.fetch = d.fetch();
+  r.reason = std::string(frontier_reason_name(d.reason));
+  r.priority = d.priority;
+  r.votes = d.votes;
+  for (std::size_t i = 0; i < d.count; ++i)
+    r.guesses.push_back({code_value::of(d.guesses[i].code.view(), code_style::iso639_1), d.guesses[i].votes,
+                         d.guesses[i].url_score, d.guesses[i].probability});
+  return r;
+}
+
+class py_frontier {
+ public:
+  explicit py_frontier(const frontier_options& o) : f_(std::make_unique<frontier>(o)) {}
+
+  frontier& f() { return *f_; }
+  const frontier& f() const { return *f_; }
+
+  py_decision decide(py::handle url, bool classify, py::handle country) const {
+    utf8_text t;
+    take_utf8(url, std::size_t{1} << 20, t, "decide");
+    const auto cc = opt_str(country, "country");
+    url_options o;
+    if (cc) o.country_hint = *cc;
+    frontier_decision d;
+    {
+      py::gil_scoped_release nogil;
+      if (classify) {
+        const url_result u = default_url_classifier().classify(t.view, o);
+        d = f_->decide(t.view, &u);
+      } else {
+        d = f_->decide(t.view);
+      }
+    }
+    return decision_of(d);
+  }
+
+  py::list decide_many(py::handle urls, bool classify, py::handle country) const {
+    if (PyUnicode_Check(urls.ptr())) throw py::type_error("decide_many() takes an iterable of str, not a str");
+    py::list seq = PyList_Check(urls.ptr()) ? py::reinterpret_borrow<py::list>(urls) : py::list(py::iter(urls));
+    std::vector<utf8_text> in(seq.size());
+    for (std::size_t i = 0; i < seq.size(); ++i) take_utf8(seq[i], std::size_t{1} << 20, in[i], "decide_many");
+    const auto cc = opt_str(country, "country");
+    url_options o;
+    if (cc) o.country_hint = *cc;
+    std::vector<frontier_decision> out(in.size());
+    {
+      py::gil_scoped_release nogil;
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        if (classify) {
+          const url_result u = default_url_classifier().classify(in[i].view, o);
+          out[i] = f_->decide(in[i].view, &u);
+        } else {
+          out[i] = f_->decide(in[i].view);
+        }
+      }
+    }
+    py::list r;
+    for (const auto& d : out) r.append(py::cast(decision_of(d)));
+    return r;
+  }
+
+ private:
+  std::unique_ptr<frontier> f_;
+};
+
+std::string code_arg(py::handle h) {
+  const std::string c = str_arg(h, "code");
+  const std::string r = to_iso639_1(c);
+  if (r.empty() || r.size() > 15) throw py::value_error("'" + c + "' is not a language code");
+  return r;
+}
+
+void raise_io(const frontier_io& io, const std::string& what) {
+  if (io.st == status::io_error) {
+    PyErr_SetString(PyExc_OSError, (what + ": " + io.message).c_str());
+    throw py::error_already_set();
+  }
+  raise_with_status(g_error, what + ": " + io.message, io.st);
+}
+
+std::vector<std::string> url_list(py::handle urls, const char* fn) {
+  if (PyUnicode_Check(urls.ptr())) throw py::type_error(std::string(fn) + "() takes an iterable of URLs, not a str");
+  std::vector<std::string> v;
+  for (py::handle x : py::iter(urls)) {
+    if (!PyUnicode_Check(x.ptr())) throw py::type_error(std::string(fn) + "(): URLs must be str");
+    utf8_text t;
+    take_utf8(x, std::size_t{1} << 20, t, fn);
+    v.emplace_back(t.view);
+  }
+  return v;
+}
+
+}  // namespace
+
+// ================================================================================================
+
+PYBIND11_MODULE(_langsift, m) {
+  m.doc() =
+      "langsift's compiled layer. Use the `langsift` package: it re-exports everything here with "
+      "type stubs (langsift/_langsift.pyi).";
+
+  // Exceptions -----------------------------------------------------------------------------------
+  g_error = PyErr_NewExceptionWithDoc("langsift.LangsiftError",
+                                      "Base class of langsift's errors; `status` names the library status.",
+                                      PyExc_Exception, nullptr);
+  {
+    py::tuple bases = py::make_tuple(py::handle(g_error), py::handle(PyExc_OSError));
+    g_model_error = PyErr_NewExceptionWithDoc(
+        "langsift.ModelError",
+        "A model that cannot be loaded: unreadable (status 'io_error'), truncated or corrupt "
+        "('corrupt_model'), or of another format version ('model_version'). Also an OSError.",
+        bases.ptr(), nullptr);
+    py::tuple wbases = py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError));
+    g_warc_error = PyErr_NewExceptionWithDoc(
+        "langsift.WarcFormatError",
+        "Input that is not a well-formed WARC record (read_warc(errors='raise')). `offset` is where "
+        "in the input it was found. Also a ValueError.",
+        wbases.ptr(), nullptr);
+  }
+  g_warc_warning = PyErr_NewExceptionWithDoc(
+      "langsift.WarcFormatWarning",
+      "Warned by read_warc() (errors='warn', the default) for input that is not a well-formed WARC "
+      "record; reading goes on with the next record.",
+      PyExc_UserWarning, nullptr);
+  m.attr("LangsiftError") = py::handle(g_error);
+  m.attr("ModelError") = py::handle(g_model_error);
+  m.attr("WarcFormatError") = py::handle(g_warc_error);
+  m.attr("WarcFormatWarning") = py::handle(g_warc_warning);
+
+  m.attr("__version__") = std::string(LANGSIFT_VERSION_STRING);
+  m.attr("MAX_INPUT_BYTES") = kMaxInputBytes;
+
+  // Model ----------------------------------------------------------------------------------------
+  py::class_<py_model, std::shared_ptr<py_model>>(m, "Model",
+      "A language model: immutable, shared by any number of threads. `Model.builtin()` is the model "
+      "compiled into the library; `Model.load(path_or_bytes)` reads a file written by langsift-train.")
+      .def_static("load", &load_model, py::arg("source"),
+                  "Loads a model from a path (str or os.PathLike) or from its bytes (bytes, bytearray, "
+                  "memoryview). Sizes, offsets and the checksum are verified first: a truncated, corrupt "
+                  "or other-version model raises langsift.ModelError (an OSError) naming the status.")
+      .def_static("builtin", &builtin_model, "The model compiled into the library (the default everywhere).")
+      .def_property_readonly("languages",
+                             [](const py_model& pm) {
+                               py::list l;
+                               for (std::size_t i = 0; i < pm.m->language_count(); ++i) l.append(to_py(pm.m->language_code(i)));
+                               return py::tuple(l);
+                             },
+                             "The model's language codes (ISO 639-1 where one exists, else ISO 639-3).")
+      .def_property_readonly("checksum", [](const py_model& pm) { return pm.m->checksum(); })
+      .def_property_readonly("size_bytes", [](const py_model& pm) { return pm.m->size_bytes(); })
+      .def_property_readonly("is_builtin", [](const py_model& pm) { return pm.builtin; })
+      .def("__repr__", [](const py_model& pm) {
+        return std::string("Model(") + (pm.builtin ? "builtin, " : "") + std::to_string(pm.m->language_count()) +
+               " languages, " + std::to_string(pm.m->size_bytes()) + " bytes)";
+      });
+
+  // Results --------------------------------------------------------------------------------------
+  g_module = m.ptr();
+  g_language_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&language_spec));
+  if (!g_language_type) throw py::error_already_set();
+  g_detection_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&detection_spec));
+  if (!g_detection_type) throw py::error_already_set();
+  m.attr("Language") = py::handle(reinterpret_cast<PyObject*>(g_language_type));
+  m.attr("Detection") = py::handle(reinterpret_cast<PyObject*>(g_detection_type));
+  // Unpicklers: plain functions bound to the module, so that pickle finds them by name (a pybind11
+  // function is bound to a capsule, which pickle cannot save).
+  static PyMethodDef unpicklers[] = {
+      {"_language_from_state", &language_from_state_raw, METH_O, "Unpickles a Language."},
+      {"_detection_from_state", &detection_from_state_raw, METH_O, "Unpickles a Detection."},
+      {nullptr, nullptr, 0, nullptr}};
+  if (PyModule_AddFunctions(m.ptr(), unpicklers) < 0) throw py::error_already_set();
+
+  py::class_<py_page>(m, "PageResult", "The whole page pipeline's answer: the detection, and how the bytes were decoded.")
+      .def_readonly("detection", &py_page::detection)
+      .def_property_readonly("language", [](const py_page& p) { return to_py(p.detection.language()); },
+                             "detection.language")
+      .def_readonly("encoding", &py_page::encoding, "The encoding decided ('utf-8', 'windows-1252', 'shift_jis'...).")
+      .def_readonly("encoding_source", &py_page::encoding_source,
+                    "What decided it: 'bom', 'http', 'meta', 'detected' or 'default'.")
+      .def_readonly("encoding_confidence", &py_page::encoding_confidence)
+      .def_readonly("declared_encoding", &py_page::declared_encoding, "The declared charset label, '' if none.")
+      .def_readonly("declared_overridden", &py_page::declared_overridden,
+                    "A declared charset was rejected (unknown, or the bytes cannot be in it).")
+      .def_readonly("is_html", &py_page::is_html)
+      .def_readonly("html_lang", &py_page::html_lang, "<html lang>, '' if none.")
+      .def_readonly("replaced_bytes", &py_page::replaced_bytes, "Input bytes that were invalid and became U+FFFD.")
+      .def("to_dict", &page_dict, "The fields of `langsift detect --format jsonl` on a file.")
+      .def("__repr__", [](const py_page& p) {
+        return "PageResult(language='" + std::string(p.detection.language()) + "', encoding='" + p.encoding +
+               "', encoding_source='" + p.encoding_source + "', is_html=" + (p.is_html ? "True" : "False") +
+               ", detection=" + detection_repr(p.detection) + ")";
+      })
+      .def(py::pickle(
+          [](const py_page& p) {
+            return py::make_tuple(detection_state(p.detection), p.encoding, p.encoding_source, p.encoding_confidence,
+                                  p.declared_encoding, p.declared_overridden, p.is_html, p.html_lang, p.replaced_bytes);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 9) throw py::value_error("not a PageResult state");
+            py_page p;
+            p.detection = detection_from_state(t[0].cast<py::tuple>());
+            p.encoding = t[1].cast<std::string>();
+            p.encoding_source = t[2].cast<std::string>();
+            p.encoding_confidence = t[3].cast<float>();
+            p.declared_encoding = t[4].cast<std::string>();
+            p.declared_overridden = t[5].cast<bool>();
+            p.is_html = t[6].cast<bool>();
+            p.html_lang = t[7].cast<std::string>();
+            p.replaced_bytes = t[8].cast<std::uint64_t>();
+            return p;
+          }));
+
+  py::class_<py_url_language>(m, "UrlLanguage", "A language guessed from a URL, with a probability-like score.")
+      .def_property_readonly("code", [](const py_url_language& l) { return to_py(l.code.view()); })
+      .def_readonly("score", &py_url_language::score)
+      .def("__repr__", [](const py_url_language& l) {
+        return "UrlLanguage(code='" + std::string(l.code.view()) + "', score=" + fmt_float(l.score) + ")";
+      });
+
+  py::class_<py_url_result>(m, "UrlResult", "The language a URL probably leads to, from the URL alone.")
+      .def_property_readonly("language", [](const py_url_result& u) { return to_py(u.language()); })
+      .def_property_readonly("languages",
+                             [](const py_url_result& u) {
+                               py::tuple t(u.count);
+                               for (std::size_t i = 0; i < u.count; ++i) t[i] = py::cast(u.langs[i]);
+                               return t;
+                             })
+      .def_readonly("decision", &py_url_result::decision,
+                    "What decided: 'model', 'pattern' (a language code in the URL), 'country' or 'none'.")
+      .def_property_readonly("status", [](const py_url_result& u) { return std::string(status_name(u.st)); })
+      .def("to_dict", &url_dict)
+      .def("__repr__", [](const py_url_result& u) {
+        std::string r = "UrlResult(language='" + std::string(u.language()) + "', languages=[";
+        for (std::size_t i = 0; i < u.count; ++i)
+          r += (i ? ", " : "") + std::string("('") + std::string(u.langs[i].code.view()) + "', " + fmt_float(u.langs[i].score) + ")";
+        return r + "], decision='" + u.decision + "', status='" + std::string(status_name(u.st)) + "')";
+      });
+
+  // Functions ------------------------------------------------------------------------------------
+  const detect_options dflt;
+  m.def("_detect", &detect_one, py::arg("text"), py::kw_only(), py::arg("model") = nullptr, py::arg("only") = py::none(),
+        py::arg("hints") = py::none(), py::arg("codes") = "iso639-1", py::arg("max_text_bytes") = dflt.max_text_bytes,
+        py::arg("short_text_bytes") = dflt.short_text_bytes, py::arg("max_input_bytes") = kMaxInputBytes,
+        "detect() with keyword arguments (detect() itself takes the common call, one str, without them).");
+  g_detect_general = m.attr("_detect").ptr();
+  static PyMethodDef detect_def = {"detect", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_detect)),
+                                   METH_FASTCALL | METH_KEYWORDS, kDetectDoc};
+  m.attr("detect") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&detect_def, nullptr, m.attr("__name__").ptr()));
+
+  m.def("detect_many", &detect_many, py::arg("texts"), py::kw_only(), py::arg("threads") = 0u,
+        py::arg("model") = nullptr, py::arg("only") = py::none(), py::arg("hints") = py::none(),
+        py::arg("codes") = "iso639-1", py::arg("max_text_bytes") = dflt.max_text_bytes,
+        py::arg("short_text_bytes") = dflt.short_text_bytes, py::arg("max_input_bytes") = kMaxInputBytes,
+        R"doc(detect() on many texts at once: a list of Detection, in order.
+
+The batch crosses into C++ once and runs with the GIL released on `threads` threads (0: one per
+CPU; batches under 16 texts a thread use fewer). Other arguments as for detect().)doc");
+
+  m.def("detect_page", &detect_page_py, py::arg("body"), py::kw_only(), py::arg("content_type") = py::none(),
+        py::arg("content_language") = py::none(), py::arg("url") = py::none(), py::arg("encoding") = py::none(),
+        py::arg("kind") = "sniff", py::arg("main_content") = false, py::arg("model") = nullptr,
+        py::arg("only") = py::none(), py::arg("hints") = py::none(), py::arg("codes") = "iso639-1",
+        py::arg("max_text_bytes") = dflt.max_text_bytes, py::arg("short_text_bytes") = dflt.short_text_bytes,
+        py::arg("max_input_bytes") = kMaxInputBytes,
+        R"doc(The whole page pipeline on an HTTP body (bytes in any encoding, HTML or text).
+
+Encoding: BOM, then the Content-Type charset, then <meta>, then detection; decoded to UTF-8. HTML:
+text extracted (main_content=True: only the main-content blocks). Languages: as detect(), with
+Content-Language, <html lang> and the URL's country-code TLD as hints.
+
+content_type, content_language: the HTTP headers, if you have them. url: the page's URL.
+encoding: force this encoding (an unknown label is ignored: detection decides).
+kind: 'sniff' (default), 'html' or 'text'.
+A body over max_input_bytes is cut (status 'truncated'). Raises TypeError for a str body.
+Returns a PageResult (.detection, .encoding, .encoding_source, .is_html).)doc");
+
+  m.def("classify_url", &classify_url_py, py::arg("url"), py::kw_only(), py::arg("country") = py::none(),
+        py::arg("codes") = "iso639-1",
+        R"doc(The language of the page a URL probably leads to, from the URL alone (built-in URL models:
+words, character n-grams, language-code patterns such as /de/ or ?lang=fr, the ccTLD).
+
+country: the host's ISO 3166-1 country (e.g. from geo-IP), a hint that raises recall.
+Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc");
+
+  m.def("_bench_detect_loop",
+        [](py::handle texts, bool convert) {
+          py::list seq = py::reinterpret_borrow<py::list>(texts);
+          std::vector<utf8_text> in(seq.size());
+          for (std::size_t i = 0; i < seq.size(); ++i) take_utf8(seq[i], kMaxInputBytes, in[i], "_bench_detect_loop");
+          const model& md = *builtin_model()->m;
+          std::size_t sum = 0;
+          const auto t0 = std::chrono::steady_clock::now();
+          {
+            py::gil_scoped_release nogil;
+            for (const auto& t : in) {
+              const detection d = langsift::detect(md, t.view);
+              if (convert) sum += py_detection::of(d, code_style::iso639_1).count;
+              else sum += d.count;
+            }
+          }
+          const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          return py::make_tuple(sec, sum);
+        },
+        py::arg("texts"), py::arg("convert") = false,
+        "Benchmarks only: detect() over a list of str in a plain C++ loop (no Python objects made), "
+        "UTF-8 taken beforehand; returns (seconds, languages found). The in-process C++ rate that "
+        "benchmarks/python_bench.py compares the Python calls with.");
+
+  m.def("to_iso639_3", [](py::handle c) { return to_iso639_3(str_arg(c, "to_iso639_3")); }, py::arg("code"),
+        "'de' -> 'deu', 'zh-Hant' -> 'zho-Hant'; codes without a two-letter form unchanged.");
+  m.def("to_iso639_1", [](py::handle c) { return to_iso639_1(str_arg(c, "to_iso639_1")); }, py::arg("code"),
+        "'deu' -> 'de'; codes without a two-letter form unchanged.");
+
+  // WARC -----------------------------------------------------------------------------------------
+  py::class_<py_warc_record>(m, "WarcRecord",
+      "One WARC record and its page result. to_dict() / json are the line `langsift warc` prints for it.")
+      .def_readonly("offset", &py_warc_record::offset,
+                    "Where the record starts in the input (its gzip member's first byte for .gz input).")
+      .def_readonly("warc_type", &py_warc_record::warc_type)
+      .def_readonly("url", &py_warc_record::url, "WARC-Target-URI.")
+      .def_readonly("record_id", &py_warc_record::record_id, "WARC-Record-ID.")
+      .def_property_readonly("http_status", [](const py_warc_record& r) -> py::object {
+        return r.http_status < 0 ? py::object(py::none()) : py::object(py::int_(r.http_status));
+      })
+      .def_readonly("content_type", &py_warc_record::content_type)
+      .def_readonly("content_language", &py_warc_record::content_language)
+      .def_property_readonly("skipped", [](const py_warc_record& r) -> py::object {
+        return r.skipped.empty() ? py::object(py::none()) : py::object(py::str(r.skipped));
+      }, "Why the record was not classified ('warc_type', 'content_type', 'content_encoding'), or None.")
+      .def_property_readonly("problem", [](const py_warc_record& r) -> py::object {
+        return r.problem.empty() ? py::object(py::none()) : py::object(py::str(r.problem));
+      }, "Set when the record was delivered despite bad framing (also warned or raised).")
+      .def_property_readonly("page", [](const py_warc_record& r) -> py::object {
+        return r.page ? py::cast(*r.page) : py::object(py::none());
+      }, "The PageResult, or None when the record was skipped.")
+      .def_property_readonly("detection", [](const py_warc_record& r) -> py::object {
+        return r.page ? py::cast(r.page->detection) : py::object(py::none());
+      })
+      .def_property_readonly("language", [](const py_warc_record& r) {
+        return r.page ? to_py(r.page->detection.language()) : py::str("und");
+      })
+      .def_readonly("json", &py_warc_record::line, "The JSON line `langsift warc` prints (no newline).")
+      .def("to_dict", [](const py_warc_record& r) { return py::module_::import("json").attr("loads")(r.line); },
+           "The fields of `langsift warc`'s line for this record.")
+      .def("__repr__", [](const py_warc_record& r) {
+        return "WarcRecord(offset=" + std::to_string(r.offset) + ", warc_type='" + r.warc_type + "', url='" + r.url +
+               "', language='" + std::string(r.page ? r.page->detection.language() : "und") + "'" +
+               (r.skipped.empty() ? "" : ", skipped='" + r.skipped + "'") + ")";
+      });
+
+  py::class_<py_warc_stats>(m, "WarcStats",
+      "Pages and bytes per language, per encoding and per language x encoding (`langsift warc --stats`). "
+      "Statistics of shards merge (`a + b`, `a.merge(b)`) into those of the whole input.")
+      .def(py::init<>())
+      .def_property_readonly("records", [](const py_warc_stats& s) { return s.s.records; })
+      .def_property_readonly("pages", [](const py_warc_stats& s) { return s.s.pages; })
+      .def_property_readonly("skipped", [](const py_warc_stats& s) { return s.s.skipped; })
+      .def_property_readonly("malformed", [](const py_warc_stats& s) { return s.s.malformed; })
+      .def_property_readonly("body_bytes", [](const py_warc_stats& s) { return s.s.body_bytes; })
+      .def_property_readonly("text_bytes", [](const py_warc_stats& s) { return s.s.text_bytes; })
+      .def_property_readonly("languages", [](const py_warc_stats& s) {
+        py::dict d;
+        for (const auto& [k, c] : s.s.language) d[py::str(k)] = py::make_tuple(c.pages, c.bytes);
+        return d;
+      }, "{code: (pages, bytes)}")
+      .def_property_readonly("encodings", [](const py_warc_stats& s) {
+        py::dict d;
+        for (const auto& [k, c] : s.s.encoding) d[py::str(k)] = py::make_tuple(c.pages, c.bytes);
+        return d;
+      }, "{encoding: (pages, body bytes)}")
+      .def_property_readonly("language_encodings", [](const py_warc_stats& s) {
+        py::dict d;
+        for (const auto& [k, c] : s.s.language_encoding)
+          d[py::make_tuple(k.first, k.second)] = py::make_tuple(c.pages, c.bytes);
+        return d;
+      }, "{(code, encoding): (pages, bytes)}")
+      .def("merge", [](py_warc_stats& s, const py_warc_stats& o) { s.s.merge(o.s); }, py::arg("other"))
+      .def("__add__", [](const py_warc_stats& a, const py_warc_stats& b) {
+        py_warc_stats r = a;
+        r.s.merge(b.s);
+        return r;
+      })
+      .def("__iadd__", [](py_warc_stats& a, const py_warc_stats& b) {
+        a.s.merge(b.s);
+        return a;
+      })
+      .def("__eq__", [](const py_warc_stats& a, const py_warc_stats& b) { return a.s == b.s; })
+      .def("to_tsv", [](const py_warc_stats& s) { return s.s.tsv(); }, "The tables as `langsift warc --stats` prints them.")
+      .def_static("from_tsv", [](const std::string& text) {
+        py_warc_stats r;
+        std::string error;
+        if (!warc_statistics::parse_tsv(text, r.s, &error)) throw py::value_error("WarcStats.from_tsv: " + error);
+        return r;
+      }, py::arg("text"))
+      .def("__repr__", [](const py_warc_stats& s) {
+        return "WarcStats(records=" + std::to_string(s.s.records) + ", pages=" + std::to_string(s.s.pages) +
+               ", languages=" + std::to_string(s.s.language.size()) + ", malformed=" + std::to_string(s.s.malformed) + ")";
+      })
+      .def(py::pickle([](const py_warc_stats& s) { return s.s.tsv(); },
+                      [](const std::string& t) {
+                        py_warc_stats r;
+                        std::string error;
+                        if (!warc_statistics::parse_tsv(t, r.s, &error)) throw py::value_error("WarcStats: " + error);
+                        return r;
+                      }));
+
+  py::class_<py_warc_reader>(m, "WarcReader",
+      "An iterator of WarcRecord over one WARC or WET file (plain or gzip). `errors` lists (offset, "
+      "message) for input that was not a well-formed record; `stats` sums what was read so far.")
+      .def("__iter__", [](py_warc_reader& r) -> py_warc_reader& { return r; })
+      .def("__next__", &py_warc_reader::next)
+      .def("__enter__", [](py_warc_reader& r) -> py_warc_reader& { return r; })
+      .def("__exit__", [](py_warc_reader& r, py::args) { r.close(); })
+      .def("close", &py_warc_reader::close)
+      .def_property_readonly("errors", &py_warc_reader::errors)
+      .def_property_readonly("stats", &py_warc_reader::stats)
+      .def_property_readonly("name", &py_warc_reader::name)
+      .def_property_readonly("input_bytes", &py_warc_reader::input_bytes);
+
+  m.def("read_warc",
+        [](py::handle source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
+           std::size_t max_record_bytes, const std::string& codes, const std::string& errors, std::size_t max_text_bytes,
+           std::size_t short_text_bytes) {
+          return std::make_unique<py_warc_reader>(source, model, all, any_type, main_content, max_record_bytes, codes,
+                                                  errors, max_text_bytes, short_text_bytes);
+        },
+        py::arg("source"), py::kw_only(), py::arg("model") = nullptr, py::arg("all") = false,
+        py::arg("any_type") = false, py::arg("main_content") = false,
+        py::arg("max_record_bytes") = warc_options{}.max_block_bytes, py::arg("codes") = "iso639-1",
+        py::arg("errors") = "warn", py::arg("max_text_bytes") = dflt.max_text_bytes,
+        py::arg("short_text_bytes") = dflt.short_text_bytes,
+        R"doc(Reads a WARC or WET file (WARC/1.0, 1.1; plain or gzip) and identifies every page.
+
+source: a path (str, bytes, os.PathLike) or a binary file object (anything with read(n) returning
+  bytes: open(p, 'rb'), fsspec.open(url, 'rb'), sys.stdin.buffer).
+Yields a WarcRecord for every response, resource and conversion record (all=True: for every
+record) with .url, .record_id, .offset, .page (a PageResult) and .to_dict() / .json: the line
+`langsift warc` prints for it. Records whose Content-Type is not textual are skipped (.skipped);
+any_type=True classifies them too. A record's block is kept up to max_record_bytes.
+errors: what to do with input that is not a well-formed record: 'warn' (default: a
+  WarcFormatWarning, and reading goes on), 'raise' (WarcFormatError), 'ignore'. Either way the
+  reader's .errors lists them and .stats counts them as malformed.)doc");
+
+  // Filter ---------------------------------------------------------------------------------------
+  py::class_<language_filter>(m, "LanguageFilter",
+      "NCL-Crawl's result filters, each switchable: a page is kept when one of its languages passes "
+      "every enabled filter (its code is among `labels`, it has at least `min_bytes` and at most "
+      "`max_bytes` of text, and at least `min_percent` of the text). A filter given as None is off; "
+      "with every filter off, every page is kept.")
+      .def(py::init([](py::handle labels, py::handle min_bytes, py::handle max_bytes, py::handle min_percent) {
+             language_filter f;
+             if (!labels.is_none()) {
+               f.labels = code_list(labels, "labels");
+               if (f.labels.empty()) throw py::value_error("labels is empty: give at least one code, or None");
+               f.use_labels = true;
+             }
+             auto num = [](py::handle h, const char* what) -> std::int64_t {
+               if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr())) throw py::type_error(std::string(what) + " must be an int or None");
+               const auto v = h.cast<std::int64_t>();
+               if (v < 0) throw py::value_error(std::string(what) + " must be >= 0");
+               return v;
+             };
+             if (!min_bytes.is_none()) {
+               f.min_bytes = static_cast<std::size_t>(num(min_bytes, "min_bytes"));
+               f.use_min_bytes = true;
+             }
+             if (!max_bytes.is_none()) {
+               f.max_bytes = static_cast<std::size_t>(num(max_bytes, "max_bytes"));
+               f.use_max_bytes = true;
+             }
+             if (!min_percent.is_none()) {
+               const auto p = num(min_percent, "min_percent");
+               if (p > 100) throw py::value_error("min_percent must be 0..100");
+               f.min_percent = static_cast<int>(p);
+               f.use_min_percent = true;
+             }
+             return f;
+           }),
+           py::kw_only(), py::arg("labels") = py::none(), py::arg("min_bytes") = py::none(),
+           py::arg("max_bytes") = py::none(), py::arg("min_percent") = py::none())
+      .def("keep", [](const language_filter& f, const py_detection& d) {
+             std::array<std::string, 3> store;
+             return keep(d.to_cpp(store), f);
+           }, py::arg("detection"), "True when the page is kept.")
+      .def("__call__", [](const language_filter& f, const py_detection& d) {
+             std::array<std::string, 3> store;
+             return keep(d.to_cpp(store), f);
+           }, py::arg("detection"))
+      .def_property_readonly("enabled", &language_filter::enabled)
+      .def_property_readonly("labels", [](const language_filter& f) -> py::object {
+        return f.use_labels ? py::object(py::cast(f.labels)) : py::object(py::none());
+      })
+      .def_property_readonly("min_bytes", [](const language_filter& f) -> py::object {
+        return f.use_min_bytes ? py::object(py::int_(f.min_bytes)) : py::object(py::none());
+      })
+      .def_property_readonly("max_bytes", [](const language_filter& f) -> py::object {
+        return f.use_max_bytes ? py::object(py::int_(f.max_bytes)) : py::object(py::none());
+      })
+      .def_property_readonly("min_percent", [](const language_filter& f) -> py::object {
+        return f.use_min_percent ? py::object(py::int_(f.min_percent)) : py::object(py::none());
+      })
+      .def("__repr__", [](const language_filter& f) {
+        std::string r = "LanguageFilter(";
+        std::string labels;
+        for (const auto& l : f.labels) labels += (labels.empty() ? "'" : ", '") + l + "'";
+        r += "labels=" + (f.use_labels ? "[" + labels + "]" : std::string("None"));
+        r += ", min_bytes=" + (f.use_min_bytes ? std::to_string(f.min_bytes) : std::string("None"));
+        r += ", max_bytes=" + (f.use_max_bytes ? std::to_string(f.max_bytes) : std::string("None"));
+        r += ", min_percent=" + (f.use_min_percent ? std::to_string(f.min_percent) : std::string("None"));
+        return r + ")";
+      });
+
+  // Frontier -------------------------------------------------------------------------------------
+  py::class_<py_guess>(m, "FrontierGuess", "One guess about a URL's language.")
+      .def_property_readonly("code", [](const py_guess& g) { return to_py(g.code.view()); })
+      .def_readonly("votes", &py_guess::votes, "Referrer votes for this language.")
+      .def_readonly("url_score", &py_guess::url_score, "The URL classifier's score.")
+      .def_readonly("probability", &py_guess::probability, "The combined estimate.")
+      .def("__repr__", [](const py_guess& g) {
+        return "FrontierGuess(code='" + std::string(g.code.view()) + "', votes=" + std::to_string(g.votes) +
+               ", url_score=" + fmt_float(g.url_score) + ", probability=" + fmt_float(g.probability) + ")";
+      });
+
+  py::class_<py_decision>(m, "FrontierDecision", "Fetch or skip a URL, and with which priority.")
+      .def_readonly("fetch", &py_decision::fetch, "True: fetch it; False: skip it.")
+      .def_property_readonly("action", [](const py_decision& d) { return d.fetch ? "fetch" : "skip"; })
+      .def_readonly("reason", &py_decision::reason,
+                    "'wanted', 'unknown', 'unwanted' (fetch); 'saturated', 'fetched', 'invalid' (skip).")
+      .def_readonly("priority", &py_decision::priority, "0..1, higher first: the probability of a wanted language.")
+      .def_readonly("votes", &py_decision::votes, "Referrer votes the URL collected.")
+      .def_property_readonly("language", [](const py_decision& d) { return to_py(d.language()); })
+      .def_property_readonly("guesses", [](const py_decision& d) { return py::tuple(py::cast(d.guesses)); })
+      .def("__repr__", [](const py_decision& d) {
+        return std::string("FrontierDecision(action='") + (d.fetch ? "fetch" : "skip") + "', reason='" + d.reason +
+               "', priority=" + fmt_float(d.priority) + ", votes=" + std::to_string(d.votes) + ", language='" +
+               std::string(d.language()) + "')";
+      });
+
+  const frontier_options fo;
+  py::class_<py_frontier>(m, "Frontier",
+      "A language-aware crawl frontier (ClueWeb09's method with Baykan et al.'s URL classifier): fetched "
+      "pages vote for their out-links' languages, per-language quotas say what is still wanted, and "
+      "decide(url) answers fetch or skip with a priority. Thread-safe; codes in either ISO form.")
+      .def(py::init([](int min_vote_percent, float url_weight, float vote_prior, float min_url_guess,
+                       float unknown_priority, bool skip_saturated, bool skip_unwanted, std::size_t max_urls) {
+             if (min_vote_percent < 0 || min_vote_percent > 100) throw py::value_error("min_vote_percent must be 0..100");
+             frontier_options o;
+             o.min_vote_percent = min_vote_percent;
+             o.url_weight = url_weight;
+             o.vote_prior = vote_prior;
+             o.min_url_guess = min_url_guess;
+             o.unknown_priority = unknown_priority;
+             o.skip_saturated = skip_saturated;
+             o.skip_unwanted = skip_unwanted;
+             o.max_urls = max_urls;
+             if (!frontier::in_range(o))
+               throw py::value_error("url_weight, vote_prior, min_url_guess must be 0..1e6 and unknown_priority 0..1");
+             return std::make_unique<py_frontier>(o);
+           }),
+           py::kw_only(), py::arg("min_vote_percent") = fo.min_vote_percent, py::arg("url_weight") = fo.url_weight,
+           py::arg("vote_prior") = fo.vote_prior, py::arg("min_url_guess") = fo.min_url_guess,
+           py::arg("unknown_priority") = fo.unknown_priority, py::arg("skip_saturated") = fo.skip_saturated,
+           py::arg("skip_unwanted") = fo.skip_unwanted, py::arg("max_urls") = fo.max_urls)
+      .def("set_quota", [](py_frontier& f, py::handle code, std::uint64_t target) {
+             if (!f.f().set_quota(code_arg(code), target)) throw py::value_error("set_quota: the frontier's language table is full");
+           }, py::arg("code"), py::arg("target"), "Target page count of a language (0 removes the quota).")
+      .def("quota", [](const py_frontier& f, py::handle code) {
+             const frontier_quota q = f.f().quota(code_arg(code));
+             return py::make_tuple(q.target, q.count);
+           }, py::arg("code"), "(target, pages counted) of a language.")
+      .def("quotas", [](const py_frontier& f) {
+             py::dict d;
+             for (const auto& [c, q] : f.f().quotas()) d[py::str(c)] = py::make_tuple(q.target, q.count);
+             return d;
+           }, "{code: (target, pages counted)} of every language the frontier knows.")
+      .def("saturated", [](const py_frontier& f, py::handle code) { return f.f().saturated(code_arg(code)); },
+           py::arg("code"))
+      .def("all_saturated", [](const py_frontier& f) { return f.f().all_saturated(); })
+      .def("count_page", [](py_frontier& f, py::handle code, std::uint64_t pages) {
+             return f.f().count_page(code_arg(code), pages);
+           }, py::arg("code"), py::arg("pages") = 1)
+      .def("record_fetch", [](py_frontier& f, py::handle url_h, const py_detection& d) {
+             std::array<std::string, 3> store;
+             const detection cd = d.to_cpp(store);
+             return f.f().record_fetch(str_arg(url_h, "record_fetch"), cd);
+           }, py::arg("url"), py::arg("detection"),
+           "Marks a URL fetched and counts the page for its top language's quota.")
+      .def("mark_fetched", [](py_frontier& f, py::handle url_h) { return f.f().mark_fetched(str_arg(url_h, "mark_fetched")); }, py::arg("url"))
+      .def("fetched", [](const py_frontier& f, py::handle url_h) { return f.f().fetched(str_arg(url_h, "fetched")); }, py::arg("url"))
+      .def("vote", [](py_frontier& f, py::handle url_h, py::handle code) {
+             return f.f().vote(str_arg(url_h, "vote"), code_arg(code));
+           }, py::arg("url"), py::arg("code"), "One referrer vote: `code` is a guess for `url`'s language.")
+      .def("add_votes", [](py_frontier& f, const py_detection& d, py::handle urls) {
+             std::array<std::string, 3> store;
+             const detection cd = d.to_cpp(store);
+             const std::vector<std::string> v = url_list(urls, "add_votes");
+             py::gil_scoped_release nogil;
+             return f.f().add_votes(cd, std::span<const std::string>(v));
+           }, py::arg("detection"), py::arg("urls"),
+           "A fetched page's languages (those with >= min_vote_percent of its text) vote for each out-link. "
+           "Short pages (under 400 bytes of text) and 'und' pages cast no vote. Returns the votes recorded.")
+      .def("votes", [](const py_frontier& f, py::handle url_h) {
+             py::dict d;
+             for (const auto& [c, n] : f.f().votes(str_arg(url_h, "votes"))) d[py::str(c)] = n;
+             return d;
+           }, py::arg("url"), "{code: votes} for a URL.")
+      .def("decide", &py_frontier::decide, py::arg("url"), py::kw_only(), py::arg("classify") = true,
+           py::arg("country") = py::none(),
+           "Fetch or skip `url`, with a priority from its referrer votes and (classify=True) the URL classifier.")
+      .def("decide_many", &py_frontier::decide_many, py::arg("urls"), py::kw_only(), py::arg("classify") = true,
+           py::arg("country") = py::none(), "decide() for many URLs at once, with the GIL released.")
+      .def("__len__", [](const py_frontier& f) { return f.f().size(); })
+      .def_property_readonly("memory_bytes", [](const py_frontier& f) { return f.f().memory_bytes(); })
+      .def_property_readonly("dropped_votes", [](const py_frontier& f) { return f.f().dropped_votes(); })
+      .def("save", [](const py_frontier& f, py::handle path) {
+             const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
+             frontier_io io;
+             {
+               py::gil_scoped_release nogil;
+               io = f.f().save_file(p);
+             }
+             if (!io) raise_io(io, p);
+           }, py::arg("path"), "Writes the state to a file (a temporary file renamed into place).")
+      .def("load", [](py_frontier& f, py::handle path) {
+             const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
+             frontier_io io;
+             {
+               py::gil_scoped_release nogil;
+               io = f.f().load_file(p);
+             }
+             if (!io) raise_io(io, p);
+           }, py::arg("path"),
+           "Replaces the state with a saved one. A truncated, corrupt or foreign file raises (the frontier "
+           "is then unchanged).")
+      .def("to_bytes", [](const py_frontier& f) {
+             std::string s;
+             {
+               py::gil_scoped_release nogil;
+               s = f.f().save();
+             }
+             return py::bytes(s);
+           })
+      .def("from_bytes", [](py_frontier& f, const py::bytes& b) {
+             const std::string s = b;
+             const frontier_io io = f.f().load(s);
+             if (!io) raise_io(io, "Frontier.from_bytes");
+           }, py::arg("data"))
+      .def("__repr__", [](const py_frontier& f) {
+        return "Frontier(" + std::to_string(f.f().size()) + " URLs, " + std::to_string(f.f().quotas().size()) +
+               " languages)";
+      });
+}
