@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -389,4 +390,51 @@ TEST_CASE("http: chunked and gzip/deflate bodies are decoded, headers that lie a
   for (std::size_t i = 20; i < bad.size(); i += 2) bad[i] = static_cast<char>(bad[i] ^ 0x33);
   decode({{"Content-Encoding", "gzip"}}, bad, 1 << 20, st);
   CHECK(st == body_status::encoding_corrupt);
+}
+
+TEST_CASE("warc: a gzip file cut anywhere but between members is reported, in its data or its trailer") {
+  // Every prefix of a multi-member file: unless it ends exactly between members, reading it
+  // reports a problem (before the fix, a cut in a member's compressed data before any output, or in
+  // its 8-byte trailer, lost the record or went unreported).
+  const auto recs = three_records("WARC/1.1");
+  std::vector<std::uint64_t> offsets;
+  const std::string data = write(recs, true, &offsets);
+  offsets.push_back(data.size());
+  for (std::size_t cut = 1; cut < data.size(); ++cut) {
+    const bool boundary = std::find(offsets.begin(), offsets.end(), cut) != offsets.end();
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{7}}) {
+      INFO("cut at " << cut << " of " << data.size() << ", chunk " << chunk);
+      const auto got = read_all(data.substr(0, cut), {}, chunk);
+      bool reported = false;
+      std::size_t complete = 0;
+      for (const auto& g : got) {
+        reported = reported || g.st == warc_status::error || !g.problem.empty();
+        if (g.st == warc_status::record && g.problem.empty()) ++complete;
+      }
+      if (boundary) {
+        CHECK_FALSE(reported);
+        CHECK(complete == static_cast<std::size_t>(std::find(offsets.begin(), offsets.end(), cut) - offsets.begin()));
+      } else {
+        CHECK(reported);
+      }
+    }
+  }
+}
+
+TEST_CASE("warc: the sample file cut in its last member's trailer is reported") {
+  const std::string path = std::string(LANGSIFT_TEST_DATA_DIR) + "/warc/sample.warc.gz";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  REQUIRE(f);
+  std::string data;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
+  std::fclose(f);
+  REQUIRE(data.size() > 8);
+  const auto whole = read_all(data);
+  for (const auto& g : whole) CHECK(g.st == warc_status::record);
+  const auto cut = read_all(data.substr(0, data.size() - 6));  // inside the CRC32/ISIZE trailer
+  REQUIRE(cut.size() == whole.size() + 1);
+  CHECK(cut.back().st == warc_status::error);
+  CHECK(cut.back().error.find("truncated") != std::string::npos);
 }

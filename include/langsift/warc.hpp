@@ -475,7 +475,7 @@ class warc_reader {
     pos_ = 0;
     last_char_ = '\n';
     const std::uint64_t at = member_offset_;
-    const bool bad = member_bad_, reported = member_reported_;
+    const bool bad = member_bad_, cut = member_cut_, reported = member_reported_;
     if (bad && member_offset_ + 1 >= raw_base_ && member_offset_ + 1 <= raw_base_ + raw_size()) {
       // zlib may have read past the start of the next member (a truncated member followed by
       // another), so the search starts right after this member's first byte.
@@ -503,11 +503,20 @@ class warc_reader {
     if (bad && !reported) {
       pending_ = "corrupt gzip member; reading resumes at the next gzip member";
       pending_offset_ = at;
+    } else if (cut && !reported) {
+      // The input ended inside the member: in its compressed data before any of it came out (the
+      // record is lost), or in its last bytes, the CRC and length trailer (the record was read,
+      // but the file is still cut short).
+      pending_ = "the input ends inside a gzip member (truncated file?)";
+      pending_offset_ = at;
     } else if (junk) {
       pending_ = "bytes that are not a gzip member were skipped";
       pending_offset_ = search_from;
     }
-    if (!found) return false;
+    if (!found) {
+      member_done_ = member_reported_ = true;  // the input is over: nothing more to find or report
+      return false;
+    }
     inflateReset(&z_);
     member_offset_ = raw_offset();
     return true;

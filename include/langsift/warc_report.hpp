@@ -282,7 +282,9 @@ struct warc_statistics {
     return out;
   }
 
-  /// Reads what tsv() wrote (so that statistics cross process boundaries as text). False, with
+  /// Reads what tsv() wrote (so that statistics cross process boundaries as text), adding up
+  /// lines with the same key: the concatenated (or sorted) tables of several inputs read as their
+  /// merged statistics, which makes a Hadoop Streaming reducer of `cat parts | sort`. False, with
   /// `error` set and `out` unchanged, on a line that is not of that form.
   static bool parse_tsv(std::string_view text, warc_statistics& out, std::string* error = nullptr) {
     warc_statistics s;
@@ -319,13 +321,17 @@ struct warc_statistics {
                            : f[1] == "text_bytes" ? &s.text_bytes
                                                   : nullptr;
         if (!t) return bad("unknown total");
-        *t = a;
+        *t += a;
       } else if ((f[0] == "language" || f[0] == "encoding") && f.size() == 4) {
         if (!num(f[2], a) || !num(f[3], b)) return bad("not a number");
-        (f[0] == "language" ? s.language : s.encoding)[std::string(f[1])] = {a, b};
+        auto& c = (f[0] == "language" ? s.language : s.encoding)[std::string(f[1])];
+        c.pages += a;
+        c.bytes += b;
       } else if (f[0] == "language_encoding" && f.size() == 5) {
         if (!num(f[3], a) || !num(f[4], b)) return bad("not a number");
-        s.language_encoding[{std::string(f[1]), std::string(f[2])}] = {a, b};
+        auto& c = s.language_encoding[{std::string(f[1]), std::string(f[2])}];
+        c.pages += a;
+        c.bytes += b;
       } else {
         return bad("not a statistics line");
       }
