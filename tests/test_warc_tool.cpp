@@ -194,6 +194,29 @@ TEST_CASE("warc tool: --stats counts pages and bytes per language, encoding and 
   CHECK(slurp(file) == st.out);
 }
 
+TEST_CASE("warc tool: --merge-stats sums statistics of shards into those of all the input (a streaming reducer)") {
+  const std::string dir = scratch("test-warc-tool-merge").string();
+  const std::string a = dir + "/a.tsv", b = dir + "/b.tsv", c = dir + "/c.tsv";
+  REQUIRE(sh(kWarc + " --stats " + q(kData + "warc/sample.warc") + " > " + q(a)).status == 0);
+  REQUIRE(sh(kWarc + " --stats " + q(kData + "warc/sample.warc.gz") + " > " + q(b)).status == 0);
+  REQUIRE(sh(kWarc + " --stats " + q(kData + "warc/bad.warc.gz") + " > " + q(c)).status == 3);
+  const outcome all = sh(kWarc + " --stats " + q(kData + "warc/sample.warc") + " " + q(kData + "warc/sample.warc.gz") +
+                         " " + q(kData + "warc/bad.warc.gz"));
+  REQUIRE(all.status == 3);
+  // Files, and sorted lines on stdin (what a Hadoop Streaming reducer gets), give the same sum.
+  const outcome files = sh(kWarc + " --merge-stats " + q(a) + " " + q(b) + " " + q(c));
+  const outcome piped = sh("cat " + q(a) + " " + q(b) + " " + q(c) + " | LC_ALL=C sort | " + kWarc + " --merge-stats -");
+  CHECK(files.status == 0);
+  CHECK(piped.status == 0);
+  CHECK(files.out == all.out);
+  CHECK(piped.out == all.out);
+  CHECK(contains(all.out, "total\tmalformed\t"));
+  const outcome bad = sh("printf 'language\tde\tx\t1\n' | " + kWarc + " --merge-stats -");
+  CHECK(bad.status == 1);
+  CHECK(contains(bad.err, "line 1: not a number"));
+  CHECK(sh(kWarc + " --merge-stats --stats " + q(a)).status == 2);
+}
+
 TEST_CASE("warc tool: malformed records are reported with their offsets, the others are classified") {
   const outcome r = sh(kWarc + " -j 2 " + q(kData + "warc/bad.warc.gz"));
   CHECK(r.status == 3);

@@ -53,6 +53,9 @@ void usage(std::FILE* out) {
       "  --stats                print statistics instead of one line per record: pages and bytes\n"
       "                         per language, per encoding and per language x encoding (TSV)\n"
       "  --stats-file FILE      write the statistics to FILE (records still go to stdout)\n"
+      "  --merge-stats          FILEs are statistics (of --stats), not WARC files: print their sum,\n"
+      "                         the statistics of all their inputs together (lines in any order:\n"
+      "                         a Hadoop Streaming reducer of sorted --stats output)\n"
       "  --all                  also print a line for records that are not classified (warcinfo,\n"
       "                         request, metadata, revisit...: \"skipped\":\"warc_type\")\n"
       "  --any-type             classify every Content-Type (default: text/*, *html*, *xml*, none)\n"
@@ -70,7 +73,7 @@ void usage(std::FILE* out) {
 
 struct settings {
   unsigned threads = 1;
-  bool stats = false, timing = false;
+  bool stats = false, timing = false, merge_stats = false;
   std::string stats_file;
   langsift::warc_options warc;
   langsift::warc_report_options report;
@@ -189,6 +192,8 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
+    } else if (a == "--merge-stats") {
+      s.merge_stats = true;
     } else if (a == "--stats") {
       s.stats = true;
     } else if (a == "--all") {
@@ -230,6 +235,25 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     }
   }
   if (files.empty()) files.emplace_back("-");
+  if (s.merge_stats) {
+    if (s.stats || !s.stats_file.empty() || s.threads > 1 || s.timing)
+      return fail(kProgram, "--merge-stats takes statistics files and no other option") + 1;
+    langsift::warc_statistics total;
+    for (const std::string& path : files) {
+      std::string text, error;
+      bool cut = false;
+      if (!read_file(path, text, error, std::size_t{1} << 30, &cut)) return fail(kProgram, error);
+      if (cut) return fail(kProgram, path + ": larger than 1 GiB: not a statistics file");
+      langsift::warc_statistics one;
+      if (!langsift::warc_statistics::parse_tsv(text, one, &error))
+        return fail(kProgram, (path == "-" ? std::string("stdin") : path) + ": " + error);
+      total.merge(one);
+    }
+    const std::string t = total.tsv();
+    std::fwrite(t.data(), 1, t.size(), stdout);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) return fail(kProgram, "write error on stdout");
+    return 0;
+  }
 
   langsift::model loaded;
   if (!model_path.empty()) {
