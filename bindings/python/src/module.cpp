@@ -37,6 +37,52 @@
 namespace py = pybind11;
 using namespace langsift;
 
+// Arguments taken as Python objects (checked by the functions themselves, for clear TypeErrors) but
+// shown in help() under the type they should be: a py::handle under another name.
+namespace langsift_py {
+#define LANGSIFT_PY_ARG(T) \
+  struct T : py::handle {  \
+    T() = default;         \
+    explicit T(py::handle h) : py::handle(h) {} \
+  };
+LANGSIFT_PY_ARG(str_in)
+LANGSIFT_PY_ARG(opt_str_in)
+LANGSIFT_PY_ARG(texts_in)
+LANGSIFT_PY_ARG(codes_in)
+LANGSIFT_PY_ARG(hints_in)
+LANGSIFT_PY_ARG(body_in)
+LANGSIFT_PY_ARG(model_source_in)
+LANGSIFT_PY_ARG(warc_source_in)
+LANGSIFT_PY_ARG(path_in)
+LANGSIFT_PY_ARG(opt_int_in)
+#undef LANGSIFT_PY_ARG
+}  // namespace langsift_py
+using namespace langsift_py;
+
+namespace pybind11::detail {
+#define LANGSIFT_PY_ARG_CASTER(T, NAME)                                                     \
+  template <>                                                                               \
+  struct type_caster<T> {                                                                   \
+    PYBIND11_TYPE_CASTER(T, const_name(NAME));                                              \
+    bool load(handle src, bool) {                                                           \
+      value = T(src);                                                                       \
+      return true;                                                                          \
+    }                                                                                       \
+    static handle cast(const T& v, return_value_policy, handle) { return v.inc_ref(); }    \
+  };
+LANGSIFT_PY_ARG_CASTER(str_in, "str")
+LANGSIFT_PY_ARG_CASTER(opt_str_in, "str | None")
+LANGSIFT_PY_ARG_CASTER(texts_in, "Iterable[str]")
+LANGSIFT_PY_ARG_CASTER(codes_in, "str | Iterable[str] | None")
+LANGSIFT_PY_ARG_CASTER(hints_in, "str | Iterable[str] | dict | None")
+LANGSIFT_PY_ARG_CASTER(body_in, "bytes")
+LANGSIFT_PY_ARG_CASTER(model_source_in, "str | os.PathLike | bytes")
+LANGSIFT_PY_ARG_CASTER(warc_source_in, "str | os.PathLike | BinaryIO | bytes")
+LANGSIFT_PY_ARG_CASTER(path_in, "str | os.PathLike")
+LANGSIFT_PY_ARG_CASTER(opt_int_in, "int | None")
+#undef LANGSIFT_PY_ARG_CASTER
+}  // namespace pybind11::detail
+
 namespace {
 
 // ------------------------------------------------------------------------------------------------
@@ -126,7 +172,7 @@ std::shared_ptr<py_model> builtin_model() {
 
 std::shared_ptr<py_model> model_or_default(const std::shared_ptr<py_model>& m) { return m ? m : builtin_model(); }
 
-std::shared_ptr<py_model> load_model(py::handle source) {
+std::shared_ptr<py_model> load_model(model_source_in source) {
   auto m = std::make_shared<model>();
   status st;
   std::string error;
@@ -855,7 +901,7 @@ py::dict url_dict(const py_url_result& u) {
 // ------------------------------------------------------------------------------------------------
 // Detection entry points
 
-py_detection detect_one(py::handle text, const std::shared_ptr<py_model>& model, py::handle only, py::handle hints,
+py_detection detect_one(str_in text, const std::shared_ptr<py_model>& model, codes_in only, hints_in hints,
                         const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
                         std::size_t max_input_bytes) {
   call_options c;
@@ -920,8 +966,8 @@ PyObject* fast_detect(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
   });
 }
 
-py::list detect_many(py::handle texts, unsigned threads, const std::shared_ptr<py_model>& model, py::handle only,
-                     py::handle hints, const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
+py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_model>& model, codes_in only,
+                     hints_in hints, const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
                      std::size_t max_input_bytes) {
   if (texts.is_none()) throw py::type_error("detect_many() takes an iterable of str, not None");
   if (PyUnicode_Check(texts.ptr()) || PyBytes_Check(texts.ptr()))
@@ -980,9 +1026,9 @@ page_kind parse_kind(const std::string& k) {
   throw py::value_error("kind must be 'sniff', 'html' or 'text', not '" + k + "'");
 }
 
-py_page detect_page_py(py::handle body, py::handle content_type, py::handle content_language, py::handle url,
-                       py::handle encoding, const std::string& kind, bool main_content,
-                       const std::shared_ptr<py_model>& model, py::handle only, py::handle hints,
+py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content_language, opt_str_in url,
+                       opt_str_in encoding, const std::string& kind, bool main_content,
+                       const std::shared_ptr<py_model>& model, codes_in only, hints_in hints,
                        const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
                        std::size_t max_input_bytes) {
   call_options c;
@@ -1009,7 +1055,7 @@ py_page detect_page_py(py::handle body, py::handle content_type, py::handle cont
   return r;
 }
 
-py_url_result classify_url_py(py::handle url, py::handle country, const std::string& codes) {
+py_url_result classify_url_py(str_in url, opt_str_in country, const std::string& codes) {
   const code_style style = parse_codes(codes);
   utf8_text t;
   take_utf8(url, std::size_t{1} << 20, t, "classify_url");
@@ -1257,7 +1303,7 @@ class py_frontier {
   frontier& f() { return *f_; }
   const frontier& f() const { return *f_; }
 
-  py_decision decide(py::handle url, bool classify, py::handle country) const {
+  py_decision decide(str_in url, bool classify, opt_str_in country) const {
     utf8_text t;
     take_utf8(url, std::size_t{1} << 20, t, "decide");
     const auto cc = opt_str(country, "country");
@@ -1276,7 +1322,7 @@ class py_frontier {
     return decision_of(d);
   }
 
-  py::list decide_many(py::handle urls, bool classify, py::handle country) const {
+  py::list decide_many(texts_in urls, bool classify, opt_str_in country) const {
     if (PyUnicode_Check(urls.ptr())) throw py::type_error("decide_many() takes an iterable of str, not a str");
     py::list seq = PyList_Check(urls.ptr()) ? py::reinterpret_borrow<py::list>(urls) : py::list(py::iter(urls));
     std::vector<utf8_text> in(seq.size());
@@ -1548,9 +1594,9 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
         "UTF-8 taken beforehand; returns (seconds, languages found). The in-process C++ rate that "
         "benchmarks/python_bench.py compares the Python calls with.");
 
-  m.def("to_iso639_3", [](py::handle c) { return to_iso639_3(str_arg(c, "to_iso639_3")); }, py::arg("code"),
+  m.def("to_iso639_3", [](str_in c) { return to_iso639_3(str_arg(c, "to_iso639_3")); }, py::arg("code"),
         "'de' -> 'deu', 'zh-Hant' -> 'zho-Hant'; codes without a two-letter form unchanged.");
-  m.def("to_iso639_1", [](py::handle c) { return to_iso639_1(str_arg(c, "to_iso639_1")); }, py::arg("code"),
+  m.def("to_iso639_1", [](str_in c) { return to_iso639_1(str_arg(c, "to_iso639_1")); }, py::arg("code"),
         "'deu' -> 'de'; codes without a two-letter form unchanged.");
 
   // WARC -----------------------------------------------------------------------------------------
@@ -1660,7 +1706,7 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       .def_property_readonly("input_bytes", &py_warc_reader::input_bytes);
 
   m.def("read_warc",
-        [](py::handle source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
+        [](warc_source_in source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
            std::size_t max_record_bytes, const std::string& codes, const std::string& errors, std::size_t max_text_bytes,
            std::size_t short_text_bytes) {
           return std::make_unique<py_warc_reader>(source, model, all, any_type, main_content, max_record_bytes, codes,
@@ -1689,7 +1735,7 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
       "every enabled filter (its code is among `labels`, it has at least `min_bytes` and at most "
       "`max_bytes` of text, and at least `min_percent` of the text). A filter given as None is off; "
       "with every filter off, every page is kept.")
-      .def(py::init([](py::handle labels, py::handle min_bytes, py::handle max_bytes, py::handle min_percent) {
+      .def(py::init([](codes_in labels, opt_int_in min_bytes, opt_int_in max_bytes, opt_int_in min_percent) {
              language_filter f;
              if (!labels.is_none()) {
                f.labels = code_list(labels, "labels");
@@ -1803,10 +1849,10 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
            py::arg("vote_prior") = fo.vote_prior, py::arg("min_url_guess") = fo.min_url_guess,
            py::arg("unknown_priority") = fo.unknown_priority, py::arg("skip_saturated") = fo.skip_saturated,
            py::arg("skip_unwanted") = fo.skip_unwanted, py::arg("max_urls") = fo.max_urls)
-      .def("set_quota", [](py_frontier& f, py::handle code, std::uint64_t target) {
+      .def("set_quota", [](py_frontier& f, str_in code, std::uint64_t target) {
              if (!f.f().set_quota(code_arg(code), target)) throw py::value_error("set_quota: the frontier's language table is full");
            }, py::arg("code"), py::arg("target"), "Target page count of a language (0 removes the quota).")
-      .def("quota", [](const py_frontier& f, py::handle code) {
+      .def("quota", [](const py_frontier& f, str_in code) {
              const frontier_quota q = f.f().quota(code_arg(code));
              return py::make_tuple(q.target, q.count);
            }, py::arg("code"), "(target, pages counted) of a language.")
@@ -1815,24 +1861,24 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
              for (const auto& [c, q] : f.f().quotas()) d[py::str(c)] = py::make_tuple(q.target, q.count);
              return d;
            }, "{code: (target, pages counted)} of every language the frontier knows.")
-      .def("saturated", [](const py_frontier& f, py::handle code) { return f.f().saturated(code_arg(code)); },
+      .def("saturated", [](const py_frontier& f, str_in code) { return f.f().saturated(code_arg(code)); },
            py::arg("code"))
       .def("all_saturated", [](const py_frontier& f) { return f.f().all_saturated(); })
-      .def("count_page", [](py_frontier& f, py::handle code, std::uint64_t pages) {
+      .def("count_page", [](py_frontier& f, str_in code, std::uint64_t pages) {
              return f.f().count_page(code_arg(code), pages);
            }, py::arg("code"), py::arg("pages") = 1)
-      .def("record_fetch", [](py_frontier& f, py::handle url_h, const py_detection& d) {
+      .def("record_fetch", [](py_frontier& f, str_in url_h, const py_detection& d) {
              std::array<std::string, 3> store;
              const detection cd = d.to_cpp(store);
              return f.f().record_fetch(str_arg(url_h, "record_fetch"), cd);
            }, py::arg("url"), py::arg("detection"),
            "Marks a URL fetched and counts the page for its top language's quota.")
-      .def("mark_fetched", [](py_frontier& f, py::handle url_h) { return f.f().mark_fetched(str_arg(url_h, "mark_fetched")); }, py::arg("url"))
-      .def("fetched", [](const py_frontier& f, py::handle url_h) { return f.f().fetched(str_arg(url_h, "fetched")); }, py::arg("url"))
-      .def("vote", [](py_frontier& f, py::handle url_h, py::handle code) {
+      .def("mark_fetched", [](py_frontier& f, str_in url_h) { return f.f().mark_fetched(str_arg(url_h, "mark_fetched")); }, py::arg("url"))
+      .def("fetched", [](const py_frontier& f, str_in url_h) { return f.f().fetched(str_arg(url_h, "fetched")); }, py::arg("url"))
+      .def("vote", [](py_frontier& f, str_in url_h, str_in code) {
              return f.f().vote(str_arg(url_h, "vote"), code_arg(code));
            }, py::arg("url"), py::arg("code"), "One referrer vote: `code` is a guess for `url`'s language.")
-      .def("add_votes", [](py_frontier& f, const py_detection& d, py::handle urls) {
+      .def("add_votes", [](py_frontier& f, const py_detection& d, texts_in urls) {
              std::array<std::string, 3> store;
              const detection cd = d.to_cpp(store);
              const std::vector<std::string> v = url_list(urls, "add_votes");
@@ -1841,7 +1887,7 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
            }, py::arg("detection"), py::arg("urls"),
            "A fetched page's languages (those with >= min_vote_percent of its text) vote for each out-link. "
            "Short pages (under 400 bytes of text) and 'und' pages cast no vote. Returns the votes recorded.")
-      .def("votes", [](const py_frontier& f, py::handle url_h) {
+      .def("votes", [](const py_frontier& f, str_in url_h) {
              py::dict d;
              for (const auto& [c, n] : f.f().votes(str_arg(url_h, "votes"))) d[py::str(c)] = n;
              return d;
@@ -1854,7 +1900,7 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
       .def("__len__", [](const py_frontier& f) { return f.f().size(); })
       .def_property_readonly("memory_bytes", [](const py_frontier& f) { return f.f().memory_bytes(); })
       .def_property_readonly("dropped_votes", [](const py_frontier& f) { return f.f().dropped_votes(); })
-      .def("save", [](const py_frontier& f, py::handle path) {
+      .def("save", [](const py_frontier& f, path_in path) {
              const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
              frontier_io io;
              {
@@ -1863,7 +1909,7 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
              }
              if (!io) raise_io(io, p);
            }, py::arg("path"), "Writes the state to a file (a temporary file renamed into place).")
-      .def("load", [](py_frontier& f, py::handle path) {
+      .def("load", [](py_frontier& f, path_in path) {
              const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
              frontier_io io;
              {

@@ -1,0 +1,489 @@
+"""The langsift Python package: known answers, the same results as the command-line tools, bad
+input, models, WARC reading, the filter, the frontier, threads, pickling and the package's typing.
+
+Run by ctest ("python: api") against the package in <build>/python, and by the venv install test
+against the installed package.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import pickle
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+import langsift
+from conftest import SOURCE_DIR, TEST_DATA, run_tool
+
+KNOWN = (TEST_DATA / "detect" / "known.txt").read_text(encoding="utf-8").splitlines()
+WARC_DIR = TEST_DATA / "warc"
+PAGES = sorted((SOURCE_DIR / "examples" / "pages").glob("*.html"))
+GERMAN = "Der Stadtrat hat am Dienstagabend einen neuen Haushalt für Schulen und öffentliche Bibliotheken beschlossen."
+
+
+def cli_jsonl(*args: object, check_status: int | None = 0) -> list[dict]:
+    out = run_tool("langsift", *args, check_status=check_status).stdout.decode()
+    return [json.loads(line) for line in out.splitlines() if line]
+
+
+# ---- detect ------------------------------------------------------------------------------------
+
+
+def test_detect_known_answers():
+    d = langsift.detect(GERMAN)
+    assert d.language == "de"
+    assert d.languages[0].code == "de" and d.languages[0].percent == 100
+    assert d.languages[0].bytes == d.text_bytes > 80
+    assert d.reliable and d.is_short and d.status == "ok"
+    assert 0.9 <= d.confidence <= 1.0
+    assert langsift.detect("Le conseil municipal a approuvé un nouveau budget.").language == "fr"
+    assert langsift.detect("東京は日本の首都です。").language == "ja"
+    assert langsift.detect("").language == "und" and langsift.detect("").status == "empty_input"
+    assert langsift.detect("1234 5678 !!!").languages == ()
+
+
+def test_detect_equals_the_command_line_tool_field_for_field(tmp_path: Path):
+    """to_dict() has the field names and values of `langsift detect --format jsonl`."""
+    cli = cli_jsonl("detect", "--lines", "--format", "jsonl", TEST_DATA / "detect" / "known.txt")
+    assert len(cli) == len(KNOWN) == 30
+    for line, expected in zip(KNOWN, cli):
+        assert langsift.detect(line).to_dict() == expected, line
+    # ISO 639-3 on request: the same result with three-letter codes.
+    d3 = langsift.detect(GERMAN, codes="iso639-3").to_dict()
+    d1 = langsift.detect(GERMAN).to_dict()
+    assert d3["language"] == "deu" and d3["languages"][0]["code"] == "deu"
+    d3["language"], d3["languages"][0]["code"] = "de", "de"
+    assert d3 == d1
+
+
+def test_detect_page_equals_the_command_line_tool():
+    assert len(PAGES) == 3
+    cli = cli_jsonl("detect", "--format", "jsonl", *PAGES)
+    for page, expected in zip(PAGES, cli):
+        r = langsift.detect_page(page.read_bytes())
+        expected.pop("file")
+        assert r.to_dict() == expected, page.name
+        assert r.is_html
+    ja = langsift.detect_page((SOURCE_DIR / "examples/pages/ja-shop.shift_jis.html").read_bytes())
+    assert (ja.language, ja.encoding, ja.encoding_source) == ("ja", "shift_jis", "detected")
+    de = langsift.detect_page(
+        "<p>Grüße aus München, wo heute die Sonne scheint und alle draußen sind.</p>".encode("iso-8859-1"),
+        content_type="text/html; charset=iso-8859-1",
+        url="http://example.de/",
+    )
+    assert (de.language, de.encoding, de.encoding_source) == ("de", "windows-1252", "http")
+    text = langsift.detect_page(b"<p>hello</p>", content_type="text/plain", kind="sniff")
+    assert not text.is_html
+    binary = langsift.detect_page(bytes(range(256)) * 40)
+    assert binary.detection.status == "binary_input" and binary.language == "und"
+
+
+def test_only_hints_and_codes():
+    # A close pair: `only` and hints decide.
+    assert langsift.detect("Dobar dan, kako ste danas?", only=["sr", "hr"]).language in ("hr", "sr-Latn", "sr")
+    assert langsift.detect("tak", only="pl, cs").language in ("pl", "cs")
+    assert langsift.detect("tak", only=["pol", "ces"]).language in ("pl", "cs")  # ISO 639-3 accepted
+    d = langsift.detect("Hallo", hints={"content_language": "de", "weight": 2.0})
+    assert d.language == "de"
+    assert langsift.detect("Hallo", hints="nl").language == "nl"
+    with pytest.raises(ValueError, match="not a language of the model"):
+        langsift.detect("x", only=["xx"])
+    with pytest.raises(ValueError, match="only is empty"):
+        langsift.detect("x", only=[])
+    with pytest.raises(ValueError, match="unknown key 'lang'"):
+        langsift.detect("x", hints={"lang": "de"})
+    with pytest.raises(ValueError, match="codes must be"):
+        langsift.detect("x", codes="iso639-2")
+    with pytest.raises(ValueError, match="max_text_bytes"):
+        langsift.detect("x", max_text_bytes=10)
+    with pytest.raises(TypeError, match="only must hold str"):
+        langsift.detect("x", only=[1])
+
+
+def test_iso639_conversions():
+    assert langsift.to_iso639_3("de") == "deu"
+    assert langsift.to_iso639_3("zh-Hant") == "zho-Hant"
+    assert langsift.to_iso639_1("deu") == "de"
+    assert langsift.to_iso639_1("ceb") == "ceb"
+    assert all(len(langsift.to_iso639_3(c).split("-")[0]) == 3 for c in langsift.languages())
+    assert langsift.languages(codes="iso639-3")[:3] == ("afr", "amh", "ara")
+    with pytest.raises(TypeError):
+        langsift.to_iso639_3(b"de")
+
+
+def test_bad_input_gets_a_clear_exception_or_status():
+    with pytest.raises(TypeError, match="takes str, not bytes"):
+        langsift.detect(b"bytes")
+    with pytest.raises(TypeError, match="not None"):
+        langsift.detect(None)
+    with pytest.raises(TypeError, match="takes str, not int"):
+        langsift.detect(42)
+    with pytest.raises(TypeError, match="not str: for text use detect"):
+        langsift.detect_page("a str")
+    with pytest.raises(TypeError, match="not None"):
+        langsift.detect_page(None)
+    with pytest.raises(TypeError, match="content_type must be str"):
+        langsift.detect_page(b"x", content_type=b"text/html")
+    with pytest.raises(TypeError, match="not a single str"):
+        langsift.detect_many("one text")
+    with pytest.raises(TypeError, match="takes str, not bytes"):
+        langsift.detect_many(["ok", b"not ok"])
+    with pytest.raises(TypeError):
+        langsift.classify_url(b"http://example.de/")
+    with pytest.raises(ValueError, match="kind must be"):
+        langsift.detect_page(b"x", kind="pdf")
+    # Lone surrogates (which UTF-8 cannot hold) are replaced and said so.
+    d = langsift.detect("Der Stadtrat hat \udc80 beschlossen, die Bibliothek zu erweitern.")
+    assert d.language == "de" and d.status == "invalid_utf8"
+    # Memoryview and bytearray bodies work (copied).
+    assert langsift.detect_page(bytearray(GERMAN.encode())).language == "de"
+    assert langsift.detect_page(memoryview(GERMAN.encode())).language == "de"
+
+
+def test_huge_input_is_bounded_and_says_so():
+    big = GERMAN * (langsift.MAX_INPUT_BYTES // len(GERMAN) + 1000)  # > 16 MiB of code points
+    d = langsift.detect(big)
+    assert d.language == "de" and d.status == "truncated" and d.sampled
+    small_cap = langsift.detect(GERMAN * 100, max_input_bytes=1000)
+    assert small_cap.status == "truncated" and small_cap.text_bytes <= 1000
+    # A cut in the middle of a multi-byte character stays valid UTF-8.
+    cut = langsift.detect("ü" * 1000, max_input_bytes=999)
+    assert cut.status == "truncated"
+    page = langsift.detect_page(GERMAN.encode() * 1000, max_input_bytes=5000)
+    assert page.detection.status == "truncated"
+
+
+# ---- detect_many and threads ---------------------------------------------------------------------
+
+
+def test_detect_many_equals_detect_on_each_text():
+    texts = KNOWN * 20
+    one = [langsift.detect(t) for t in texts]
+    for threads in (1, 2, 0):
+        assert langsift.detect_many(texts, threads=threads) == one
+    assert langsift.detect_many(iter(KNOWN[:3])) == one[:3]  # any iterable
+    assert langsift.detect_many([]) == []
+    three = langsift.detect_many(KNOWN[:3], codes="iso639-3")
+    assert [d.language for d in three] == ["eng", "deu", "fra"]
+
+
+def test_many_python_threads_share_the_model():
+    texts = KNOWN * 10
+    expected = [langsift.detect(t) for t in texts]
+    results: dict[int, list] = {}
+
+    def work(k: int) -> None:
+        results[k] = [langsift.detect(t) for t in texts]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(results[k] == expected for k in range(8))
+
+
+def test_long_calls_release_the_gil():
+    """While detect_many works on a big batch, another Python thread keeps running."""
+    docs = [GERMAN * 40] * 30000  # about half a second of detection
+    started, done = threading.Event(), threading.Event()
+    span = [0.0]
+
+    def batch() -> None:
+        started.set()
+        t0 = time.perf_counter()
+        langsift.detect_many(docs, threads=1)
+        span[0] = time.perf_counter() - t0
+        done.set()
+
+    t = threading.Thread(target=batch)
+    t.start()
+    started.wait()
+    first = last = time.perf_counter()
+    while not done.is_set():
+        last = time.perf_counter()
+    t.join()
+    # This thread gets the GIL back from started.wait() only when the batch releases it. A batch
+    # that held the GIL throughout would leave it nothing to run before `done` (measured with a
+    # GIL-holding regex of 0.68 s: 0.005 s of loop); released, the loop runs as long as the batch.
+    assert span[0] > 0.1
+    assert last - first > 0.5 * span[0]
+
+
+# ---- results: repr, pickle, equality ----------------------------------------------------------
+
+
+def test_results_have_repr_and_pickle_and_cannot_be_made_by_hand():
+    d = langsift.detect(GERMAN)
+    assert repr(d).startswith("Detection(language='de', languages=[Language(code='de', percent=100")
+    assert repr(d.languages[0]).startswith("Language(code='de'")
+    for obj in (d, d.languages[0], langsift.detect_page(GERMAN.encode())):
+        back = pickle.loads(pickle.dumps(obj))
+        assert repr(back) == repr(obj)
+    assert pickle.loads(pickle.dumps(d)) == d
+    page = langsift.detect_page(GERMAN.encode(), url="http://example.de/")
+    assert "PageResult(language='de'" in repr(page)
+    u = langsift.classify_url("http://www.lemonde.fr/politique/")
+    assert repr(u).startswith("UrlResult(language='fr'")
+    with pytest.raises(TypeError, match="cannot create"):
+        langsift.Detection()
+    with pytest.raises(TypeError, match="cannot create"):
+        langsift.Language()
+
+
+# ---- URLs --------------------------------------------------------------------------------------
+
+
+def test_classify_url_known_answers_and_the_command_line_tool(tmp_path: Path):
+    urls = ["http://www.lemonde.fr/politique/", "https://www.spiegel.de/wirtschaft/", "http://example.com/es/noticias/",
+            "https://www.bbc.co.uk/news", "http://www.corriere.it/"]
+    got = [langsift.classify_url(u) for u in urls]
+    assert [g.language for g in got] == ["fr", "de", "es", "en", "it"]
+    assert got[2].decision == "pattern"
+    (tmp_path / "urls.txt").write_text("\n".join(urls) + "\n")
+    cli = run_tool("langsift", "url", "--lines", "--format", "code", tmp_path / "urls.txt").stdout.decode().split()
+    assert cli == [g.language for g in got]
+    assert langsift.classify_url("http://www.lemonde.fr/", codes="iso639-3").language == "fra"
+    assert langsift.classify_url("").status == "empty_input"
+    with pytest.raises(ValueError, match="two-letter"):
+        langsift.classify_url("http://x.de/", country="DEU")
+    assert langsift.classify_url("http://example.com/", country="DE").to_dict()["language"] == "de"
+
+
+# ---- models ------------------------------------------------------------------------------------
+
+
+def test_models_load_from_files_and_bytes_and_corrupt_ones_raise(tmp_path: Path):
+    builtin = langsift.Model.builtin()
+    assert builtin.is_builtin and len(builtin.languages) >= 100 and "de" in builtin.languages
+    path = SOURCE_DIR / "models" / "default.lsm"
+    from_file = langsift.Model.load(path)
+    from_str = langsift.Model.load(str(path))
+    from_bytes = langsift.Model.load(path.read_bytes())
+    for m in (from_file, from_str, from_bytes):
+        assert m.languages == builtin.languages and m.checksum == builtin.checksum and not m.is_builtin
+        assert langsift.detect(GERMAN, model=m) == langsift.detect(GERMAN)
+        assert langsift.detect_many(KNOWN, model=m) == langsift.detect_many(KNOWN)
+    data = path.read_bytes()
+    truncated = tmp_path / "truncated.lsm"
+    truncated.write_bytes(data[: len(data) // 2])
+    flipped = bytearray(data)
+    flipped[len(data) // 3] ^= 0x40
+    for bad, status in ((truncated, "corrupt_model"), (bytes(flipped), "corrupt_model"), (b"", "corrupt_model"),
+                        (b"not a model at all", "corrupt_model"), (tmp_path / "missing.lsm", "io_error")):
+        with pytest.raises(langsift.ModelError) as e:
+            langsift.Model.load(bad)
+        assert e.value.status == status
+        assert isinstance(e.value, OSError) and isinstance(e.value, langsift.LangsiftError)
+    with pytest.raises(TypeError, match="path"):
+        langsift.Model.load(12)
+
+
+# ---- WARC --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["sample.warc", "sample.warc.gz"])
+def test_read_warc_gives_the_lines_and_stats_of_the_command_line_tool(name: str):
+    path = WARC_DIR / name
+    cli = run_tool("langsift", "warc", path).stdout.decode().splitlines()
+    records = list(langsift.read_warc(path))
+    assert [r.json for r in records] == cli
+    assert [r.to_dict() for r in records] == [json.loads(line) for line in cli]
+    cli_all = run_tool("langsift", "warc", "--all", path).stdout.decode().splitlines()
+    assert [r.json for r in langsift.read_warc(path, all=True)] == cli_all
+    reader = langsift.read_warc(path)
+    for _ in reader:
+        pass
+    assert reader.stats.to_tsv() == run_tool("langsift", "warc", "--stats", path).stdout.decode()
+    assert reader.errors == []
+    # Records: URL, record id, offset, page result.
+    first = records[0]
+    assert first.url == "http://bibliothek.example.de/" and first.record_id == "<urn:uuid:fixture-0002>"
+    assert first.http_status == 200 and first.language == "de" and first.page.encoding == "utf-8"
+    assert first.offset == json.loads(cli[0])["offset"]
+    assert "WarcRecord(offset=" in repr(first)
+
+
+def test_read_warc_sources_paths_files_bytes_and_gzip_streams():
+    plain = WARC_DIR / "sample.warc"
+    expected = [r.json for r in langsift.read_warc(plain)]
+    with open(plain, "rb") as f:
+        assert [r.json for r in langsift.read_warc(f)] == expected
+    assert [r.json for r in langsift.read_warc(plain.read_bytes())] == expected
+    assert [r.json for r in langsift.read_warc(io.BytesIO(plain.read_bytes()))] == expected
+    # A gzip stream decompressed by Python is a plain WARC (offsets are of the plain stream).
+    with gzip.open(WARC_DIR / "sample.warc.gz", "rb") as f:
+        assert [r.to_dict()["target_uri"] for r in langsift.read_warc(f)] == [json.loads(j)["target_uri"] for j in expected]
+    with langsift.read_warc(str(plain)) as reader:
+        assert next(reader).url == "http://bibliothek.example.de/"
+    with pytest.raises(FileNotFoundError):
+        langsift.read_warc(WARC_DIR / "missing.warc")
+    with open(plain, "r", encoding="latin-1") as text_file:
+        with pytest.raises(TypeError, match="binary mode"):
+            langsift.read_warc(text_file)
+    with pytest.raises(TypeError):
+        langsift.read_warc(None)
+    with pytest.raises(ValueError, match="errors must be"):
+        langsift.read_warc(plain, errors="loud")
+
+
+def test_read_warc_reports_malformed_input():
+    bad = WARC_DIR / "bad.warc.gz"
+    cli = run_tool("langsift", "warc", bad, check_status=3)
+    cli_errors = [line.split(": offset ")[1] for line in cli.stderr.decode().splitlines()]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        reader = langsift.read_warc(bad)
+        lines = [r.json for r in reader]
+    assert lines == cli.stdout.decode().splitlines()
+    assert [f"{o}: {m}" for o, m in reader.errors] == cli_errors
+    assert len(caught) == len(cli_errors) and all(issubclass(w.category, langsift.WarcFormatWarning) for w in caught)
+    assert reader.stats.malformed == len(cli_errors)
+    assert reader.stats.to_tsv() == run_tool("langsift", "warc", "--stats", bad, check_status=3).stdout.decode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = langsift.read_warc(bad, errors="ignore")
+        assert [r.json for r in quiet] == lines and len(quiet.errors) == len(cli_errors)
+    with pytest.raises(langsift.WarcFormatError) as e:
+        list(langsift.read_warc(bad, errors="raise"))
+    assert e.value.offset == int(cli_errors[0].split(":")[0]) and isinstance(e.value, ValueError)
+    # A gzip file cut short: reported, not silently shorter.
+    data = (WARC_DIR / "sample.warc.gz").read_bytes()
+    cut = langsift.read_warc(data[:-6], errors="ignore")
+    assert len(list(cut)) == len(list(langsift.read_warc(data))) and "truncated" in cut.errors[-1][1]
+
+
+def test_read_warc_propagates_errors_of_the_file_object():
+    class Failing(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def read(self, n: int = -1) -> bytes:
+            raise OSError("disk on fire")
+
+    with pytest.raises(OSError, match="disk on fire"):
+        list(langsift.read_warc(Failing()))
+
+
+def test_warc_stats_merge_and_round_trip():
+    a = langsift.read_warc(WARC_DIR / "sample.warc")
+    b = langsift.read_warc(WARC_DIR / "bad.warc.gz", errors="ignore")
+    for _ in a:
+        pass
+    for _ in b:
+        pass
+    both = run_tool("langsift", "warc", "--stats", WARC_DIR / "sample.warc", WARC_DIR / "bad.warc.gz", check_status=3)
+    total = a.stats + b.stats
+    assert total.to_tsv() == both.stdout.decode()
+    merged = langsift.WarcStats()
+    merged.merge(a.stats)
+    merged += b.stats
+    assert merged == total
+    assert langsift.WarcStats.from_tsv(total.to_tsv()) == total
+    assert langsift.WarcStats.from_tsv(a.stats.to_tsv() + b.stats.to_tsv()) == total  # concatenated tables add up
+    assert pickle.loads(pickle.dumps(total)) == total
+    assert total.records == a.stats.records + b.stats.records
+    assert total.languages["de"][0] >= 1 and ("de", "utf-8") in total.language_encodings
+    with pytest.raises(ValueError, match="line 1"):
+        langsift.WarcStats.from_tsv("language\tde\tmany\t1\n")
+
+
+# ---- filter and frontier -----------------------------------------------------------------------
+
+
+def test_language_filter():
+    mixed = langsift.detect(GERMAN + " " + KNOWN[0] * 2)
+    assert {l.code for l in mixed.languages} == {"de", "en"}
+    assert langsift.LanguageFilter()(mixed)
+    assert langsift.LanguageFilter(labels=["de"]).keep(mixed)
+    assert langsift.LanguageFilter(labels="deu").keep(mixed)
+    assert not langsift.LanguageFilter(labels=["fr"]).keep(mixed)
+    assert not langsift.LanguageFilter(labels=["de"], min_percent=90).keep(mixed)
+    assert langsift.LanguageFilter(min_bytes=10, max_bytes=10**6).keep(mixed)
+    assert not langsift.LanguageFilter(min_bytes=10**6).keep(mixed)
+    f = langsift.LanguageFilter.from_config({
+        "filter.lang.enable": "true", "filter.lang.label.enable": "true", "filter.lang.label": "de, nl",
+        "filter.lang.minPercentage.limit.enable": "true", "filter.lang.minPercentage.limit": "30"})
+    assert f.labels == ["de", "nl"] and f.min_percent == 30 and f.min_bytes is None
+    assert not langsift.LanguageFilter.from_config({"filter.lang.label.enable": "true"}).enabled
+    with pytest.raises(ValueError, match="must be 0..100"):
+        langsift.LanguageFilter(min_percent=101)
+    with pytest.raises(ValueError, match="enabled but empty"):
+        langsift.language_filter_from_config({"filter.lang.enable": "true", "filter.lang.label.enable": "true"})
+    assert repr(f).startswith("LanguageFilter(labels=['de', 'nl']")
+
+
+def test_frontier_votes_quotas_decisions_and_state(tmp_path: Path):
+    f = langsift.Frontier()
+    f.set_quota("deu", 2)  # ISO 639-3 accepted, kept as "de"
+    assert f.quotas() == {"de": (2, 0)}
+    page = langsift.detect(GERMAN * 5)  # long enough to vote
+    links = [f"http://example.org/{i}" for i in range(5)]
+    assert f.add_votes(page, links) == 5
+    assert f.votes(links[0]) == {"de": 1}
+    d = f.decide(links[0], classify=False)
+    assert d.fetch and d.reason == "wanted" and d.language == "de" and d.votes == 1 and 0 < d.priority <= 1
+    assert d.guesses[0].code == "de" and "FrontierDecision(action='fetch'" in repr(d)
+    short = langsift.detect("Hallo Welt")
+    assert short.is_short and f.add_votes(short, links) == 0  # short pages do not vote
+    assert f.record_fetch(links[0], page) and f.fetched(links[0])
+    assert f.decide(links[0]).reason == "fetched" and not f.decide(links[0]).fetch
+    f.record_fetch(links[1], page)
+    assert f.saturated("de") and f.all_saturated()
+    assert f.decide(links[2], classify=False).reason == "saturated"
+    many = f.decide_many(links, classify=False)
+    assert [m.reason for m in many] == ["fetched", "fetched", "saturated", "saturated", "saturated"]
+    state = tmp_path / "frontier.state"
+    f.save(state)
+    g = langsift.Frontier()
+    g.load(state)
+    assert g.quotas() == f.quotas() and g.votes(links[3]) == {"de": 1} and len(g) == len(f)
+    assert g.to_bytes() == f.to_bytes()
+    state.write_bytes(state.read_bytes()[:-3])
+    with pytest.raises(langsift.LangsiftError) as e:
+        g.load(state)
+    assert e.value.status == "corrupt_model"
+    with pytest.raises(OSError):
+        g.load(tmp_path / "missing.state")
+    with pytest.raises(ValueError, match="min_vote_percent"):
+        langsift.Frontier(min_vote_percent=101)
+    with pytest.raises(TypeError):
+        f.decide(b"http://example.org/")
+    with pytest.raises(TypeError, match="not a str"):
+        f.add_votes(page, "http://example.org/")
+
+
+# ---- the package itself ------------------------------------------------------------------------
+
+
+def test_package_is_typed_and_documented():
+    pkg = Path(langsift.__file__).parent
+    assert (pkg / "py.typed").is_file()
+    stub = (pkg / "_langsift.pyi").read_text()
+    import ast
+
+    stub_names = {n.name for n in ast.parse(stub).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    module_names = {n for n in dir(langsift._langsift) if not n.startswith("_")}
+    module_names -= {"MAX_INPUT_BYTES"}
+    assert stub_names == module_names
+    for name in ("detect", "detect_many", "detect_page", "classify_url", "read_warc"):
+        doc = getattr(langsift, name).__doc__
+        assert doc and len(doc) > 200, name
+    assert "max_input_bytes" in langsift.detect.__doc__ and "Iterable[str]" in langsift.detect_many.__doc__
+    import inspect
+
+    assert list(inspect.signature(langsift.detect).parameters)[:3] == ["text", "model", "only"]
+    import re
+
+    pyproject = (SOURCE_DIR / "pyproject.toml").read_text()
+    cmake = (SOURCE_DIR / "CMakeLists.txt").read_text()
+    assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == langsift.__version__
+    assert re.search(r"VERSION (\d+\.\d+\.\d+)", cmake).group(1) == langsift.__version__
+    assert set(langsift.__all__) <= set(dir(langsift))
