@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs every Debian package langsift's build, tests, benchmarks and comparisons need.
-# Nothing else is downloaded at build or run time. Safe to run repeatedly.
+# Nothing else is downloaded at build or run time. Safe to run repeatedly. Python: Debian's own
+# python3 and its packages (the Python package, its Scrapy and Dask modules, their tests and the
+# Python benchmark's peers fastText and langdetect); nothing comes from PyPI.
 set -eu
 
 PKGS="g++ cmake ninja-build pkg-config
@@ -8,7 +10,11 @@ PKGS="g++ cmake ninja-build pkg-config
   catch2 libbenchmark-dev
   clang libclang-rt-14-dev
   libcld2-dev fasttext libfasttext-dev
-  publicsuffix default-jdk-headless"
+  publicsuffix default-jdk-headless
+  python3 python3-dev python3-pybind11 pybind11-dev python3-pytest
+  python3-venv python3-pip python3-setuptools python3-wheel
+  python3-scrapy python3-dask python3-distributed python3-fsspec
+  python3-fasttext python3-langdetect"
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 

@@ -215,7 +215,10 @@ struct utf8_text {
   bool replaced = false;  // lone surrogates were replaced
 };
 
-void take_utf8(py::handle obj, std::size_t cap, utf8_text& t, const char* fn) {
+/// The core of take_utf8: `view` and the flags are set; `keep` receives an object `view` points into
+/// when it is not the str itself (a prefix, or an encoded copy), else stays empty.
+void take_utf8_core(py::handle obj, std::size_t cap, std::string_view& view, py::object& keep, bool& truncated,
+                    bool& replaced, const char* fn) {
   if (!PyUnicode_Check(obj.ptr())) {
     if (obj.is_none()) throw py::type_error(std::string(fn) + "() takes str, not None");
     if (PyBytes_Check(obj.ptr()) || PyByteArray_Check(obj.ptr()))
@@ -225,34 +228,38 @@ void take_utf8(py::handle obj, std::size_t cap, utf8_text& t, const char* fn) {
   PyObject* s = obj.ptr();
   if (static_cast<std::size_t>(PyUnicode_GET_LENGTH(s)) > cap) {
     // More code points than the cap has bytes: encode only a prefix (memory stays bounded).
-    t.keep = py::reinterpret_steal<py::object>(PyUnicode_Substring(s, 0, static_cast<Py_ssize_t>(cap)));
-    if (!t.keep) throw py::error_already_set();
-    s = t.keep.ptr();
-    t.truncated = true;
+    keep = py::reinterpret_steal<py::object>(PyUnicode_Substring(s, 0, static_cast<Py_ssize_t>(cap)));
+    if (!keep) throw py::error_already_set();
+    s = keep.ptr();
+    truncated = true;
   }
   if (PyUnicode_IS_COMPACT_ASCII(s)) {
-    t.view = std::string_view(static_cast<const char*>(PyUnicode_DATA(s)), static_cast<std::size_t>(PyUnicode_GET_LENGTH(s)));
+    view = std::string_view(static_cast<const char*>(PyUnicode_DATA(s)), static_cast<std::size_t>(PyUnicode_GET_LENGTH(s)));
   } else {
     Py_ssize_t n = 0;
-    const char* p = PyUnicode_AsUTF8AndSize(s, &n);  // cached in the str (or in t.keep's prefix)
+    const char* p = PyUnicode_AsUTF8AndSize(s, &n);  // cached in the str (or in keep's prefix)
     if (p) {
-      t.view = std::string_view(p, static_cast<std::size_t>(n));
+      view = std::string_view(p, static_cast<std::size_t>(n));
     } else {
       if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) throw py::error_already_set();
       PyErr_Clear();  // lone surrogates: replaced, as invalid UTF-8 is
       py::object enc = py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(s, "utf-8", "replace"));
       if (!enc) throw py::error_already_set();
-      t.keep = std::move(enc);
-      t.view = std::string_view(PyBytes_AS_STRING(t.keep.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(t.keep.ptr())));
-      t.replaced = true;
+      keep = std::move(enc);
+      view = std::string_view(PyBytes_AS_STRING(keep.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(keep.ptr())));
+      replaced = true;
     }
   }
-  if (t.view.size() > cap) {  // cut at a character boundary
+  if (view.size() > cap) {  // cut at a character boundary
     std::size_t k = cap;
-    while (k > 0 && (static_cast<unsigned char>(t.view[k]) & 0xC0) == 0x80) --k;
-    t.view = t.view.substr(0, k);
-    t.truncated = true;
+    while (k > 0 && (static_cast<unsigned char>(view[k]) & 0xC0) == 0x80) --k;
+    view = view.substr(0, k);
+    truncated = true;
   }
+}
+
+void take_utf8(py::handle obj, std::size_t cap, utf8_text& t, const char* fn) {
+  take_utf8_core(obj, cap, t.view, t.keep, t.truncated, t.replaced, fn);
 }
 
 /// A str argument (TypeError for anything else, bytes included), as UTF-8.
@@ -974,11 +981,34 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
     throw py::type_error("detect_many() takes an iterable of str (a list of texts), not a single str or bytes");
   call_options c;
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
-  py::list seq = PyList_Check(texts.ptr()) ? py::reinterpret_borrow<py::list>(texts) : py::list(py::iter(texts));
+  // A copy of the list (or the items of any iterable): it holds a reference to every text while the
+  // GIL is released, even if another thread empties the caller's list meanwhile.
+  py::list seq = py::reinterpret_steal<py::list>(PySequence_List(texts.ptr()));
+  if (!seq) throw py::error_already_set();
   const std::size_t n = seq.size();
-  std::vector<utf8_text> in(n);
-  for (std::size_t i = 0; i < n; ++i) take_utf8(seq[i], max_input_bytes, in[i], "detect_many");
-  std::vector<py_detection> out(n);
+  // The inputs as views (into the str objects, or into `keep` for the rare prefix or re-encoded
+  // text), and the result objects made up front: the threads fill them in place without the GIL,
+  // so a batch costs one allocation per text and no copy of the results.
+  struct item {
+    std::string_view text;
+    bool truncated, replaced;
+  };
+  std::vector<item> in(n);
+  std::vector<py::object> keep;
+  for (std::size_t i = 0; i < n; ++i) {
+    py::object k;
+    take_utf8_core(PyList_GET_ITEM(seq.ptr(), static_cast<Py_ssize_t>(i)), max_input_bytes, in[i].text, k,
+                   in[i].truncated, in[i].replaced, "detect_many");
+    if (k) keep.push_back(std::move(k));
+  }
+  py::list r(n);
+  std::vector<detection_object*> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    PyObject* o = new_detection(py_detection{});
+    if (!o) throw py::error_already_set();
+    out[i] = reinterpret_cast<detection_object*>(o);
+    PyList_SET_ITEM(r.ptr(), static_cast<Py_ssize_t>(i), o);
+  }
   std::atomic<bool> failed{false};
   {
     py::gil_scoped_release nogil;
@@ -994,8 +1024,9 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
           if (b >= n) return;
           const std::size_t e = std::min(n, b + kChunk);
           for (std::size_t i = b; i < e; ++i) {
-            out[i] = py_detection::of(langsift::detect(*c.model->m, in[i].view, c.opt), c.codes);
-            mark_input(out[i], in[i].truncated, in[i].replaced);
+            py_detection& d = out[i]->v;
+            d = py_detection::of(langsift::detect(*c.model->m, in[i].text, c.opt), c.codes);
+            mark_input(d, in[i].truncated, in[i].replaced);
           }
         }
       } catch (...) {  // std::bad_alloc: raised as MemoryError once the threads are joined
@@ -1014,8 +1045,6 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
     }
   }
   if (failed.load()) throw std::bad_alloc();
-  py::list r(n);
-  for (std::size_t i = 0; i < n; ++i) r[i] = py::cast(std::move(out[i]));
   return r;
 }
 
@@ -1324,7 +1353,8 @@ class py_frontier {
 
   py::list decide_many(texts_in urls, bool classify, opt_str_in country) const {
     if (PyUnicode_Check(urls.ptr())) throw py::type_error("decide_many() takes an iterable of str, not a str");
-    py::list seq = PyList_Check(urls.ptr()) ? py::reinterpret_borrow<py::list>(urls) : py::list(py::iter(urls));
+    py::list seq = py::reinterpret_steal<py::list>(PySequence_List(urls.ptr()));  // a copy: see detect_many
+    if (!seq) throw py::error_already_set();
     std::vector<utf8_text> in(seq.size());
     for (std::size_t i = 0; i < seq.size(); ++i) take_utf8(seq[i], std::size_t{1} << 20, in[i], "decide_many");
     const auto cc = opt_str(country, "country");
