@@ -1733,7 +1733,11 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       .def_property_readonly("errors", &py_warc_reader::errors)
       .def_property_readonly("stats", &py_warc_reader::stats)
       .def_property_readonly("name", &py_warc_reader::name)
-      .def_property_readonly("input_bytes", &py_warc_reader::input_bytes);
+      .def_property_readonly("input_bytes", &py_warc_reader::input_bytes)
+      .def("__repr__", [](const py_warc_reader& r) {
+        return "WarcReader(name='" + r.name() + "', records=" + std::to_string(r.stats().s.records) +
+               ", errors=" + std::to_string(py::len(r.errors())) + ")";
+      });
 
   m.def("read_warc",
         [](warc_source_in source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
@@ -1848,6 +1852,25 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
       .def_readonly("votes", &py_decision::votes, "Referrer votes the URL collected.")
       .def_property_readonly("language", [](const py_decision& d) { return to_py(d.language()); })
       .def_property_readonly("guesses", [](const py_decision& d) { return py::tuple(py::cast(d.guesses)); })
+      .def("to_dict", [](const py_decision& d) {
+        py::dict x;
+        x["action"] = d.fetch ? "fetch" : "skip";
+        x["reason"] = d.reason;
+        x["priority"] = round3(d.priority);
+        x["votes"] = d.votes;
+        x["language"] = to_py(d.language());
+        py::list g;
+        for (const auto& e : d.guesses) {
+          py::dict y;
+          y["code"] = to_py(e.code.view());
+          y["votes"] = e.votes;
+          y["url_score"] = round3(e.url_score);
+          y["probability"] = round3(e.probability);
+          g.append(y);
+        }
+        x["guesses"] = g;
+        return x;
+      })
       .def("__repr__", [](const py_decision& d) {
         return std::string("FrontierDecision(action='") + (d.fetch ? "fetch" : "skip") + "', reason='" + d.reason +
                "', priority=" + fmt_float(d.priority) + ", votes=" + std::to_string(d.votes) + ", language='" +

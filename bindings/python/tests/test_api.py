@@ -334,6 +334,30 @@ def test_read_warc_sources_paths_files_bytes_and_gzip_streams():
         langsift.read_warc(plain, errors="loud")
 
 
+def wet_record(uri: str, text: str) -> bytes:
+    block = text.encode("utf-8")
+    head = (f"WARC/1.0\r\nWARC-Type: conversion\r\nWARC-Target-URI: {uri}\r\n"
+            f"WARC-Record-ID: <urn:uuid:{abs(hash(uri)):032x}>\r\nContent-Type: text/plain\r\n"
+            f"Content-Length: {len(block)}\r\n\r\n")
+    return head.encode() + block + b"\r\n\r\n"
+
+
+def test_read_warc_reads_wet_files_plain_and_gzip(tmp_path: Path):
+    """WET: conversion records of extracted text, as Common Crawl publishes them."""
+    texts = {"http://example.org/de": GERMAN, "http://example.org/en": KNOWN[0], "http://example.org/fr": KNOWN[2]}
+    records = [wet_record(u, t) for u, t in texts.items()]
+    plain = tmp_path / "x.warc.wet"
+    plain.write_bytes(b"".join(records))
+    gz = tmp_path / "x.warc.wet.gz"
+    gz.write_bytes(b"".join(gzip.compress(r) for r in records))
+    for path in (plain, gz):
+        got = list(langsift.read_warc(path))
+        assert [(r.warc_type, r.url, r.language) for r in got] == [
+            ("conversion", u, lang) for u, lang in zip(texts, ("de", "en", "fr"))]
+        assert not got[0].page.is_html and got[0].http_status is None
+        assert [r.json for r in got] == run_tool("langsift", "warc", path).stdout.decode().splitlines()
+
+
 def test_read_warc_reports_malformed_input():
     bad = WARC_DIR / "bad.warc.gz"
     cli = run_tool("langsift", "warc", bad, check_status=3)
