@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "langsift/warc.hpp"
+#include "langsift/warc_report.hpp"
 #include "warcgen/warc_writer.hpp"
 
 using namespace langsift;
@@ -437,4 +438,49 @@ TEST_CASE("warc: the sample file cut in its last member's trailer is reported") 
   REQUIRE(cut.size() == whole.size() + 1);
   CHECK(cut.back().st == warc_status::error);
   CHECK(cut.back().error.find("truncated") != std::string::npos);
+}
+
+TEST_CASE("warc statistics: merge, TSV round trip, concatenated tables add up, bad lines refused") {
+  warc_statistics a, b;
+  warc_report x;
+  x.classified = true;
+  x.top = "de";
+  x.encoding = "utf-8";
+  x.body_bytes = 100;
+  x.text_bytes = 80;
+  x.languages = {{"de", 60}, {"en", 20}};
+  a.add(x);
+  warc_report skipped;
+  skipped.skipped = true;
+  a.add(skipped);
+  x.top = "fr";
+  x.encoding = "windows-1252";
+  x.languages = {{"fr", 80}};
+  b.add(x);
+  b.add_malformed(2);
+  warc_statistics ab = a;
+  ab.merge(b);
+  CHECK(ab.records == 3);
+  CHECK(ab.pages == 2);
+  CHECK(ab.skipped == 1);
+  CHECK(ab.malformed == 2);
+  CHECK(ab.language["de"] == warc_counts{1, 60});
+  CHECK(ab.language["en"] == warc_counts{0, 20});
+  CHECK(ab.language_encoding[{"fr", "windows-1252"}] == warc_counts{1, 80});
+  warc_statistics back;
+  REQUIRE(warc_statistics::parse_tsv(ab.tsv(), back));
+  CHECK(back == ab);
+  CHECK(back.tsv() == ab.tsv());
+  warc_statistics sum;
+  REQUIRE(warc_statistics::parse_tsv(a.tsv() + b.tsv(), sum));
+  CHECK(sum == ab);
+  std::string error;
+  warc_statistics untouched = a;
+  CHECK_FALSE(warc_statistics::parse_tsv("total\trecords\tmany\n", untouched, &error));
+  CHECK(error == "line 1: not a number");
+  CHECK(untouched == a);
+  CHECK_FALSE(warc_statistics::parse_tsv("# comment\nlanguage\tde\t1\n", untouched, &error));
+  CHECK(error == "line 2: not a statistics line");
+  CHECK_FALSE(warc_statistics::parse_tsv("total\tpagez\t1\n", untouched, &error));
+  CHECK(error == "line 1: unknown total");
 }
