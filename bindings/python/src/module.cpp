@@ -1325,6 +1325,30 @@ py_decision decision_of(const frontier_decision& d) {
   return r;
 }
 
+/// URL options for decide(): `o.country_hint` is a view into `keep`.
+url_options decide_url_options(opt_str_in country, float min_url_score, std::string& keep) {
+  if (!(min_url_score >= 0.0f && min_url_score <= 1.0f)) throw py::value_error("min_url_score must be 0..1");
+  url_options o;
+  if (const auto cc = opt_str(country, "country")) {
+    if (cc->size() != 2) throw py::value_error("country must be a two-letter ISO 3166-1 code, e.g. 'DE'");
+    keep = *cc;
+    o.country_hint = keep;
+  }
+  return o;
+}
+
+/// The frontier's decision, with the URL classifier's scores when `classify` and when its top
+/// language scores at least `min_url_score`: an answer below that (on URLs that carry no language,
+/// the classifier spreads a little probability over many languages) is no evidence, and counting
+/// it would weigh a link's referrer votes down.
+frontier_decision decide_one(const frontier& f, std::string_view url, bool classify, const url_options& o,
+                             float min_url_score) {
+  if (!classify) return f.decide(url);
+  const url_result u = default_url_classifier().classify(url, o);
+  if (u.count == 0 || u.languages[0].score < min_url_score) return f.decide(url);
+  return f.decide(url, &u);
+}
+
 class py_frontier {
  public:
   explicit py_frontier(const frontier_options& o) : f_(std::make_unique<frontier>(o)) {}
@@ -1332,45 +1356,31 @@ class py_frontier {
   frontier& f() { return *f_; }
   const frontier& f() const { return *f_; }
 
-  py_decision decide(str_in url, bool classify, opt_str_in country) const {
+  py_decision decide(str_in url, bool classify, opt_str_in country, float min_url_score) const {
     utf8_text t;
     take_utf8(url, std::size_t{1} << 20, t, "decide");
-    const auto cc = opt_str(country, "country");
-    url_options o;
-    if (cc) o.country_hint = *cc;
+    std::string cc;
+    const url_options o = decide_url_options(country, min_url_score, cc);
     frontier_decision d;
     {
       py::gil_scoped_release nogil;
-      if (classify) {
-        const url_result u = default_url_classifier().classify(t.view, o);
-        d = f_->decide(t.view, &u);
-      } else {
-        d = f_->decide(t.view);
-      }
+      d = decide_one(*f_, t.view, classify, o, min_url_score);
     }
     return decision_of(d);
   }
 
-  py::list decide_many(texts_in urls, bool classify, opt_str_in country) const {
+  py::list decide_many(texts_in urls, bool classify, opt_str_in country, float min_url_score) const {
     if (PyUnicode_Check(urls.ptr())) throw py::type_error("decide_many() takes an iterable of str, not a str");
     py::list seq = py::reinterpret_steal<py::list>(PySequence_List(urls.ptr()));  // a copy: see detect_many
     if (!seq) throw py::error_already_set();
     std::vector<utf8_text> in(seq.size());
     for (std::size_t i = 0; i < seq.size(); ++i) take_utf8(seq[i], std::size_t{1} << 20, in[i], "decide_many");
-    const auto cc = opt_str(country, "country");
-    url_options o;
-    if (cc) o.country_hint = *cc;
+    std::string cc;
+    const url_options o = decide_url_options(country, min_url_score, cc);
     std::vector<frontier_decision> out(in.size());
     {
       py::gil_scoped_release nogil;
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        if (classify) {
-          const url_result u = default_url_classifier().classify(in[i].view, o);
-          out[i] = f_->decide(in[i].view, &u);
-        } else {
-          out[i] = f_->decide(in[i].view);
-        }
-      }
+      for (std::size_t i = 0; i < in.size(); ++i) out[i] = decide_one(*f_, in[i].view, classify, o, min_url_score);
     }
     py::list r;
     for (const auto& d : out) r.append(py::cast(decision_of(d)));
@@ -1946,10 +1956,13 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
              return d;
            }, py::arg("url"), "{code: votes} for a URL.")
       .def("decide", &py_frontier::decide, py::arg("url"), py::kw_only(), py::arg("classify") = true,
-           py::arg("country") = py::none(),
-           "Fetch or skip `url`, with a priority from its referrer votes and (classify=True) the URL classifier.")
+           py::arg("country") = py::none(), py::arg("min_url_score") = 0.0f,
+           "Fetch or skip `url`, with a priority from its referrer votes and (classify=True) the URL classifier's "
+           "scores (country: the host's ISO 3166-1 country, a hint). A classifier answer whose top score is under "
+           "min_url_score counts as no answer.")
       .def("decide_many", &py_frontier::decide_many, py::arg("urls"), py::kw_only(), py::arg("classify") = true,
-           py::arg("country") = py::none(), "decide() for many URLs at once, with the GIL released.")
+           py::arg("country") = py::none(), py::arg("min_url_score") = 0.0f,
+           "decide() for many URLs at once, with the GIL released.")
       .def("__len__", [](const py_frontier& f) { return f.f().size(); })
       .def_property_readonly("memory_bytes", [](const py_frontier& f) { return f.f().memory_bytes(); })
       .def_property_readonly("dropped_votes", [](const py_frontier& f) { return f.f().dropped_votes(); })

@@ -478,6 +478,20 @@ def test_frontier_votes_quotas_decisions_and_state(tmp_path: Path):
         g.load(tmp_path / "missing.state")
     with pytest.raises(ValueError, match="min_vote_percent"):
         langsift.Frontier(min_vote_percent=101)
+    # A weak URL-classifier answer (a URL that carries no language) is no evidence with min_url_score.
+    weak, strong = "http://127.0.0.1:8000/p/3bab6c.html", "http://www.spiegel.de/politik/"
+    u = langsift.classify_url(weak)
+    assert u.languages and u.languages[0].score < 0.1
+    h = langsift.Frontier()
+    h.set_quota("de", 10)
+    h.add_votes(page, [weak, strong])
+    ignored = h.decide(weak, min_url_score=0.3).priority
+    assert ignored == h.decide(weak, classify=False).priority > h.decide(weak).priority
+    assert h.decide(strong, min_url_score=0.3).priority == h.decide(strong).priority > ignored
+    assert [d.priority for d in h.decide_many([weak, strong], min_url_score=0.3)] == [
+        ignored, h.decide(strong).priority]
+    with pytest.raises(ValueError, match="min_url_score"):
+        h.decide(weak, min_url_score=2)
     with pytest.raises(TypeError):
         f.decide(b"http://example.org/")
     with pytest.raises(TypeError, match="not a str"):

@@ -1,0 +1,485 @@
+"""langsift.dask on a real Dask cluster: distributed.LocalCluster with two worker processes of one
+thread each, over more than eight WARC/WET shards written by langsift-warcgen and by the test.
+
+Every per-input JSONL file must be byte for byte what `langsift warc INPUT` prints, and the merged
+statistics what `langsift warc --stats` prints over all the inputs. Corrupt, cut and missing
+shards are reported (as `langsift warc` reports them) without stopping the others. A worker is
+killed (SIGKILL) in the middle of a task: the input is a FIFO that the test feeds half-way and then
+holds, so the kill lands mid-task every time (no timing guess); the task is redone elsewhere, and
+the output is whole, without a duplicate line, and counted once in the statistics.
+
+Run by ctest ("python: dask") with PYTHONPATH=<build>/python and LANGSIFT_BUILD_DIR=<build>.
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from distributed import Client, LocalCluster
+
+from conftest import SOURCE_DIR, TEST_DATA, run_tool
+from langsift.dask import ShardResult, output_names, process_archives, process_shard
+
+# distributed 2022.12 on Python 3.11 starts tornado loops the deprecated way: not this test's concern
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
+
+WARC_DIR = TEST_DATA / "warc"
+CORPUS = sorted((TEST_DATA / "corpus").glob("*.txt"))
+ENCODINGS = sorted((TEST_DATA / "encoding").glob("*.txt"))
+PAGES = sorted((SOURCE_DIR / "examples" / "pages").glob("*.html"))
+
+
+# ---- inputs ------------------------------------------------------------------------------------
+
+
+def warcgen(out: Path, *args: object) -> Path:
+    run_tool("langsift-warcgen", *args, "-o", out)
+    assert out.stat().st_size > 0
+    return out
+
+
+def wet_bytes(texts: list[Path], compress: bool) -> bytes:
+    """A WET file as Common Crawl writes them: a warcinfo record, then one `conversion` record
+    (text/plain) per text; gzip: one member per record."""
+    def record(n: int, wtype: str, block: bytes, uri: str | None, ctype: str) -> bytes:
+        h = ["WARC/1.0", f"WARC-Type: {wtype}", "WARC-Date: 2026-11-25T10:00:00Z",
+             f"WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{n:012d}>"]
+        if uri:
+            h += [f"WARC-Target-URI: {uri}", f"WARC-Refers-To: <urn:uuid:00000000-0000-4000-9000-{n:012d}>"]
+        h += [f"Content-Type: {ctype}", f"Content-Length: {len(block)}"]
+        return ("\r\n".join(h) + "\r\n\r\n").encode("ascii") + block + b"\r\n\r\n"
+
+    records = [record(0, "warcinfo", b"Software-Info: langsift test_dask\r\n", None, "application/warc-fields")]
+    for i, t in enumerate(texts, 1):
+        records.append(record(i, "conversion", t.read_bytes(), f"http://{t.stem}.example.org/{i}", "text/plain"))
+    if compress:
+        return b"".join(gzip.compress(r, mtime=0) for r in records)
+    return b"".join(records)
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Eleven well-formed shards: gzip and plain, WARC/1.0 and 1.1, requests beside responses,
+    chunked and gzip HTTP bodies, legacy encodings, WET conversion records, two inputs with the
+    same file name in different directories."""
+    d = tmp_path_factory.mktemp("good")
+    (d / "a").mkdir()
+    (d / "b").mkdir()
+    utf8_texts = [p for p in ENCODINGS if ".utf-8." in p.name] + CORPUS
+    out = [
+        warcgen(d / "pages.warc.gz", "--gzip", "--requests", "--repeat", 40, *PAGES, *CORPUS),
+        warcgen(d / "corpus.warc", "--wrap-html", "--repeat", 30, *CORPUS),
+        warcgen(d / "encodings.warc.gz", "--gzip", "--charset-from-name", "--chunked", *ENCODINGS),
+        warcgen(d / "encodings-cgzip.warc", "--warc-version", "1.0", "--content-gzip", "--charset-from-name",
+                "--requests", *ENCODINGS),
+        warcgen(d / "plain.warc.gz", "--gzip", "--content-type", "text/plain", "--repeat", 10, *CORPUS),
+        Path(shutil.copy(WARC_DIR / "sample.warc", d / "sample.warc")),
+        Path(shutil.copy(WARC_DIR / "sample.warc.gz", d / "sample.warc.gz")),
+        d / "crawl-00000.warc.wet.gz",
+        d / "crawl-00000.warc.wet",
+        warcgen(d / "a" / "same.warc.gz", "--gzip", *PAGES),
+        warcgen(d / "b" / "same.warc.gz", "--gzip", "--repeat", 3, *CORPUS),
+    ]
+    out[7].write_bytes(wet_bytes(utf8_texts, compress=True))
+    out[8].write_bytes(wet_bytes(utf8_texts * 3, compress=False))
+    for p in out:  # the CLI reads each of them without a complaint
+        assert run_tool("langsift", "warc", p, check_status=0).stdout, p
+    return out
+
+
+@pytest.fixture(scope="module")
+def bad_shards(tmp_path_factory: pytest.TempPathFactory, shards: list[Path]) -> list[Path]:
+    """A shard with malformed records (the fixture bad.warc.gz), a gzip shard cut inside a member,
+    a gzip shard with 300 bytes overwritten in the middle, junk that is no WARC at all, and a path
+    that does not exist."""
+    d = tmp_path_factory.mktemp("bad")
+    data = shards[0].read_bytes()
+    cut = d / "cut.warc.gz"
+    cut.write_bytes(data[: len(data) * 3 // 5 + 11])
+    rng = random.Random(22)
+    corrupt = bytearray(data)
+    mid = len(data) // 3
+    corrupt[mid:mid + 300] = bytes(rng.randrange(256) for _ in range(300))
+    (d / "corrupt.warc.gz").write_bytes(bytes(corrupt))
+    (d / "junk.warc").write_bytes(bytes(rng.randrange(256) for _ in range(50000)))
+    out = [Path(shutil.copy(WARC_DIR / "bad.warc.gz", d / "bad.warc.gz")), cut, d / "corrupt.warc.gz",
+           d / "junk.warc", d / "missing.warc.gz"]
+    for p in out[:4]:  # each one is reported by the CLI (exit 3)
+        p_cli = run_tool("langsift", "warc", p, check_status=3)
+        assert p_cli.stderr, p
+    return out
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Client]:
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0")
+    c = Client(cluster)
+    try:
+        assert len(c.scheduler_info()["workers"]) == 2
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def cli(*paths: object, stats: bool = False) -> subprocess.CompletedProcess:
+    return run_tool("langsift", "warc", *(["--stats"] if stats else []), *paths, check_status=None)
+
+
+def check_outputs(report, inputs: list[Path | str], cli_inputs: list[Path] | None = None) -> None:
+    """Every input's JSONL equals `langsift warc` on it, byte for byte, with no line twice."""
+    cli_inputs = cli_inputs or [Path(str(i)) for i in inputs]
+    assert [s.input for s in report.shards] == [str(i) for i in inputs]
+    for shard, path in zip(report.shards, cli_inputs):
+        expected = cli(path)
+        assert [f"langsift warc: {m}" for m in shard.messages()] == expected.stderr.decode().splitlines(), path
+        if shard.error is not None:
+            assert shard.output is None and expected.stdout == b"" and expected.returncode == 1
+            continue
+        got = Path(shard.output).read_bytes()
+        assert got == expected.stdout, path
+        lines = got.splitlines()
+        assert len(lines) == len(set(lines)) == shard.lines, path
+
+
+def no_temp_files(out: Path) -> None:
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
+
+
+# ---- names and the task on its own -------------------------------------------------------------
+
+
+def test_output_names_are_deterministic_and_unique():
+    assert output_names(["a/crawl-1.warc.gz", "crawl-2.warc", "s3://bucket/x/crawl-3.warc.wet.gz?v=1"]) == [
+        "crawl-1.warc.gz.jsonl", "crawl-2.warc.jsonl", "crawl-3.warc.wet.gz.jsonl"]
+    names = output_names(["a/x.warc.gz", "b/x.warc.gz", "y.warc"])
+    assert names[2] == "y.warc.jsonl" and len(set(names)) == 3
+    assert re.fullmatch(r"x\.warc\.gz\.[0-9a-f]{8}\.jsonl", names[0])
+    assert output_names(["b/x.warc.gz", "a/x.warc.gz"]) == [names[1], names[0]]  # order does not matter
+    assert output_names([".hidden", "we ird|name", "http://host/"]) == ["hidden.jsonl", "we_ird_name.jsonl", "host.jsonl"]
+    many = output_names([f"d{i}/x" for i in range(50)] + ["x"])
+    assert len(set(many)) == 51 and all(not n.startswith(".") for n in many)
+
+
+def test_process_shard_reads_fsspec_urls_and_reports_unreadable_input(tmp_path: Path):
+    """The task alone, in this process: an fsspec memory:// input gives the CLI's lines; a missing
+    input gives an error and no file; a second run replaces the output whole."""
+    import fsspec
+
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/langsift-test/sample.warc.gz", (WARC_DIR / "sample.warc.gz").read_bytes())
+    out = tmp_path / "sample.jsonl"
+    for _ in range(2):
+        r = process_shard("memory://langsift-test/sample.warc.gz", str(out))
+        assert isinstance(r, ShardResult) and r.ok and r.output == str(out)
+        assert out.read_bytes() == cli(WARC_DIR / "sample.warc.gz").stdout
+        assert r.stats.to_tsv() == cli(WARC_DIR / "sample.warc.gz", stats=True).stdout.decode()
+        assert r.pid == os.getpid() and r.lines == 8 and r.records == 12
+    r = process_shard("memory://langsift-test/nothing.warc.gz", str(tmp_path / "nothing.jsonl"))
+    assert not r.ok and r.output is None and r.error and not (tmp_path / "nothing.jsonl").exists()
+    r = process_shard(str(tmp_path / "missing.warc"), str(tmp_path / "missing.jsonl"))
+    assert r.error == "No such file or directory" and r.messages() == [f"{tmp_path / 'missing.warc'}: No such file or directory"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sample.jsonl"]  # no temporary file left
+    with pytest.raises(TypeError):
+        process_shard("x", str(tmp_path / "x.jsonl"), {"threads": 2})
+
+
+def test_arguments_are_checked(tmp_path: Path, client: Client):
+    with pytest.raises(ValueError, match="no inputs"):
+        process_archives([], tmp_path, client=client)
+    with pytest.raises(ValueError, match="twice"):
+        process_archives(["a.warc", "a.warc"], tmp_path, client=client)
+    with pytest.raises(ValueError, match="stdin"):
+        process_archives(["-"], tmp_path, client=client)
+    with pytest.raises(ValueError, match="URL"):
+        process_archives(["a.warc"], "s3://bucket/out", client=client)
+    with pytest.raises(ValueError, match="local cluster"):
+        process_archives(["a.warc"], tmp_path, client=client, n_workers=2)
+
+
+# ---- the job on the cluster --------------------------------------------------------------------
+
+
+def test_shards_on_two_worker_processes_equal_the_command_line_tool(tmp_path: Path, client: Client, shards: list[Path]):
+    assert len(shards) >= 8
+    seen: list[ShardResult] = []
+    out = tmp_path / "out"
+    report = process_archives(shards, out, client=client, on_result=seen.append)
+    assert report.exit_status == 0 and report.messages() == []
+    assert len(seen) == len(shards) and {s.input for s in seen} == {str(p) for p in shards}
+    check_outputs(report, shards)
+    expected = cli(*shards, stats=True)
+    assert expected.returncode == 0
+    assert report.stats.to_tsv() == expected.stdout.decode()
+    assert (out / "stats.tsv").read_bytes() == expected.stdout
+    assert report.stats.pages == sum(s.pages for s in report.shards) > 500
+    # WET input: conversion records, classified
+    wet = [json.loads(line) for line in Path(report.shards[7].output).read_text().splitlines()]
+    assert wet and {d["warc_type"] for d in wet} == {"conversion"} and "und" not in {d["language"] for d in wet}
+    # the report file names every input and output
+    rj = json.loads((out / "report.json").read_text())
+    assert rj["exit_status"] == 0 and [e["input"] for e in rj["inputs"]] == [str(p) for p in shards]
+    assert sorted(p.name for p in out.iterdir()) == sorted(output_names([str(p) for p in shards]) + ["report.json", "stats.tsv"])
+    assert report.workers == 2 and len({s.worker for s in report.shards}) <= 2
+    no_temp_files(out)
+    # A second run into the same directory replaces every file whole.
+    again = process_archives(shards, out, client=client)
+    check_outputs(again, shards)
+    no_temp_files(out)
+
+
+def test_fsspec_url_inputs_on_the_cluster(tmp_path: Path, client: Client, shards: list[Path]):
+    urls = [f"file://{p}" for p in shards[:4]]
+    report = process_archives(urls, tmp_path / "out", client=client)
+    assert report.exit_status == 0
+    for shard, p in zip(report.shards, shards[:4]):
+        assert Path(shard.output).read_bytes() == cli(p).stdout
+    assert report.stats.to_tsv() == cli(*shards[:4], stats=True).stdout.decode()
+
+
+def test_corrupt_truncated_and_missing_shards_are_reported_and_the_others_complete(
+        tmp_path: Path, client: Client, shards: list[Path], bad_shards: list[Path]):
+    inputs = [bad_shards[0], shards[0], bad_shards[1], shards[1], bad_shards[2], bad_shards[3], shards[2],
+              bad_shards[4], shards[3]]
+    report = process_archives(inputs, tmp_path / "out", client=client)
+    assert report.exit_status == 1  # an input could not be read (langsift warc: 1 too)
+    by_input = {s.input: s for s in report.shards}
+    missing = by_input[str(bad_shards[4])]
+    assert missing.error == "No such file or directory" and missing.output is None
+    assert [s.input for s in report.failed] == [str(bad_shards[4])]
+    assert {s.input for s in report.malformed} == {str(p) for p in bad_shards[:4]}
+    assert any("the input ends inside a gzip member" in m for _, m in by_input[str(bad_shards[1])].malformed)
+    assert by_input[str(bad_shards[1])].lines > 0  # what was there before the cut is kept
+    check_outputs(report, inputs)  # outputs and messages equal the CLI's, shard by shard
+    expected = cli(*inputs, stats=True)
+    assert expected.returncode == 1
+    assert report.stats.to_tsv() == expected.stdout.decode()
+    assert report.stats.malformed == sum(len(s.malformed) for s in report.shards) > 0
+    assert report.messages() == [line.removeprefix("langsift warc: ") for line in expected.stderr.decode().splitlines()]
+    # without the missing one: exit status 3, as `langsift warc` has it
+    readable = [p for p in inputs if p != bad_shards[4]]
+    assert process_archives(readable, tmp_path / "out2", client=client).exit_status == 3
+    assert cli(*readable, stats=True).returncode == 3
+    no_temp_files(tmp_path / "out")
+
+
+# ---- the command line --------------------------------------------------------------------------
+
+
+def module_cli(*args: object, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "langsift.dask", *map(str, args)], input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "the following arguments are required: -o/--output-dir"),
+    (["-o", "OUT"], "no inputs"),
+    (["-o", "OUT", "-"], "stdin"),
+    (["-o", "OUT", "a.warc", "a.warc"], "input given twice: a.warc"),
+    (["-o", "OUT", "--workers", "0", "a.warc"], "not a positive integer"),
+    (["-o", "OUT", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2", "a.warc"], "exclude each other"),
+    (["-o", "OUT", "--max-record-bytes", "lots", "a.warc"], "not a size"),
+    (["-o", "OUT", "--storage-option", "anon", "a.warc"], "KEY=VALUE"),
+    (["-o", "OUT", "--frobnicate", "a.warc"], "unrecognized arguments: --frobnicate"),
+])
+def test_cli_usage_errors(tmp_path: Path, args: list[str], message: str):
+    p = module_cli(*[a.replace("OUT", str(tmp_path / "o")) for a in args])
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == "" and len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.stderr.startswith("langsift.dask: ") and message in p.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_help_unreadable_input_list_and_bad_model(tmp_path: Path):
+    p = module_cli("--help")
+    assert p.returncode == 0 and "--scheduler" in p.stdout and "Exit status" in p.stdout
+    p = module_cli("-o", tmp_path / "o", "--inputs-from", tmp_path / "nope.txt")
+    assert p.returncode == 1 and p.stderr == f"langsift.dask: {tmp_path / 'nope.txt'}: No such file or directory\n"
+    (tmp_path / "broken.lsm").write_bytes(b"not a model")
+    p = module_cli("-o", tmp_path / "o", "--model", tmp_path / "broken.lsm", WARC_DIR / "sample.warc")
+    assert p.returncode == 1 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.stderr.startswith(f"langsift.dask: {tmp_path / 'broken.lsm'}: ")
+    assert not (tmp_path / "o").exists()  # checked before anything was started or written
+
+
+def test_cli_against_a_scheduler(tmp_path: Path, client: Client, shards: list[Path], bad_shards: list[Path]):
+    """--scheduler ADDR, inputs from a list on stdin: the messages on stderr, one line each,
+    exit status 1 for the missing shard, the statistics where --stats says."""
+    inputs = shards + bad_shards
+    listing = "# shards\n" + "\n".join(str(p) for p in inputs) + "\n\n"
+    p = module_cli("--scheduler", client.scheduler.address, "-o", tmp_path / "out", "--stats", tmp_path / "s.tsv",
+                   "--inputs-from", "-", stdin=listing)
+    expected = cli(*inputs, stats=True)
+    assert p.returncode == 1 == expected.returncode
+    assert p.stdout == ""
+    assert p.stderr.splitlines() == [line.replace("langsift warc: ", "langsift.dask: ", 1)
+                                     for line in expected.stderr.decode().splitlines()]
+    assert (tmp_path / "s.tsv").read_bytes() == expected.stdout
+    assert not (tmp_path / "out" / "stats.tsv").exists()
+    rj = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert rj["exit_status"] == 1 and rj["unreadable"] == 1 and len(rj["inputs"]) == len(inputs)
+    for e, path in zip(rj["inputs"], inputs):
+        if e["output"]:
+            assert Path(e["output"]).read_bytes() == cli(path).stdout
+
+
+def test_cli_starts_its_own_local_cluster(tmp_path: Path, shards: list[Path], bad_shards: list[Path]):
+    p = module_cli("--workers", 2, "--threads-per-worker", 1, "--timing", "-o", tmp_path / "out", *shards[:3],
+                   bad_shards[1])
+    assert p.returncode == 3, p.stderr
+    lines = p.stderr.splitlines()
+    assert lines[-1].startswith("langsift.dask: 4 inputs, ") and "pages/s, 2 workers" in lines[-1]
+    assert lines[:-1] == [line.replace("langsift warc: ", "langsift.dask: ", 1)
+                          for line in cli(bad_shards[1]).stderr.decode().splitlines()]
+    assert (tmp_path / "out" / "stats.tsv").read_bytes() == cli(*shards[:3], bad_shards[1], stats=True).stdout
+    p = module_cli("--workers", 1, "-o", tmp_path / "out1", shards[5])
+    assert p.returncode == 0 and p.stderr == ""
+    assert (tmp_path / "out1" / "sample.warc.jsonl").read_bytes() == cli(shards[5]).stdout
+
+
+# ---- a worker dies in the middle of a task -----------------------------------------------------
+
+
+def _open_fifo_for_writing(path: Path, deadline: float) -> int:
+    """Opens the FIFO's writing end once a reader has it open (polling: never blocks forever)."""
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # ENXIO: no reader yet
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no task opened {path}") from None
+            time.sleep(0.01)
+            continue
+        os.set_blocking(fd, True)
+        return fd
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _wait_until_dead(pid: int) -> None:
+    """Waits until the process has exited (gone, or a zombie whose files are closed)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return
+        if state in ("Z", "X"):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} still alive 60 s after SIGKILL")
+
+
+def _release_readers(path: Path) -> None:
+    """Gives every task still reading the FIFO an end of file (so that a failed test cannot hang)."""
+    for _ in range(20):
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            return
+        time.sleep(0.05)
+
+
+def test_a_worker_killed_mid_task_loses_no_output_and_duplicates_nothing(
+        tmp_path: Path, client: Client, shards: list[Path]):
+    """One input is a FIFO. Its first reader gets half of the shard's bytes and then waits; once the
+    task's temporary output file has lines in it, the test SIGKILLs the worker process whose pid
+    the file name carries. The scheduler gives the task to a worker again; its reader gets the
+    whole shard. Every output must equal the CLI's, the killed attempt's partial file must be gone,
+    and the statistics must count the FIFO shard once."""
+    source = shards[0]  # pages.warc.gz: 320 pages, ~130 KB of lines
+    data = source.read_bytes()
+    fifo = tmp_path / "fifo-pages.warc.gz"
+    os.mkfifo(fifo)
+    out = tmp_path / "out"
+    half_written, killed = threading.Event(), threading.Event()
+    feeder_error: list[BaseException] = []
+
+    def feed() -> None:
+        try:
+            fd = _open_fifo_for_writing(fifo, time.monotonic() + 120)
+            _write_all(fd, data[: len(data) // 2])
+            half_written.set()
+            killed.wait(120)  # hold the first reader half-way until its worker is dead
+            os.close(fd)
+            deadline = time.monotonic() + 120
+            while True:  # the retried task (again if its reader goes away before the end)
+                fd = _open_fifo_for_writing(fifo, deadline)
+                try:
+                    _write_all(fd, data)
+                    break
+                except BrokenPipeError:
+                    continue
+                finally:
+                    os.close(fd)
+        except BaseException as e:  # reported by the test, not lost in a thread
+            feeder_error.append(e)
+        finally:
+            half_written.set()
+
+    outcome: dict[str, object] = {}
+
+    def run_job() -> None:
+        try:
+            outcome["report"] = process_archives(inputs, out, client=client)
+        except BaseException as e:
+            outcome["error"] = e
+
+    inputs = [fifo, *shards]
+    feeder = threading.Thread(target=feed, daemon=True)
+    job = threading.Thread(target=run_job, daemon=True)
+    feeder.start()
+    job.start()
+    try:
+        assert half_written.wait(120) and not feeder_error, feeder_error
+        deadline = time.monotonic() + 120
+        partial: list[str] = []
+        while not partial:
+            assert time.monotonic() < deadline, "the FIFO task never started writing"
+            assert job.is_alive(), outcome
+            partial = [p for p in glob.glob(str(out / ".fifo-pages.warc.gz.jsonl.*.tmp")) if os.path.getsize(p) > 0]
+            time.sleep(0.01)
+        pid = int(re.search(r"\.jsonl\.(\d+)\.[0-9a-f]+\.tmp$", partial[0]).group(1))
+        assert pid in client.run(os.getpid).values()  # a worker process, not this one
+        partial_lines = Path(partial[0]).read_bytes().splitlines()
+        os.kill(pid, signal.SIGKILL)
+        _wait_until_dead(pid)  # its end of the FIFO is closed: the next reader is the retry's
+        killed.set()
+        job.join(180)
+        assert not job.is_alive(), "the job did not finish after the worker was killed"
+        feeder.join(10)
+    finally:
+        killed.set()
+        if job.is_alive() or feeder.is_alive():
+            _release_readers(fifo)
+    assert not feeder_error, feeder_error
+    assert "error" not in outcome, outcome
+    report = outcome["report"]
+    assert report.exit_status == 0, report.messages()
+    fifo_result = report.shards[0]
+    assert fifo_result.pid != pid and fifo_result.lines > len(partial_lines) > 0
+    assert report.removed_partial == {str(fifo): 1}  # the killed attempt's file, removed at the end
+    assert not os.path.exists(partial[0])
+    no_temp_files(out)
+    check_outputs(report, inputs, cli_inputs=[source, *shards])
+    assert report.stats.to_tsv() == cli(source, *shards, stats=True).stdout.decode()
+    assert (out / "stats.tsv").read_text() == report.stats.to_tsv()
+    client.wait_for_workers(2, timeout=60)  # the nanny restarted the killed worker
