@@ -426,6 +426,11 @@ struct py_detection {
 
   static py_detection of(const detection& d, code_style style) {
     py_detection r;
+    fill(r, d, style);
+    return r;
+  }
+  /// Writes every field of `r` (whatever it held before).
+  static void fill(py_detection& r, const detection& d, code_style style) {
     r.count = static_cast<std::uint8_t>(d.count);
     for (std::size_t i = 0; i < d.count; ++i) {
       r.langs[i].code = code_value::of(d.languages[i].code, style);
@@ -441,7 +446,6 @@ struct py_detection {
     r.is_short = d.is_short;
     r.sampled = d.sampled;
     r.st = d.st;
-    return r;
   }
   /// A C++ detection whose codes are views into this object, in langsift's own (ISO 639-1) form,
   /// for the filter and the frontier.
@@ -588,6 +592,14 @@ PyObject* new_detection(const py_detection& d) {
   o->v = d;
   o->languages = nullptr;
   return reinterpret_cast<PyObject*>(o);
+}
+
+/// A Detection whose value the caller fills before anyone sees it (detect_many: its threads write
+/// each result once, instead of over a default value).
+detection_object* new_detection_unfilled() {
+  auto* o = PyObject_New(detection_object, g_detection_type);
+  if (o) o->languages = nullptr;
+  return o;
 }
 
 void language_dealloc(PyObject* self) {
@@ -1004,10 +1016,11 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
   py::list r(n);
   std::vector<detection_object*> out(n);
   for (std::size_t i = 0; i < n; ++i) {
-    PyObject* o = new_detection(py_detection{});
+    detection_object* o = new_detection_unfilled();
     if (!o) throw py::error_already_set();
-    out[i] = reinterpret_cast<detection_object*>(o);
-    PyList_SET_ITEM(r.ptr(), static_cast<Py_ssize_t>(i), o);
+    o->v.count = 0;  // a valid value until the threads write the real one (if they fail: an error)
+    out[i] = o;
+    PyList_SET_ITEM(r.ptr(), static_cast<Py_ssize_t>(i), reinterpret_cast<PyObject*>(o));
   }
   std::atomic<bool> failed{false};
   {
@@ -1025,7 +1038,7 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
           const std::size_t e = std::min(n, b + kChunk);
           for (std::size_t i = b; i < e; ++i) {
             py_detection& d = out[i]->v;
-            d = py_detection::of(langsift::detect(*c.model->m, in[i].text, c.opt), c.codes);
+            py_detection::fill(d, langsift::detect(*c.model->m, in[i].text, c.opt), c.codes);
             mark_input(d, in[i].truncated, in[i].replaced);
           }
         }
