@@ -84,11 +84,13 @@ typedef struct langsift_page_options {
   const char* content_type;     /* HTTP Content-Type, e.g. "text/html; charset=Shift_JIS" */
   const char* content_language; /* HTTP Content-Language */
   const char* url;              /* the page's URL: its country-code TLD is a weak hint */
-  const char* encoding;         /* force this encoding, skipping detection */
+  const char* encoding;         /* force this encoding, skipping detection; a label no converter
+                                   knows: LANGSIFT_UNKNOWN_ENCODING (as the command line) */
   const char* only;             /* comma-separated codes to choose from, e.g. "de,fr,it" */
   int kind;                     /* LANGSIFT_KIND_*: sniff (default), html or text */
   int main_content;             /* HTML: only the main-content blocks */
-  size_t max_text_bytes;        /* text bytes examined at most (0: the default, 64 KiB) */
+  size_t max_text_bytes;        /* text bytes examined at most (0: the default, 64 KiB; 1..255:
+                                   LANGSIFT_INVALID_ARGUMENT, as the command line) */
   size_t short_text_bytes;      /* below this many text bytes the result is "short" (0: 400) */
 } langsift_page_options;
 
@@ -115,13 +117,17 @@ typedef struct langsift_result {
 } langsift_result;
 
 /* The whole pipeline on an HTTP body (any encoding, HTML or text). options may be NULL.
- * Returns LANGSIFT_OK when *out holds an answer (which may be "und": see out->status), or
- * LANGSIFT_INVALID_ARGUMENT (NULL detector/out, NULL body with len > 0) / LANGSIFT_OUT_OF_MEMORY,
- * with *out set to "und". */
+ * len (size_t)-1: body is a NUL-terminated string.
+ * Returns LANGSIFT_OK when *out holds an answer (which may be "und": see out->status; a page cut
+ * by a cap says LANGSIFT_TRUNCATED there), or LANGSIFT_INVALID_ARGUMENT (NULL detector/out, NULL
+ * body with len > 0, an option out of range) / LANGSIFT_UNKNOWN_ENCODING (options->encoding no
+ * converter knows) / LANGSIFT_OUT_OF_MEMORY, with *out set to "und". */
 LANGSIFT_C_API langsift_status langsift_detect(const langsift_detector* d, const void* body, size_t len,
                                                const langsift_page_options* options, langsift_result* out);
 
-/* Detection on UTF-8 text only (no encoding detection, no HTML). Invalid UTF-8 is replaced. */
+/* Detection on UTF-8 text only (no encoding detection, no HTML). Invalid UTF-8 is read as U+FFFD:
+ * out->replaced_bytes counts its bytes and out->status is LANGSIFT_INVALID_UTF8 (when nothing else
+ * was to say); the return value is LANGSIFT_OK, as an answer was given. */
 LANGSIFT_C_API langsift_status langsift_detect_text(const langsift_detector* d, const char* utf8, size_t len,
                                                     langsift_result* out);
 

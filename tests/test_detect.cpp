@@ -4,6 +4,7 @@
 
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -414,6 +415,15 @@ TEST_CASE("langsift detect: one output line per input line, errors to stderr wit
                                "/../../examples/pages/ru-blog.windows-1251.html");
   CHECK(html.find("\"language\":\"ru\"") != std::string::npos);
   CHECK(html.find("\"encoding\":\"windows-1251\"") != std::string::npos);
+  // A file name with a newline, a TAB and a backslash stays one TSV record with the same fields.
+  const std::string odd = std::string(LANGSIFT_BINARY_DIR) + "/test-detect-odd-" + std::to_string(::getpid());
+  REQUIRE(run("mkdir -p '" + odd + "'") == "\nexit=0");
+  { std::ofstream(odd + "/a\nb\tc\\d.txt") << "Guten Morgen, wie geht es dir heute?"; }
+  const std::string tsv = run(kTool + " detect '" + odd + "'/a*");
+  CHECK(tsv.find("/a\\nb\\tc\\\\d.txt\tde\t") != std::string::npos);
+  CHECK(std::count(tsv.begin(), tsv.end(), '\n') == 2);  // the record's line, and run()'s exit line
+  CHECK(run(kTool + " encoding '" + odd + "'/a*").find("/a\\nb\\tc\\\\d.txt\tascii\t") != std::string::npos);
+  run("rm -rf '" + odd + "'");
   // filters
   CHECK(run("printf 'Guten Morgen, wie geht es dir heute?\\nGood morning, how are you today?\\n' | " + kTool +
             " detect --lines --label de --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
@@ -438,6 +448,25 @@ TEST_CASE("langsift detect: a 1 GB page read from a pipe costs bounded memory (-
     CHECK(ru.ru_maxrss < 200 * 1024);  // KiB: < 200 MiB for a 1 GiB input
   else
     WARN("peak memory not checked: an earlier test case of this process had a child of " << before.ru_maxrss << " KiB");
+  // HTML past the extractor's default cap (16 MiB): with --max-input-bytes above it the whole page
+  // is read (French then German: both found); at the default, the page says truncated.
+  const std::string big = std::string(LANGSIFT_BINARY_DIR) + "/test-detect-big-" + std::to_string(::getpid()) + ".html";
+  REQUIRE(run("(printf '<p>'; yes 'Le chat dort sur le canapé pendant que la pluie tombe.' | head -c 16800000; "
+              "printf '<p>'; yes 'Der schnelle braune Fuchs springt über den faulen Hund.' | head -c 3000000) > '" + big + "'") ==
+          "\nexit=0");
+  const std::string raised = run(kTool + " detect --format jsonl --max-input-bytes 30M '" + big + "'");
+  CHECK(raised.find("\"code\":\"de\"") != std::string::npos);
+  CHECK(raised.find("\"code\":\"fr\"") != std::string::npos);
+  CHECK(raised.find("truncated") == std::string::npos);
+  const std::string capped = run(kTool + " detect --format jsonl '" + big + "'");
+  CHECK(capped.find("\"status\":\"truncated\"") != std::string::npos);
+  std::remove(big.c_str());
+  // Running out of memory is a one-line error and exit status 1, not an abort (exit 134 before):
+  // 800 MB of input with the address space limited to 400 MB.
+  const std::string oom = run("(ulimit -v 400000; head -c 800000000 /dev/zero | tr '\\0' a | " + kTool +
+                              " detect --max-input-bytes 2000000000 -) 2>&1");
+  CHECK(oom.find("langsift detect: out of memory") != std::string::npos);
+  CHECK(oom.find("exit=1") != std::string::npos);
   // A line longer than the cap in --lines mode: still one output line, the rest skipped.
   const std::string lines = run("(yes 'Le chat dort sur le canapé.' | tr -d '\\n' | head -c 3000; printf '\\nDas ist ein Satz.\\n') | " + kTool +
                                 " detect --lines --format jsonl --max-input-bytes 1000");

@@ -312,6 +312,15 @@ TEST_CASE("structural detection: ASCII, UTF-8, UTF-16 and UTF-32 without BOM") {
   }
   CHECK(detect_encoding(data_file("fr.utf-32le.txt")).name == "utf-32le");
   CHECK(detect_encoding(data_file("fr.utf-32be.txt")).name == "utf-32be");
+  // 8-bit text with NUL bytes between its words (C strings, exported fields) is not UTF-16: its
+  // NUL bytes fall at both byte positions (it was read as UTF-16BE or LE before the fix).
+  for (const std::string& t : {std::string("Hallo\0Welt\0wie\0geht\0es\0dir\0heute\0am\0Morgen", 42),
+                               std::string("Guten Tag\0Das ist ein Satz\0noch einer hier\0und noch mehr Text", 61)}) {
+    CAPTURE(t);
+    const std::string name = detect_encoding(t).name;
+    CHECK(name.find("utf-16") == std::string::npos);
+    CHECK(name.find("utf-32") == std::string::npos);
+  }
   // ISO-2022-JP is 7-bit: the escape sequences send it to uchardet, not to "ascii"
   std::string jis = "\x1B$B$3$l$O\x1B(B test \x1B$BF|K\\8l$NJ8>O$G$9!#\x1B(B\n";
   CHECK(detect_encoding(jis).name == "iso-2022-jp");

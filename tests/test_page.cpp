@@ -84,3 +84,26 @@ TEST_CASE("detect_page: empty, binary and undecodable bodies give an answer, not
   CHECK(u.encoding.name == "windows-1252");
   CHECK(u.detection.language() == "de");
 }
+
+TEST_CASE("detect_page: HTML over max_html_bytes is read in part and says truncated, a raised cap reads it all") {
+  // French, then German past the cap: with the cap, only French is seen, and the status says so
+  // (before the fix the page came out "fr 100 %" with status ok).
+  std::string body = "<html><body><p>";
+  while (body.size() < 5000) body += "Le chat dort sur le canap\xc3\xa9 pendant que la pluie tombe sur la ville. ";
+  body += "</p><p>";
+  while (body.size() < 11000) body += "Der schnelle braune Fuchs springt \xc3\xbc" "ber den faulen Hund im Garten. ";
+  body += "</p></body></html>";
+  page_options o;
+  o.max_html_bytes = 4000;
+  const page_result cut = detect_page(default_model(), body, o);
+  CHECK(cut.detection.language() == "fr");
+  CHECK(cut.detection.count == 1);
+  CHECK(cut.detection.st == status::truncated);
+  o.max_html_bytes = body.size();
+  const page_result whole = detect_page(default_model(), body, o);
+  CHECK(whole.detection.st == status::ok);
+  REQUIRE(whole.detection.count == 2);
+  CHECK(whole.detection.language() == "de");
+  // The default cap (16 MiB) is html_options' own.
+  CHECK(page_options{}.max_html_bytes == html_options{}.max_input_bytes);
+}

@@ -101,3 +101,61 @@ TEST_CASE("langsift-eval calibrate: the fit does not depend on the calibration t
   REQUIRE(std::sscanf(fits[0].c_str(), "%lf,%lf", &a, &b) == 2);
   CHECK(a > 0);
 }
+
+TEST_CASE("langsift-train: a failed write leaves the previous model as it was (written atomically)") {
+  const fs::path dir = scratch("test-train-atomic");
+  const fs::path keep = dir / "keep.lsm";
+  {
+    std::FILE* f = std::fopen(keep.string().c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("PRECIOUS\n", f);
+    std::fclose(f);
+  }
+  // A file size limit of 10 KB (SIGXFSZ ignored, so the write fails with EFBIG): before the fix,
+  // keep.lsm became 10 KB of partial model.
+  const auto r = sh("(ulimit -f 10; trap '' XFSZ; " + q(kBin + "langsift-train") + " -q " + q(kCorpus) + " -o " +
+                    q(keep.string()) + ")");
+  CHECK(r.status == 1);
+  CHECK(contains(r.err, "write error"));
+  CHECK(slurp(keep) == "PRECIOUS\n");
+  std::size_t leftovers = 0;
+  for (const auto& e : fs::directory_iterator(dir)) leftovers += e.path() != keep;
+  CHECK(leftovers == 0);  // no temporary file left behind
+  // Without the limit it is replaced by a model that loads.
+  REQUIRE(sh(q(kBin + "langsift-train") + " -q " + q(kCorpus) + " -o " + q(keep.string())).status == 0);
+  langsift::model m;
+  CHECK(langsift::model::load_file(keep.string(), m) == langsift::status::ok);
+}
+
+TEST_CASE("langsift-train: an empty language file is refused, text that is not the language is warned about") {
+  const fs::path dir = scratch("test-train-empty");
+  const fs::path corpus = dir / "corpus";
+  fs::create_directories(corpus);
+  for (const char* code : {"de", "en", "fr"}) fs::copy_file(kCorpus + "/" + code + ".txt", corpus / (std::string(code) + ".txt"));
+  const fs::path out = dir / "m.lsm";
+  { std::FILE* f = std::fopen((corpus / "xx.txt").string().c_str(), "wb"); REQUIRE(f); std::fputs("\n\n", f); std::fclose(f); }
+  const auto empty = sh(q(kBin + "langsift-train") + " -q " + q(corpus.string()) + " -o " + q(out.string()));
+  CHECK(empty.status == 1);
+  CHECK(contains(empty.err, "xx.txt: no text to learn from"));
+  CHECK_FALSE(fs::exists(out));
+  // Random bytes as "language xx": a model is written, with a warning naming xx.
+  {
+    std::FILE* f = std::fopen((corpus / "xx.txt").string().c_str(), "wb");
+    REQUIRE(f);
+    unsigned x = 12345;
+    for (int line = 0; line < 2000; ++line) {
+      for (int i = 0; i < 60; ++i) {
+        x = x * 1103515245u + 12345u;
+        std::fputc(static_cast<int>('!' + (x >> 16) % 94), f);
+      }
+      std::fputc('\n', f);
+    }
+    std::fclose(f);
+  }
+  const auto noise = sh(q(kBin + "langsift-train") + " -q " + q(corpus.string()) + " -o " + q(out.string()));
+  CHECK(noise.status == 0);
+  CHECK(contains(noise.err, "warning: xx: the model answers xx for only"));
+  CHECK_FALSE(contains(noise.err, "warning: de:"));
+  CHECK_FALSE(contains(noise.err, "warning: en:"));
+  CHECK_FALSE(contains(noise.err, "warning: fr:"));
+}

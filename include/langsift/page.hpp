@@ -8,16 +8,19 @@
 //   r.detection.language(), r.encoding.name, r.is_html
 //
 // Needs langsift::encoding (ICU, uchardet) at link time. Thread safety: as detect() — the model
-// is shared read-only; nothing else is shared. Only std::bad_alloc escapes.
+// is shared read-only; nothing else is shared. Nothing escapes: running out of memory is the
+// status out_of_memory.
 #pragma once
 
 #include <algorithm>
+#include <new>
 #include <string>
 #include <string_view>
 
 #include "langsift/detector.hpp"
 #include "langsift/encoding.hpp"
 #include "langsift/html.hpp"
+#include "langsift/unicode.hpp"
 #include "langsift/uri.hpp"
 
 namespace langsift {
@@ -33,6 +36,10 @@ struct page_options {
                                       ///< a label no converter knows: detect (encoding.declared_overridden)
   page_kind kind = page_kind::sniff;  ///< sniff: text/plain Content-Type → text, else HTML if it looks like it
   bool main_content = false;          ///< HTML: only the main-content blocks
+  /// HTML: at most this many bytes of the decoded page go through the extractor (html_options::
+  /// max_input_bytes); the rest is not read, and the detection's status says `truncated`. Callers
+  /// that bound the body themselves (the tools: --max-input-bytes, --max-record-bytes) raise it.
+  std::size_t max_html_bytes = html_options{}.max_input_bytes;
   encoding_options encoding_opts{};   ///< caps of encoding detection (content_type is filled from above)
   detect_options detect{};            ///< detection settings; page hints are added to detect.hints
 };
@@ -62,18 +69,47 @@ inline bool looks_binary(std::string_view utf8) noexcept {
 
 }  // namespace detail
 
-/// Runs one page body through the pipeline. A body that is not text (detail::looks_binary) is
-/// `und` with status binary_input. Never throws except std::bad_alloc.
-inline page_result detect_page(const model& m, std::string_view body, const page_options& o = {}) {
+namespace detail {
+
+/// Decodes `in` from `name` into `out`, falling back to `fallback` (else windows-1252) for a label
+/// no converter knows, as decode_to_utf8 does (the result keeps status unknown_encoding then).
+inline conversion_result page_decode(std::string_view in, std::string_view name, std::string_view fallback,
+                                     std::string& out) {
+  out.reserve(in.size() + in.size() / 8 + 16);
+  conversion_result c = convert_to_utf8(in, name, out);
+  if (c.st == status::unknown_encoding) {
+    std::string_view fb = canonical_encoding_name(fallback);
+    if (fb.empty() || !can_convert(fb)) fb = "windows-1252";
+    out.clear();
+    const conversion_result f = convert_to_utf8(in, fb, out);
+    c.input_bytes = f.input_bytes;
+    c.output_bytes = f.output_bytes;
+    c.replaced_bytes = f.replaced_bytes;
+  }
+  if (c.st == status::out_of_memory) throw std::bad_alloc();
+  return c;
+}
+
+inline bool all_ascii(std::string_view s) noexcept {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
+
+/// Input bytes decoded to decide whether a body is binary before decoding all of it: enough for
+/// the 8 KB of text looks_binary reads in any encoding (UTF-32 gives a byte of text per 4).
+inline constexpr std::size_t kBinaryProbeBytes = 4 * 8192;
+
+inline page_result detect_page_unguarded(const model& m, std::string_view body, const page_options& o) {
   page_result r;
-  std::string text;
+  std::string text;       // the decoded page, when decoding changes its bytes
+  std::string_view utf8;  // the page as UTF-8: `text`, or the body itself
+  std::string_view payload = body;
   if (o.encoding.empty() || !can_convert(o.encoding)) {  // an unknown forced label: detect
     encoding_options eo = o.encoding_opts;
     eo.content_type = o.content_type;
-    decoded_text d = decode_to_utf8(body, eo);
-    r.encoding = std::move(d.encoding);
-    r.conversion = d.conversion;
-    text = std::move(d.text);
+    r.encoding = detect_encoding(body, eo);
+    payload = body.substr(std::min(r.encoding.bom_bytes, body.size()));
     if (!o.encoding.empty()) {
       r.encoding.declared = std::string(o.encoding);
       r.encoding.declared_overridden = true;
@@ -82,9 +118,30 @@ inline page_result detect_page(const model& m, std::string_view body, const page
     r.encoding.name = std::string(canonical_encoding_name(o.encoding));
     r.encoding.source = encoding_source::http;
     r.encoding.declared = std::string(o.encoding);
-    r.conversion = convert_to_utf8(body, r.encoding.name, text);
   }
-  if (detail::looks_binary(text)) {
+  const std::string_view fallback = o.encoding_opts.fallback;
+  if (body.empty()) {
+    r.conversion.st = status::empty_input;
+  } else if ((r.encoding.name == "utf-8" && is_valid_utf8(payload)) ||
+             (r.encoding.name == "ascii" && all_ascii(payload))) {
+    // Decoding would copy the bytes unchanged: use them in place (no second copy of the page).
+    utf8 = payload;
+    r.conversion.input_bytes = r.conversion.output_bytes = payload.size();
+  } else {
+    // Not text (an image, an archive, random bytes)? Decide on a prefix before decoding it all.
+    if (payload.size() > kBinaryProbeBytes) {
+      std::string head;
+      const conversion_result c = page_decode(payload.substr(0, kBinaryProbeBytes), r.encoding.name, fallback, head);
+      if (looks_binary(head)) {
+        r.conversion = c;  // of the prefix decoded
+        r.detection.st = status::binary_input;
+        return r;
+      }
+    }
+    r.conversion = page_decode(payload, r.encoding.name, fallback, text);
+    utf8 = text;
+  }
+  if (looks_binary(utf8)) {
     r.detection.text_bytes = 0;
     r.detection.st = status::binary_input;
     return r;
@@ -92,7 +149,7 @@ inline page_result detect_page(const model& m, std::string_view body, const page
   bool html = o.kind == page_kind::html;
   if (o.kind == page_kind::sniff) {
     const bool plain = o.content_type.find("text/plain") != std::string_view::npos;
-    html = !plain && looks_like_html(text);
+    html = !plain && looks_like_html(utf8);
   }
   r.is_html = html;
   detect_options opt = o.detect;
@@ -101,18 +158,43 @@ inline page_result detect_page(const model& m, std::string_view body, const page
     if (auto u = parse_uri(o.url)) opt.hints.tld = u->host;
   }
   if (!html) {
-    r.detection = langsift::detect(m, text, opt);
+    r.detection = langsift::detect(m, utf8, opt);
     return r;
   }
   html_options ho;
   ho.main_content = o.main_content;
   ho.collect_links = false;
-  const html_result h = extract_html(text, ho);
+  ho.max_input_bytes = o.max_html_bytes;
+  html_result h = extract_html(utf8, ho);
+  std::string().swap(text);  // the decoded page is not needed any more: only its text
   r.html_lang = h.html_lang;
   opt.hints.html_lang = r.html_lang;
   if (opt.hints.content_language.empty()) opt.hints.content_language = h.content_language;
   r.detection = langsift::detect(m, h.text, opt);
+  // A cut input must say so (a language of the kept prefix is not the page's, silently).
+  if (h.st == status::truncated && r.detection.st == status::ok) r.detection.st = status::truncated;
   return r;
+}
+
+}  // namespace detail
+
+/// Runs one page body through the pipeline. A body that is not text (detail::looks_binary) is
+/// `und` with status binary_input (decided on a prefix: `conversion` then covers that prefix); an
+/// HTML page longer than `max_html_bytes` is read up to there and its detection says `truncated`.
+/// Memory: a UTF-8 or 7-bit body is used in place (no copy); other bodies are decoded once. Never
+/// throws: when memory runs out, the detection is `und` with status out_of_memory.
+inline page_result detect_page(const model& m, std::string_view body, const page_options& o = {}) noexcept {
+  try {
+    return detail::detect_page_unguarded(m, body, o);
+  } catch (const std::bad_alloc&) {
+    page_result r;  // no allocation: empty strings
+    r.detection.st = status::out_of_memory;
+    return r;
+  } catch (...) {  // detect_encoding and the converters report errors by status; nothing else throws
+    page_result r;
+    r.detection.st = status::internal_error;
+    return r;
+  }
 }
 
 }  // namespace v1

@@ -182,6 +182,7 @@ inline warc_report report_warc_record(const model& m, const warc_record& r, cons
   po.content_language = x.content_language;
   po.url = r.target_uri();
   po.main_content = o.main_content;
+  po.max_html_bytes = std::max(po.max_html_bytes, o.max_body_bytes);  // the body's own cap rules
   po.detect = o.detect;
   x.page = detect_page(m, body, po);
   const detection& d = x.page.detection;

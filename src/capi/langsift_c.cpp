@@ -14,6 +14,7 @@
 #include "langsift/detector.hpp"
 #include "langsift/model.hpp"
 #include "langsift/page.hpp"
+#include "langsift/unicode.hpp"
 #include "langsift/version.hpp"
 
 using namespace langsift::capi;
@@ -52,6 +53,24 @@ void fill(const langsift::detection& d, langsift_result* out) noexcept {
   out->reliable = d.reliable ? 1 : 0;
   out->is_short = d.is_short ? 1 : 0;
   out->status = to_c(d.st);
+}
+
+// Bytes of `s` that are not part of well-formed UTF-8 (what becomes U+FFFD).
+std::size_t invalid_utf8_bytes(std::string_view s) noexcept {
+  if (langsift::is_valid_utf8(s)) return 0;
+  std::size_t bad = 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* e = p + s.size();
+  while (p < e) {
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    const langsift::detail::utf8_decoded u = langsift::detail::decode_utf8_step(p, e);
+    if (!u.valid) bad += u.len;  // a maximal invalid subpart: one U+FFFD
+    p += u.len;
+  }
+  return bad;
 }
 
 // Splits "de, fr,it" into views into `s`.
@@ -163,6 +182,7 @@ langsift_status langsift_detect(const langsift_detector* d, const void* body, si
   if (!d || (!body && len > 0)) {
     return out->status = LANGSIFT_INVALID_ARGUMENT;
   }
+  if (len == static_cast<size_t>(-1)) len = std::strlen(static_cast<const char*>(body));  // as the header says
   try {
     langsift::page_options o;
     std::vector<std::string_view> only;
@@ -179,6 +199,10 @@ langsift_status langsift_detect(const langsift_detector* d, const void* body, si
                : options->kind == LANGSIFT_KIND_TEXT ? langsift::page_kind::text
                                                      : langsift::page_kind::sniff;
       o.main_content = options->main_content != 0;
+      // As the command line: a forced encoding must be one a converter knows (a typo would
+      // otherwise be ignored in silence), and max_text_bytes is at least 256 (0: the default).
+      if (!o.encoding.empty() && !langsift::can_convert(o.encoding)) return out->status = LANGSIFT_UNKNOWN_ENCODING;
+      if (options->max_text_bytes && options->max_text_bytes < 256) return out->status = LANGSIFT_INVALID_ARGUMENT;
       if (options->max_text_bytes) o.detect.max_text_bytes = options->max_text_bytes;
       if (options->short_text_bytes) o.detect.short_text_bytes = options->short_text_bytes;
       only = split_codes(view(options->only));
@@ -186,6 +210,7 @@ langsift_status langsift_detect(const langsift_detector* d, const void* body, si
     }
     const std::string_view bytes = len ? std::string_view(static_cast<const char*>(body), len) : std::string_view();
     const langsift::page_result r = langsift::detect_page(*d->m, bytes, o);
+    if (r.detection.st == langsift::status::out_of_memory) return out->status = LANGSIFT_OUT_OF_MEMORY;
     fill(r.detection, out);
     copy_string(out->encoding, r.encoding.name);
     copy_string(out->encoding_source, langsift::encoding_source_name(r.encoding.source));
@@ -205,8 +230,13 @@ langsift_status langsift_detect_text(const langsift_detector* d, const char* utf
   }
   try {
     if (len == static_cast<size_t>(-1)) len = std::strlen(utf8);
-    const langsift::detection r = langsift::detect(*d->m, len ? std::string_view(utf8, len) : std::string_view());
+    const std::string_view text = len ? std::string_view(utf8, len) : std::string_view();
+    const langsift::detection r = langsift::detect(*d->m, text);
     fill(r, out);
+    // Invalid UTF-8 is read as U+FFFD by the detector; say so, and count the bytes, as
+    // langsift_detect does for a body it decodes.
+    out->replaced_bytes = invalid_utf8_bytes(text);
+    if (out->replaced_bytes && out->status == LANGSIFT_OK) out->status = LANGSIFT_INVALID_UTF8;
     return LANGSIFT_OK;
   } catch (...) {
     return fail_result(out);

@@ -105,6 +105,7 @@ struct wide_stats {
   std::size_t units = 0;
   std::size_t cls[k_classes] = {};
   std::size_t zero_low = 0;  // units U+xx00 with xx != 0 (a sign of the wrong byte order)
+  std::size_t printable_pairs = 0;  // units of two printable ASCII bytes (U+2020..U+7E7E, low byte 20..7E)
   std::size_t common_punct = 0;  // dashes, quotes, ellipsis, bullets (U+2010..2027, U+2030..203B)
   std::size_t group[g_count] = {};
   void add(char32_t u) {
@@ -113,6 +114,7 @@ struct wide_stats {
     ++cls[i.cls];
     ++group[i.group];
     if (u > 0xFF && u < 0x10000 && (u & 0xFF) == 0) ++zero_low;
+    if (u >= 0x2020 && u <= 0x7E7E && (u & 0xFF) >= 0x20 && (u & 0xFF) <= 0x7E) ++printable_pairs;
     if ((u >= 0x2010 && u <= 0x2027) || (u >= 0x2030 && u <= 0x203B)) ++common_punct;
   }
 };
@@ -173,6 +175,9 @@ double wide_plausibility(const wide_stats& s) {
   const std::size_t invalid = s.cls[k_invalid], other = s.cls[k_other], pua = s.cls[k_pua];
   const std::size_t ascii = s.cls[k_ascii];
   if (s.zero_low * 4 > n) return 0;
+  // 8-bit text read as UTF-16 (or UTF-32) makes its units of two printable ASCII bytes: nearly
+  // all of them, where real CJK text has about a quarter (its low bytes are spread over 00..FF).
+  if (n - ascii >= 4 && s.printable_pairs * 10 > (n - ascii) * 8) return 0;
   // Coherence: real text uses one or two scripts (plus ASCII/punctuation).
   std::size_t grouped = 0, top1 = 0, top2 = 0;
   for (int g = 1; g < g_count; ++g) {
@@ -189,6 +194,10 @@ double wide_plausibility(const wide_stats& s) {
   if (ascii * 10 >= n) {
     // ASCII units (NUL bytes in the pattern of one byte order): strong evidence. Real text has
     // the odd C1 control or private-use character (mojibake, font hacks); tolerate a few.
+    // But NUL bytes at both byte positions (U+xx00 units beside the ASCII ones) are not that
+    // pattern: 8-bit text with NUL bytes between its words or fields (C strings, some exports)
+    // read as UTF-16 gives as many of one kind as of the other. UTF-16 text has U+xx00 rarely.
+    if (s.zero_low * 4 > ascii) return 0;
     if (invalid * 20 > n || other * 10 > n || (invalid + other + pua) * 4 > n) return 0;
     return 1.0 + static_cast<double>(ascii + s.cls[k_letter] + s.cls[k_cjk] + s.cls[k_cjk_mark]) / n;
   }

@@ -81,9 +81,15 @@ static void test_detect(langsift_detector* d) {
     CHECK(langsift_detect(d, bin, sizeof bin, NULL, &r) == LANGSIFT_OK);
     CHECK(strcmp(r.language, "und") == 0 && r.status == LANGSIFT_BINARY_INPUT);
   }
-  /* Invalid UTF-8 text is replaced, not fatal. */
+  /* Invalid UTF-8 text is replaced, not fatal, and said: its bytes counted, status INVALID_UTF8. */
   CHECK(langsift_detect_text(d, "\xff\xfe\xc0\xaf Les enfants jouaient dans le jardin", (size_t)-1, &r) == LANGSIFT_OK);
   CHECK(strcmp(r.language, "fr") == 0);
+  CHECK(r.status == LANGSIFT_INVALID_UTF8 && r.replaced_bytes == 4);
+  CHECK(langsift_detect_text(d, kFrench, (size_t)-1, &r) == LANGSIFT_OK);
+  CHECK(r.status == LANGSIFT_OK && r.replaced_bytes == 0);
+  /* (size_t)-1 is a NUL-terminated body for langsift_detect too (it crashed before). */
+  CHECK(langsift_detect(d, kFrench, (size_t)-1, NULL, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "fr") == 0 && r.text_bytes > 20);
 }
 
 static void test_errors(langsift_detector* d) {
@@ -98,9 +104,20 @@ static void test_errors(langsift_detector* d) {
   o.kind = 7;
   CHECK(langsift_detect(d, "abc", 3, &o, &r) == LANGSIFT_INVALID_ARGUMENT);
   o.kind = LANGSIFT_KIND_TEXT;
+  /* A forced encoding no converter knows is an error, as on the command line (it was ignored). */
   o.encoding = "no-such-charset";
+  CHECK(langsift_detect(d, kFrench, strlen(kFrench), &o, &r) == LANGSIFT_UNKNOWN_ENCODING);
+  CHECK(strcmp(r.language, "und") == 0 && r.status == LANGSIFT_UNKNOWN_ENCODING);
+  o.encoding = "ISO-8859-1";
   CHECK(langsift_detect(d, kFrench, strlen(kFrench), &o, &r) == LANGSIFT_OK);
-  CHECK(strcmp(r.language, "fr") == 0); /* ASCII-compatible fallback still reads it */
+  CHECK(strcmp(r.language, "fr") == 0 && strcmp(r.encoding, "windows-1252") == 0);
+  o.encoding = NULL;
+  /* max_text_bytes: 0 is the default; 1..255 are refused, as on the command line. */
+  o.max_text_bytes = 1;
+  CHECK(langsift_detect(d, kFrench, strlen(kFrench), &o, &r) == LANGSIFT_INVALID_ARGUMENT);
+  o.max_text_bytes = 256;
+  CHECK(langsift_detect(d, kFrench, strlen(kFrench), &o, &r) == LANGSIFT_OK);
+  o.max_text_bytes = 0;
 
   langsift_detector* bad = (langsift_detector*)1;
   char msg[128];

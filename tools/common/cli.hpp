@@ -2,10 +2,15 @@
 // error reporting. Tools print errors to stderr and return non-zero; the library never prints.
 #pragma once
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +25,131 @@ inline int fail(std::string_view program, std::string_view message) {
   return 1;
 }
 
+/// Runs a tool's body: running out of memory is a one-line error and exit status 1, not an abort
+/// (std::bad_alloc escaping main would call std::terminate). fail() does not allocate.
+template <class F>
+int guard_memory(std::string_view program, F&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return fail(program, "out of memory (give the process more memory, or lower a cap such as --max-input-bytes)");
+  }
+}
+
+/// A file written whole or not at all: what is written goes to a temporary file beside `path`
+/// (same directory, so the rename stays on one file system), which replaces `path` only when
+/// commit() has flushed it to disk (fsync) and renamed it. A failed write, or an output abandoned
+/// without commit(), removes the temporary file and leaves any previous `path` as it was. "-" is
+/// stdout, written directly. Every file the tools write goes through this (langsift-train's
+/// models, `langsift warc --stats-file`, langsift-eval's reports...).
+class atomic_output {
+ public:
+  explicit atomic_output(std::string path) : path_(std::move(path)) {}
+  atomic_output(const atomic_output&) = delete;
+  atomic_output& operator=(const atomic_output&) = delete;
+  ~atomic_output() { abandon(); }
+
+  /// Creates the temporary file; false with `error` set when it cannot.
+  bool open(std::string& error) {
+    if (path_ == "-") {
+      f_ = stdout;
+      return true;
+    }
+    tmp_ = path_ + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(tmp_.data());
+    if (fd < 0 || !(f_ = ::fdopen(fd, "wb"))) {
+      error = path_ + ": cannot create a temporary file beside it: " + std::strerror(errno);
+      if (fd >= 0) ::close(fd);
+      if (fd >= 0) ::unlink(tmp_.c_str());
+      tmp_.clear();
+      return false;
+    }
+    return true;
+  }
+  std::FILE* file() const noexcept { return f_; }
+  bool write(std::string_view data) { return f_ && std::fwrite(data.data(), 1, data.size(), f_) == data.size(); }
+
+  /// Flushes, syncs and renames into place; false with `error` set (and `path` untouched) when any
+  /// step fails, a write error before it included.
+  bool commit(std::string& error) {
+    if (!f_) {
+      error = path_ + ": not open";
+      return false;
+    }
+    if (f_ == stdout) {
+      f_ = nullptr;
+      if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        error = "write error on stdout";
+        return false;
+      }
+      return true;
+    }
+    const mode_t mask = ::umask(0);  // the mode a plain fopen would have given
+    ::umask(mask);
+    bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
+    ok = ok && ::fchmod(::fileno(f_), 0666 & ~mask) == 0;
+    ok = ok && ::fsync(::fileno(f_)) == 0;
+    const int e = errno;
+    ok = (std::fclose(f_) == 0) && ok;
+    f_ = nullptr;
+    if (!ok) {
+      error = path_ + ": write error: " + std::strerror(e ? e : EIO) + " (the file was left as it was)";
+      abandon();
+      return false;
+    }
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+      error = path_ + ": cannot rename the written file into place: " + std::strerror(errno);
+      abandon();
+      return false;
+    }
+    tmp_.clear();
+    return true;
+  }
+
+ private:
+  void abandon() noexcept {
+    if (f_ && f_ != stdout) std::fclose(f_);
+    f_ = nullptr;
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    tmp_.clear();
+  }
+
+  std::string path_, tmp_;
+  std::FILE* f_ = nullptr;
+};
+
+/// Writes `data` to `path` through atomic_output.
+inline bool write_file_atomic(const std::string& path, std::string_view data, std::string& error) {
+  atomic_output out(path);
+  if (!out.open(error)) return false;
+  if (!out.write(data)) {
+    error = path + ": write error: " + std::strerror(errno ? errno : EIO) + " (the file was left as it was)";
+    return false;
+  }
+  return out.commit(error);
+}
+
+/// Appends `s` as one field of a TSV line: backslash, TAB, LF and CR written as \\\\, \\t, \\n and
+/// \\r (the convention of PostgreSQL's COPY and Hive), so that a file name holding a newline or a TAB
+/// cannot split a record or shift its fields. Other bytes are written as they are.
+inline void tsv_field(std::string& out, std::string_view s) {
+  for (char c : s) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      default: out += c;
+    }
+  }
+}
+
+inline std::string tsv_field(std::string_view s) {
+  std::string out;
+  tsv_field(out, s);
+  return out;
+}
+
 /// Reads a whole file ("-" is stdin) into `out`. On failure returns false and sets `error`.
 /// Reads a file ("-": stdin) into `out`, at most `max_bytes` of it; `truncated` (if given) says
 /// whether there was more. Stops reading there: memory stays bounded on any input.
@@ -32,6 +162,11 @@ inline bool read_file(const std::string& path, std::string& out, std::string& er
   }
   out.clear();
   if (truncated) *truncated = false;
+  // A regular file's size is known: one allocation of it, not a doubling string that peaks at up
+  // to twice the file (what is read from a pipe still grows by doubling).
+  struct stat st {};
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    out.reserve(std::min<std::size_t>(static_cast<std::size_t>(st.st_size), max_bytes));
   char buf[1 << 16];
   size_t n;
   while (out.size() < max_bytes &&

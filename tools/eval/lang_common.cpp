@@ -387,15 +387,7 @@ bool write_text(const std::string& path, const std::string& text, std::string& e
     std::fflush(stdout);
     return true;
   }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    error = path + ": " + std::strerror(errno);
-    return false;
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) error = path + ": write error";
-  return ok;
+  return langsift::cli::write_file_atomic(path, text, error);
 }
 
 std::string md_cell(std::string_view s) {

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "common/cli.hpp"
 #include "eval_modes.hpp"
 #include "langsift/version.hpp"
 
@@ -33,7 +34,8 @@ void usage(std::FILE* out) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int run_main(int argc, char** argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -48,4 +50,10 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "langsift-eval: unknown mode '%s'\n", argv[1]);
   usage(stderr);
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return langsift::cli::guard_memory("langsift-eval", [&] { return run_main(argc, argv); });
 }

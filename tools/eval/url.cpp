@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -324,7 +325,7 @@ int eval_url(int argc, char** argv) {
   std::printf("\n");
 
   if (!pred_path.empty()) {
-    std::ofstream out(pred_path, std::ios::binary);
+    std::ostringstream out;
     out << "language\turl\tsource";
     for (const auto& nm : names) out << '\t' << nm;
     out << '\n';
@@ -333,7 +334,7 @@ int eval_url(int argc, char** argv) {
       for (std::size_t c = 0; c < C; ++c) out << '\t' << pred[c][i];
       out << '\n';
     }
-    if (!out) return fail(kUrlEval, "cannot write " + pred_path);
+    if (!write_file_atomic(pred_path, out.str(), error)) return fail(kUrlEval, error);
   }
   return 0;
 }

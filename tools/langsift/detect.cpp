@@ -43,7 +43,8 @@ void usage(std::FILE* out) {
       "  code                the top language code only\n"
       "  tsv                 code<TAB>langs<TAB>text_bytes<TAB>reliable<TAB>short<TAB>score, langs\n"
       "                      = code:percent:bytes,... (up to three); FILE<TAB> first when reading\n"
-      "                      files; with HTML also <TAB>encoding<TAB>encoding-source (default)\n"
+      "                      files; with HTML also <TAB>encoding<TAB>encoding-source (default).\n"
+      "                      In a file name, \\, TAB, LF and CR are written \\\\, \\t, \\n, \\r\n"
       "  jsonl               one JSON object per document\n"
       "\n"
       "model and classification:\n"
@@ -98,7 +99,7 @@ void print_result(const settings& s, const std::string* name, const langsift::de
   line.clear();
   if (s.format == out_format::code) {
     if (name && !s.lines) {
-      line += *name;
+      langsift::cli::tsv_field(line, *name);
       line += '\t';
     }
     line += d.language();
@@ -108,7 +109,7 @@ void print_result(const settings& s, const std::string* name, const langsift::de
   }
   if (s.format == out_format::tsv) {
     if (name && !s.lines) {
-      line += *name;
+      langsift::cli::tsv_field(line, *name);
       line += '\t';
     }
     line += d.language();
@@ -156,6 +157,7 @@ langsift::detection detect_page(const langsift::model& m, const settings& s, con
            : s.kind == input_kind::text ? langsift::page_kind::text
                                         : langsift::page_kind::sniff;
   o.main_content = s.main_content;
+  o.max_html_bytes = std::max(o.max_html_bytes, s.max_input_bytes);  // --max-input-bytes rules
   o.detect = s.opt;
   langsift::page_result r = langsift::detect_page(m, bytes, o);
   page.encoding = r.encoding.name;
@@ -357,11 +359,15 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     }
     page_info page;
     langsift::detection d = detect_page(*m, s, bytes, page);
+    if (d.st == langsift::status::out_of_memory) {  // no answer for this file: an error, as unreadable
+      rc = fail(kProgram, path + ": out of memory (lower --max-input-bytes, or give the process more memory)");
+      continue;
+    }
     if (cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
     const bool keep = !s.filtering || langsift::keep(d, s.filter);
     if (s.kept_only) {
       if (keep) {
-        put(path);
+        put(langsift::cli::tsv_field(path));
         put("\n");
       }
     } else {

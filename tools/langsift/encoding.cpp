@@ -92,7 +92,7 @@ int langsift::cli::cmd_encoding(int argc, char** argv) {
       continue;
     }
     langsift::encoding_result r = langsift::detect_encoding(data, opt);
-    std::printf("%s\t%s\t%.*s\t%.3f", path.c_str(), r.name.c_str(),
+    std::printf("%s\t%s\t%.*s\t%.3f", langsift::cli::tsv_field(path).c_str(), r.name.c_str(),
                 static_cast<int>(langsift::encoding_source_name(r.source).size()),
                 langsift::encoding_source_name(r.source).data(), static_cast<double>(r.confidence));
     if (verbose)

@@ -1,6 +1,7 @@
 // `langsift` — the command-line front end. One subcommand per file in this directory.
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "common/cli.hpp"
@@ -46,7 +47,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const auto& c : kSubcommands)
-    if (cmd == c.name) return c.run(argc - 1, argv + 1);
+    if (cmd == c.name) {
+      const std::string program = std::string("langsift ") + c.name;
+      return langsift::cli::guard_memory(program, [&] { return c.run(argc - 1, argv + 1); });
+    }
   std::fprintf(stderr, "langsift: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -68,7 +70,8 @@ void usage(std::FILE* out) {
       "Malformed input (a record that is not WARC, a wrong Content-Length, a truncated or corrupt\n"
       "gzip member) is reported on stderr as 'FILE: offset N: what' and reading goes on with the\n"
       "next record. Exit status: 0 when all went well, 3 when some input was malformed (and\n"
-      "reported), 1 when a file cannot be read or the model cannot be loaded, 2 on a usage error.\n");
+      "reported), 1 when a file cannot be read, the model cannot be loaded or memory ran out, 2 on a\n"
+      "usage error.\n");
 }
 
 struct settings {
@@ -84,8 +87,15 @@ using outcome = langsift::warc_report;
 using statistics = langsift::warc_statistics;
 
 /// `file`: the input's name when several files are read (then the first field), else null.
+std::atomic<bool> g_out_of_memory{false};
+
 outcome process(const settings& s, const langsift::warc_record& r, const std::string* file) {
-  return langsift::report_warc_record(*s.model, r, s.report, file);
+  outcome o = langsift::report_warc_record(*s.model, r, s.report, file);
+  if (o.classified && o.page.detection.st == langsift::status::out_of_memory && !g_out_of_memory.exchange(true))
+    std::fprintf(stderr, "%s: offset %llu: out of memory: the record's line says status out_of_memory "
+                 "(lower --max-record-bytes, or give the process more memory)\n", kProgram,
+                 static_cast<unsigned long long>(r.offset));
+  return o;
 }
 
 /// Prints outcomes in input order and adds them to the statistics. Workers hand in results in any
@@ -264,10 +274,13 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     s.model = &langsift::default_model();
     if (s.model->empty()) return fail(kProgram, "the built-in model failed to load (a broken build)");
   }
-  std::FILE* stats_out = nullptr;
+  // --stats-file: written atomically at the end; opened first, so that an unwritable place is an
+  // error before any work.
+  std::optional<atomic_output> stats_out;
   if (!s.stats_file.empty()) {
-    stats_out = std::fopen(s.stats_file.c_str(), "wb");
-    if (!stats_out) return fail(kProgram, s.stats_file + ": " + std::strerror(errno));
+    std::string error;
+    stats_out.emplace(s.stats_file);
+    if (!stats_out->open(error)) return fail(kProgram, error);
   }
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -331,9 +344,9 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     if (!stats_out) std::fwrite(t.data(), 1, t.size(), stdout);
   }
   if (stats_out) {
-    const std::string t = stats.tsv();
-    std::fwrite(t.data(), 1, t.size(), stats_out);
-    if (std::fclose(stats_out) != 0) rc = fail(kProgram, s.stats_file + ": write error");
+    std::string error;
+    if (!stats_out->write(stats.tsv()) || !stats_out->commit(error))
+      rc = fail(kProgram, error.empty() ? s.stats_file + ": write error (the file was left as it was)" : error);
   }
   if (s.timing) {
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -353,5 +366,6 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   }
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) return fail(kProgram, "write error on stdout");
   if (rc) return rc;
+  if (g_out_of_memory.load()) return 1;
   return malformed ? 3 : 0;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "langsift/detector.hpp"
 #include "langsift/train.hpp"
 #include "unaccent.hpp"
 
@@ -127,7 +128,8 @@ namespace langsift::cli {
 int train_url(int argc, char** argv);  // url_train.cpp
 }
 
-int main(int argc, char** argv) {
+namespace {
+int run_main(int argc, char** argv) {
   using namespace langsift::cli;
   if (argc > 1 && std::string_view(argv[1]) == "url") return train_url(argc - 1, argv + 1);
   std::string corpus, output, langs_arg, manifest, exclude_arg, weights_arg, name, holdout_dir, value, calib_arg;
@@ -298,8 +300,7 @@ int main(int argc, char** argv) {
         errors[i] = path.string() + ": size differs from the manifest";
         continue;
       }
-      std::ofstream held;
-      if (!holdout_dir.empty()) held.open(fs::path(holdout_dir) / (code + ".txt"), std::ios::binary);
+      std::string held;  // the held-out lines, written (atomically) once the language is read
       const auto& ranges = skip[code];
       // Streams the training lines (excluded sources and held-out lines skipped); `held_out`
       // receives the held-out ones. Called twice: the script histogram first, then counting.
@@ -333,10 +334,15 @@ int main(int argc, char** argv) {
                         c->add_text(plain);
                     },
                     [&](const std::string& line) {
-                      if (held) held << line << '\n';
+                      if (!holdout_dir.empty()) (held += line) += '\n';
                     });
       if (in.bad()) {
         errors[i] = path.string() + ": read error";
+        continue;
+      }
+      std::string write_error;
+      if (!holdout_dir.empty() && !write_file_atomic((fs::path(holdout_dir) / (code + ".txt")).string(), held, write_error)) {
+        errors[i] = write_error;
         continue;
       }
       counts[i] = std::move(c);
@@ -352,6 +358,17 @@ int main(int argc, char** argv) {
   for (auto& t : pool) t.join();
   for (const auto& e : errors)
     if (!e.empty()) return fail(kProgram, e);
+  // A language with no text cannot be learnt: refuse (a model of it would answer `und` to
+  // everything, or steal answers with a profile of nothing). A language whose text has no letters
+  // is learnt, with a warning: scripts without letters are not text.
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    const std::string file = (fs::path(corpus) / (codes[i] + ".txt")).string();
+    if (counts[i]->bytes() + counts[i]->sample().size() == 0 || counts[i]->counts().empty())
+      return fail(kProgram, file + ": no text to learn from (empty, or only line breaks)");
+    if (counts[i]->scripts().total() == 0)
+      std::fprintf(stderr, "%s: warning: %s: no letters in the text: %s will rarely be answered, and not as text\n",
+                   kProgram, file.c_str(), codes[i].c_str());
+  }
 
   // Model.
   std::ostringstream info;
@@ -375,17 +392,35 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return fail(kProgram, e.what());
   }
-  {
-    std::ofstream out(output, std::ios::binary | std::ios::trunc);
-    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-      return fail(kProgram, output + ": cannot write");
-  }
   model check;
   std::string error;
-  if (model::load_file(output, check, &error) != status::ok) return fail(kProgram, "written model does not load: " + error);
+  // Checked before it is written, and written atomically: a failed write or a model that does not
+  // load leaves the previous file as it was.
+  if (model::load_copy(bytes, check) != status::ok) return fail(kProgram, "the model built does not load (a bug)");
+  if (!write_file_atomic(output, bytes, error)) return fail(kProgram, error);
+  // The model's own fit test: the lines held out of each language (never counted) should come out
+  // as that language. A language that fails it (random bytes, text in another language, markup)
+  // is kept, with a warning naming it.
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    const auto& held = counts[i]->sample();
+    if (held.size() < 5) continue;  // too little held out to judge
+    std::size_t right = 0;
+    for (const std::string& line : held) right += langsift::detail::code_matches(detect(check, line).language(), codes[i]);
+    if (right * 2 < held.size())
+      std::fprintf(stderr,
+                   "%s: warning: %s: the model answers %s for only %zu of %zu of its own held-out lines: is %s.txt "
+                   "text in that language?\n",
+                   kProgram, codes[i].c_str(), codes[i].c_str(), right, held.size(), codes[i].c_str());
+  }
   std::printf("%s: %zu languages in %zu scripts, %zu features (%zu inline, %zu lists in %zu entries, %zu rows), "
               "%zu buckets (load %.3f), %zu bytes, xxh3 %016llx\n",
               output.c_str(), codes.size(), check.group_count(), rep.features, rep.inline_postings, rep.lists,
               rep.postings, rep.rows, rep.buckets, rep.load, rep.bytes, static_cast<unsigned long long>(check.checksum()));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return langsift::cli::guard_memory("langsift-train", [&] { return run_main(argc, argv); });
 }

@@ -163,9 +163,8 @@ int train_url(int argc, char** argv) {
     if (m.empty()) return fail(kUrlProgram, "fewer than 2 languages with --min-urls URLs");
   }
   const std::string bytes = m.save();
-  std::ofstream out(output, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) return fail(kUrlProgram, "cannot write " + output);
+  std::string write_error;
+  if (!write_file_atomic(output, bytes, write_error)) return fail(kUrlProgram, write_error);
   std::size_t used = 0;
   for (const auto b : m.buckets) used += b != 0;
   std::fprintf(stderr, "%s: %zu languages, %zu used buckets, %zu postings in lists, %zu bytes, xxh3 %016llx\n",

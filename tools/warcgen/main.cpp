@@ -105,8 +105,9 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < files.size(); ++k)
     if (!read_file(files[k], bodies[k], error)) return fail(kProgram, error);
 
-  std::FILE* out = out_path.empty() ? stdout : std::fopen(out_path.c_str(), "wb");
-  if (!out) return fail(kProgram, out_path + ": " + std::strerror(errno));
+  atomic_output output(out_path.empty() ? "-" : out_path);  // written whole or not at all
+  if (!output.open(error)) return fail(kProgram, error);
+  std::FILE* out = output.file();
   unsigned long long n = 0;
   auto put = [&](const langsift::warcgen::record_spec& r) {
     const std::string bytes = langsift::warcgen::record(r);
@@ -155,7 +156,6 @@ int main(int argc, char** argv) {
       put(r);
     }
   }
-  if (std::fflush(out) != 0 || std::ferror(out)) return fail(kProgram, "write error");
-  if (out != stdout && std::fclose(out) != 0) return fail(kProgram, out_path + ": write error");
+  if (!output.commit(error)) return fail(kProgram, error);
   return 0;
 }

@@ -1083,9 +1083,14 @@ py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content
   if (ct) po.content_type = *ct;
   if (cl) po.content_language = *cl;
   if (u) po.url = *u;
-  if (enc) po.encoding = *enc;
+  if (enc) {
+    // A forced encoding must be one a converter knows (as on the command line and in the C ABI).
+    if (!can_convert(*enc)) throw py::value_error("encoding: '" + *enc + "' is not an encoding langsift can decode");
+    po.encoding = *enc;
+  }
   po.kind = parse_kind(kind);
   po.main_content = main_content;
+  po.max_html_bytes = std::max(po.max_html_bytes, max_input_bytes);  // max_input_bytes rules
   po.detect = c.opt;
   page_result pr;
   {

@@ -139,6 +139,9 @@ def test_bad_input_gets_a_clear_exception_or_status():
         langsift.classify_url(b"http://example.de/")
     with pytest.raises(ValueError, match="kind must be"):
         langsift.detect_page(b"x", kind="pdf")
+    with pytest.raises(ValueError, match="not an encoding langsift can decode"):
+        langsift.detect_page(b"x", encoding="no-such-charset")
+    assert langsift.detect_page(GERMAN.encode("latin-1", "replace"), encoding="ISO-8859-1").encoding == "windows-1252"
     # Lone surrogates (which UTF-8 cannot hold) are replaced and said so.
     d = langsift.detect("Der Stadtrat hat \udc80 beschlossen, die Bibliothek zu erweitern.")
     assert d.language == "de" and d.status == "invalid_utf8"
