@@ -484,3 +484,49 @@ TEST_CASE("warc statistics: merge, TSV round trip, concatenated tables add up, b
   CHECK_FALSE(warc_statistics::parse_tsv("total\tpagez\t1\n", untouched, &error));
   CHECK(error == "line 1: unknown total");
 }
+
+TEST_CASE("warc: a record's length covers its gzip member (or its bytes), so offset and length cut it out alone") {
+  const auto recs = three_records("WARC/1.1");
+  for (const bool gz : {true, false}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{3}, std::size_t{1000}}) {
+      INFO("gzip " << gz << " chunk " << chunk);
+      std::vector<std::uint64_t> offsets;
+      const std::string data = write(recs, gz, &offsets);
+      offsets.push_back(data.size());
+      warc_reader mem(data);
+      std::size_t at = 0;
+      warc_reader streamed(warc_reader::source([&](char* buf, std::size_t n) {
+        const std::size_t k = std::min({n, chunk, data.size() - at});
+        std::copy_n(data.data() + at, k, buf);
+        at += k;
+        return k;
+      }));
+      warc_reader& reader = chunk ? streamed : mem;
+      warc_record r;
+      for (std::size_t i = 0; i < recs.size(); ++i) {
+        REQUIRE(reader.next(r) == warc_status::record);
+        CHECK(r.offset == offsets[i]);
+        CHECK(r.length == offsets[i + 1] - offsets[i]);
+        // The slice [offset, offset + length) is that record, whole (Common Crawl's index use).
+        warc_reader alone(std::string_view(data).substr(r.offset, r.length));
+        warc_record one;
+        REQUIRE(alone.next(one) == warc_status::record);
+        CHECK(one.record_id() == r.record_id());
+        CHECK(one.block == r.block);
+        CHECK(alone.next(one) == warc_status::end);
+      }
+    }
+  }
+  // Several records in one gzip member: no length of their own.
+  std::string plain;
+  for (const auto& s : recs) plain += wg::record(s);
+  const std::string member = wg::gzip(plain);
+  warc_reader one_member(member);
+  warc_record r;
+  std::size_t n = 0;
+  while (one_member.next(r) == warc_status::record) {
+    CHECK(r.length == 0);
+    ++n;
+  }
+  CHECK(n == recs.size());
+}

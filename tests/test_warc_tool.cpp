@@ -48,8 +48,10 @@ std::string num_field(const std::string& line, const std::string& key) {
   return line.substr(a + k.size(), b - a - k.size());
 }
 
+/// The line without its offset and length (which depend on the input's compression).
 std::string without_offset(const std::string& line) {
-  const std::size_t b = line.find(',');
+  std::size_t b = line.find(',');
+  if (line.compare(b, 10, ",\"length\":") == 0) b = line.find(',', b + 1);
   return line.substr(b);
 }
 
@@ -98,6 +100,9 @@ TEST_CASE("warc tool: known answers on an uncompressed WARC/1.0 and a gzip WARC/
   REQUIRE(gl.size() == 8);
   for (std::size_t k = 0; k < 8; ++k) CHECK(without_offset(gl[k]) == without_offset(pl[k]));
   CHECK(num_field(gl[0], "offset") == "409");  // the third gzip member
+  CHECK(num_field(gl[0], "length") == "529");  // ... which ends where the fourth begins
+  CHECK(num_field(gl[1], "offset") == "938");
+  CHECK(num_field(pl[0], "length") == std::to_string(std::stoull(num_field(pl[1], "offset")) - std::stoull(num_field(pl[0], "offset"))));
 
   // --all: a line for every record; stdin; several files in one run.
   const outcome all = sh("cat " + q(kData + "warc/sample.warc") + " | " + kWarc + " --all");
@@ -110,6 +115,18 @@ TEST_CASE("warc tool: known answers on an uncompressed WARC/1.0 and a gzip WARC/
   CHECK(str_field(tl[15], "file") == kData + "warc/sample.warc.gz");
   CHECK(tl[8].substr(tl[8].find(",\"offset\"") + 1) == gl[0].substr(1));
   CHECK(str_field(pl[0], "file").empty());
+  // stdin's name: --name, else Hadoop Streaming's environment; the record's date and digest;
+  // ISO 639-3 codes on request, in the lines and the statistics.
+  const std::string cat = "cat " + q(kData + "warc/sample.warc.gz") + " | ";
+  CHECK(str_field(lines(sh(cat + kWarc + " --name shard-7.warc.gz -").out)[0], "file") == "shard-7.warc.gz");
+  CHECK(str_field(lines(sh(cat + "mapreduce_map_input_file=hdfs://nn/c/x.warc.gz " + kWarc + " -").out)[0], "file") ==
+        "hdfs://nn/c/x.warc.gz");
+  CHECK(str_field(lines(sh(cat + "map_input_file=old.warc.gz " + kWarc + " -").out)[0], "file") == "old.warc.gz");
+  CHECK(str_field(gl[0], "warc_date") == "2026-11-23T05:00:02Z");
+  const auto iso3 = lines(sh(kWarc + " --codes iso639-3 " + q(kData + "warc/sample.warc.gz")).out);
+  CHECK(str_field(iso3[0], "language") == "deu");
+  CHECK(contains(sh(kWarc + " --stats --codes iso639-3 " + q(kData + "warc/sample.warc.gz")).out, "\nlanguage\tdeu\t"));
+  CHECK(sh(kWarc + " --codes iso639-2 " + q(kData + "warc/sample.warc.gz")).status == 2);
 }
 
 TEST_CASE("warc tool: pages written by langsift-warcgen in 20 encodings, as gzip with chunked gzip bodies") {
@@ -294,6 +311,7 @@ TEST_CASE("warc tool: --help, usage errors and unreadable files") {
 TEST_CASE("warc tool: WARC-Truncated is passed on (a record written by printf, read from a pipe)") {
   std::string cmd =
       "printf 'WARC/1.1\\r\\nWARC-Type: resource\\r\\nWARC-Truncated: length\\r\\nContent-Type: text/plain\\r\\n"
+      "WARC-Payload-Digest: sha1:WRRK4YHXU7ZVBLPQXRHTXWTKJO2KBBRB\\r\\n"
       "Content-Length: 44\\r\\n\\r\\nThe quick brown fox jumps over the lazy dog.\\r\\n\\r\\n' | ";
   cmd += kWarc;
   const outcome r = sh(cmd);
@@ -303,4 +321,6 @@ TEST_CASE("warc tool: WARC-Truncated is passed on (a record written by printf, r
   CHECK(str_field(ls[0], "warc_truncated") == "length");
   CHECK(str_field(ls[0], "language") == "en");
   CHECK(num_field(ls[0], "offset") == "0");
+  CHECK(str_field(ls[0], "payload_digest") == "sha1:WRRK4YHXU7ZVBLPQXRHTXWTKJO2KBBRB");
+  CHECK(num_field(ls[0], "length") == "211");  // the whole record with its CRLF CRLF
 }

@@ -147,6 +147,11 @@ struct warc_record {
   std::uint64_t offset = 0;
   /// Where the record starts in the uncompressed stream (== offset for uncompressed input).
   std::uint64_t data_offset = 0;
+  /// Bytes of the input the record occupies from `offset`: its gzip member, when the member holds
+  /// this record only (Common Crawl's index gives offset and length so); the record with its
+  /// trailing CRLF CRLF in uncompressed input. 0 when not known: several records in one member, or
+  /// a record whose framing is broken.
+  std::uint64_t length = 0;
   std::string version;              ///< "WARC/1.0", "WARC/1.1"
   std::vector<warc_field> fields;   ///< the header fields in order (continuation lines joined)
   std::uint64_t content_length = 0; ///< the Content-Length field
@@ -174,7 +179,7 @@ struct warc_record {
   bool truncated() const noexcept { return block_bytes < content_length; }
 
   void clear() {
-    offset = data_offset = content_length = block_bytes = 0;
+    offset = data_offset = length = content_length = block_bytes = 0;
     version.clear();
     fields.clear();
     block.clear();
@@ -342,7 +347,9 @@ class warc_reader {
       r.problem = "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the next record";
       note_problem(off, r.problem);
       resync_ = true;
+      return warc_status::record;
     }
+    record_length(r);
     return warc_status::record;
   }
 
@@ -352,6 +359,19 @@ class warc_reader {
   static constexpr std::size_t kKeepMember = 256 * 1024;
 
   void init() { raw_.resize(in_memory_ ? 0 : kChunk); }
+
+  /// Sets r.length once the record's trailer is read: for gzip input, the member's compressed size
+  /// when the member ends here (driving inflate to its end reads only this member's bytes); for
+  /// uncompressed input, the bytes up to here.
+  void record_length(warc_record& r) {
+    if (!gzip_) {
+      r.length = data_offset() - r.offset;
+      return;
+    }
+    if (r.data_offset != member_data_offset_) return;  // not the member's first record
+    if (avail(1) != 0 || member_bad_ || member_cut_) return;  // more records in this member, or a damaged one
+    r.length = raw_offset() - member_offset_;
+  }
 
   warc_status fail(std::uint64_t off, std::string msg) {
     note_problem(off, std::move(msg));
@@ -519,6 +539,7 @@ class warc_reader {
     }
     inflateReset(&z_);
     member_offset_ = raw_offset();
+    member_data_offset_ = data_offset();
     return true;
   }
 
@@ -567,6 +588,7 @@ class warc_reader {
   z_stream z_{};
   bool member_done_ = false, member_bad_ = false, member_cut_ = false, member_reported_ = false;
   std::uint64_t member_offset_ = 0;
+  std::uint64_t member_data_offset_ = 0;  // where the current member's output starts in the uncompressed stream
 
   bool resync_ = false;
   std::string pending_;

@@ -121,9 +121,12 @@ inline warc_report report_warc_record(const model& m, const warc_record& r, cons
   }
   l += "\"offset\":";
   l += std::to_string(r.offset);
+  if (r.length) detail::json_number(l, "length", r.length);
   detail::json_text(l, "warc_type", type);
   detail::json_text(l, "target_uri", r.target_uri());
   detail::json_text(l, "record_id", r.record_id());
+  if (const std::string_view d = r.field("WARC-Date"); !d.empty()) detail::json_text(l, "warc_date", d);
+  if (const std::string_view g = r.field("WARC-Payload-Digest"); !g.empty()) detail::json_text(l, "payload_digest", g);
   std::string_view skipped;
   std::string_view body;
   std::string scratch;

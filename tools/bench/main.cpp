@@ -519,6 +519,10 @@ int parse_args(int argc, char** argv, settings& s, bool& help) {
       return true;
     };
     unsigned long long n = 0;
+    if (a == "--version") {
+      langsift::cli::print_version("langsift-bench");
+      return -1;  // done: main exits 0
+    }
     if (a == "-h" || a == "--help") {
       help = true;
       return 0;
@@ -585,8 +589,7 @@ int parse_args(int argc, char** argv, settings& s, bool& help) {
       if (!need("--memory-probe")) return 2;
       s.memory_probe = value;
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      cli::fail(kProgram, "unknown option '" + std::string(a) + "' (see --help)");
-      return 2;
+      return cli::unknown_option(kProgram, a, usage);
     } else {
       s.inputs.emplace_back(a);
     }
@@ -608,18 +611,12 @@ std::string default_fasttext_model() {
 int main(int argc, char** argv) {
   settings s;
   bool help = false;
-  if (int rc = parse_args(argc, argv, s, help)) {
-    if (rc == 2) std::fprintf(stderr, "usage: langsift-bench [options] INPUT... (see --help)\n");
-    return rc;
-  }
+  if (int rc = parse_args(argc, argv, s, help)) return rc < 0 ? 0 : rc;
   if (help) {
     usage(stdout);
     return 0;
   }
-  if (s.inputs.empty()) {
-    usage(stderr);
-    return 2;
-  }
+  if (s.inputs.empty()) return cli::fail(kProgram, "no INPUT given; see --help") + 1;
   if (!s.fasttext_model_explicit) s.det.fasttext_model_path = default_fasttext_model();
   if (!s.memory_probe.empty()) return memory_probe(s);
   const bool tty = ::isatty(2) != 0;

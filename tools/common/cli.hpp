@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +17,9 @@
 #include <string_view>
 #include <vector>
 
+#include "langsift/language_codes.hpp"
+#include "langsift/version_config.hpp"
+
 namespace langsift::cli {
 
 /// Prints "PROGRAM: message" to stderr and returns 1, for `return fail(...)`.
@@ -23,6 +27,86 @@ inline int fail(std::string_view program, std::string_view message) {
   std::fprintf(stderr, "%.*s: %.*s\n", static_cast<int>(program.size()), program.data(),
                static_cast<int>(message.size()), message.data());
   return 1;
+}
+
+/// The value of --codes: "iso639-1" (or "639-1") / "iso639-3" (or "639-3"); nullopt otherwise.
+inline std::optional<langsift::code_style> parse_code_style(std::string_view v) {
+  if (v == "iso639-1" || v == "639-1" || v == "iso639_1") return langsift::code_style::iso639_1;
+  if (v == "iso639-3" || v == "639-3" || v == "iso639_3") return langsift::code_style::iso639_3;
+  return std::nullopt;
+}
+
+/// `--version`: "PROGRAM (langsift X.Y.Z)" on stdout; returns 0 for `return print_version(...)`.
+inline int print_version(std::string_view program) {
+  std::printf("%.*s (langsift %s)\n", static_cast<int>(program.size()), program.data(), LANGSIFT_VERSION_STRING);
+  return 0;
+}
+
+/// The options a usage text names ("--format", "-o", ...), in order, without duplicates.
+inline std::vector<std::string> options_in(std::string_view usage_text) {
+  std::vector<std::string> v;
+  for (std::size_t i = 0; i < usage_text.size(); ++i) {
+    if (usage_text[i] != '-' || (i > 0 && usage_text[i - 1] != ' ' && usage_text[i - 1] != '[' &&
+                                 usage_text[i - 1] != '|' && usage_text[i - 1] != ',' && usage_text[i - 1] != '('))
+      continue;
+    std::size_t j = i + 1;
+    if (j < usage_text.size() && usage_text[j] == '-') ++j;
+    const std::size_t name = j;
+    while (j < usage_text.size() && (std::isalnum(static_cast<unsigned char>(usage_text[j])) || usage_text[j] == '-')) ++j;
+    if (j == name || (j - i == 2 && !std::isalpha(static_cast<unsigned char>(usage_text[name])))) continue;
+    std::string o(usage_text.substr(i, j - i));
+    if (std::find(v.begin(), v.end(), o) == v.end()) v.push_back(std::move(o));
+    i = j;
+  }
+  return v;
+}
+
+/// Edit distance (insertions, deletions, substitutions), for "did you mean".
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+/// The one-line usage error for an unknown option, naming the closest option the tool's usage text
+/// lists ("langsift detect: unknown option '--formt' (did you mean --format?); see --help"). The
+/// usage text comes from the tool's own usage(FILE*) function. Returns 2, the usage-error status.
+inline int unknown_option(std::string_view program, std::string_view arg, void (*usage)(std::FILE*)) {
+  std::string text;
+  if (usage) {
+    char* buf = nullptr;
+    std::size_t len = 0;
+    if (std::FILE* m = ::open_memstream(&buf, &len)) {
+      usage(m);
+      std::fclose(m);
+      text.assign(buf ? buf : "", len);
+    }
+    std::free(buf);
+  }
+  const std::string_view key = arg.substr(0, arg.find('='));
+  std::string best;
+  std::size_t best_d = static_cast<std::size_t>(-1);
+  for (const std::string& o : options_in(text)) {
+    const std::size_t d = edit_distance(key, o);
+    if (d < best_d) {
+      best_d = d;
+      best = o;
+    }
+  }
+  std::string msg = "unknown option '" + std::string(arg) + "'";
+  if (!best.empty() && best_d <= std::max<std::size_t>(2, key.size() / 3)) msg += " (did you mean " + best + "?)";
+  msg += "; see --help";
+  fail(program, msg);
+  return 2;
 }
 
 /// Runs a tool's body: running out of memory is a one-line error and exit status 1, not an abort

@@ -322,6 +322,7 @@ int main(int argc, char** argv) {
       out = std::strtoull(value.c_str(), &end, 10);
       return !value.empty() && end && *end == 0;
     };
+    if (a == "--version") return langsift::cli::print_version("langsift-crawlsim");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -348,15 +349,13 @@ int main(int argc, char** argv) {
       if (!missing && !num(s)) return langsift::cli::fail(kProgram, "--seed: a number");
       seed = s;
     } else {
-      usage(stderr);
-      return langsift::cli::fail(kProgram, "unknown argument: " + std::string(a));
+      return langsift::cli::unknown_option(kProgram, a, usage);
     }
     if (missing) return langsift::cli::fail(kProgram, std::string(a) + " needs a value");
   }
   if (measure_n) return measure(measure_n);
   if (data.empty()) {
-    usage(stderr);
-    return langsift::cli::fail(kProgram, "--data DIR is required");
+    return langsift::cli::fail(kProgram, "--data DIR is required; see --help") + 1;
   }
 
   // corpora

@@ -28,6 +28,7 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift-eval calibrate");
     if (a == "-h" || a == "--help") {
       std::printf(
           "usage: langsift-eval calibrate [--lines N] MODEL DIR\n\n"

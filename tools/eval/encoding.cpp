@@ -318,6 +318,7 @@ int langsift::cli::eval_encoding(int argc, char** argv) {
     std::string_view a = argv[i];
     std::string value;
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift-eval encoding");
     if (a == "--help" || a == "-h") {
       usage(stdout);
       return 0;
@@ -330,8 +331,7 @@ int langsift::cli::eval_encoding(int argc, char** argv) {
       if (!v) return fail(k_prog, "--max-bytes needs a size such as 65536 or 64K"), 2;
       opt.max_detect_bytes = static_cast<std::size_t>(*v);
     } else if (a.size() > 1 && a[0] == '-') {
-      fail(k_prog, "unknown option '" + std::string(a) + "' (see --help)");
-      return 2;
+      return unknown_option(k_prog, a, usage);
     } else if (dir.empty()) {
       dir = a;
     } else {

@@ -333,6 +333,7 @@ int langsift::cli::eval_lang(int argc, char** argv) {
     std::string_view a = argv[i];
     std::string value, error;
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift-eval lang");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -366,8 +367,7 @@ int langsift::cli::eval_lang(int argc, char** argv) {
       if (missing) return fail_usage("--svg needs a file");
       o.svg = value;
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail_usage("unknown option '" + std::string(a) + "'");
+      return langsift::cli::unknown_option(kProgram, a, usage);
     } else if (have_dir) {
       return fail_usage("only one DIR, please");
     } else {
@@ -375,10 +375,7 @@ int langsift::cli::eval_lang(int argc, char** argv) {
       have_dir = true;
     }
   }
-  if (!have_dir) {
-    usage(stderr);
-    return 2;
-  }
+  if (!have_dir) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
   std::string error;
   if (!dets.finish(o.detectors, error)) return fail_usage(error);
 

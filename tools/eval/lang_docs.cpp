@@ -91,6 +91,7 @@ int langsift::cli::eval_docs(int argc, char** argv) {
     std::string_view a = argv[i];
     std::string value;
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift-eval docs");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -121,8 +122,7 @@ int langsift::cli::eval_docs(int argc, char** argv) {
       if (missing) return fail_usage("--tsv needs a file");
       tsv = value;
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail_usage("unknown option '" + std::string(a) + "'");
+      return langsift::cli::unknown_option(kProgram, a, usage);
     } else if (have_dir) {
       return fail_usage("only one DIR, please");
     } else {
@@ -130,10 +130,7 @@ int langsift::cli::eval_docs(int argc, char** argv) {
       have_dir = true;
     }
   }
-  if (!have_dir) {
-    usage(stderr);
-    return 2;
-  }
+  if (!have_dir) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
   if (sizes.empty()) sizes = {400, 160};
   std::vector<detector> detectors;
   if (!dets.finish(detectors, error)) return fail_usage(error);

@@ -200,6 +200,7 @@ int langsift::cli::eval_mixed(int argc, char** argv) {
       out = static_cast<std::size_t>(*n);
       return true;
     };
+    if (a == "--version") return langsift::cli::print_version("langsift-eval mixed");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -243,8 +244,7 @@ int langsift::cli::eval_mixed(int argc, char** argv) {
       if (missing) return fail_usage("--tsv needs a file");
       tsv = value;
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail_usage("unknown option '" + std::string(a) + "'");
+      return langsift::cli::unknown_option(kProgram, a, usage);
     } else if (have_dir) {
       return fail_usage("only one DIR, please");
     } else {
@@ -252,10 +252,7 @@ int langsift::cli::eval_mixed(int argc, char** argv) {
       have_dir = true;
     }
   }
-  if (!have_dir) {
-    usage(stderr);
-    return 2;
-  }
+  if (!have_dir) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
   if (have_pairs && random_k) return fail_usage("--pairs and --random exclude each other");
   std::vector<detector> detectors;
   if (!dets.finish(detectors, error)) return fail_usage(error);

@@ -37,18 +37,18 @@ void usage(std::FILE* out) {
 namespace {
 int run_main(int argc, char** argv) {
   if (argc < 2) {
-    usage(stderr);
+    std::fprintf(stderr, "langsift-eval: a mode is needed (lang, docs, mixed, url, encoding, main-content, calibrate); see --help\n");
     return 2;
   }
   std::string_view m = argv[1];
+  if (m == "--version") return langsift::cli::print_version("langsift-eval");
   if (m == "--help" || m == "-h" || m == "help") {
     usage(stdout);
     return 0;
   }
   for (const auto& x : kModes)
     if (m == x.name) return x.run(argc - 1, argv + 1);
-  std::fprintf(stderr, "langsift-eval: unknown mode '%s'\n", argv[1]);
-  usage(stderr);
+  std::fprintf(stderr, "langsift-eval: unknown mode '%s'; see --help\n", argv[1]);
   return 2;
 }
 

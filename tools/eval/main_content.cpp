@@ -48,6 +48,7 @@ int langsift::cli::eval_main_content(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift-eval main-content");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -58,8 +59,7 @@ int langsift::cli::eval_main_content(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--base", base, missing)) {
       if (missing) return fail(kProgram, "--base needs a URL") + 1;
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+      return unknown_option(kProgram, a, usage);
     } else if (have_dir) {
       return fail(kProgram, "only one DIR, please") + 1;
     } else {
@@ -67,10 +67,7 @@ int langsift::cli::eval_main_content(int argc, char** argv) {
       have_dir = true;
     }
   }
-  if (!have_dir) {
-    usage(stderr);
-    return 2;
-  }
+  if (!have_dir) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return fail(kProgram, dir + ": not a directory");
 

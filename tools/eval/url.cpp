@@ -87,6 +87,7 @@ int eval_url(int argc, char** argv) {
       return true;
     };
     std::size_t v = 0;
+    if (a == "--version") return langsift::cli::print_version("langsift-eval url");
     if (a == "-h" || a == "--help") {
       url_eval_usage(stdout);
       return 0;
@@ -142,7 +143,7 @@ int eval_url(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--exclude-source", value, missing)) {
       excluded_sources.insert(value);
     } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return fail(kUrlEval, "unknown option " + std::string(a));
+      return unknown_option(kUrlEval, a, url_eval_usage);
     } else if (file.empty()) {
       file = argv[i];
     } else {
@@ -150,10 +151,7 @@ int eval_url(int argc, char** argv) {
     }
     if (missing) return fail(kUrlEval, std::string(a) + " needs a value");
   }
-  if (file.empty()) {
-    url_eval_usage(stderr);
-    return 2;
-  }
+  if (file.empty()) return fail(kUrlEval, "FILE is required; see --help") + 1;
   std::string text, error;
   if (!read_file(file, text, error)) return fail(kUrlEval, error);
   const std::vector<labelled_url> rows = parse_labelled_urls(text);

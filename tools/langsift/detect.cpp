@@ -46,6 +46,10 @@ void usage(std::FILE* out) {
       "                      files; with HTML also <TAB>encoding<TAB>encoding-source (default).\n"
       "                      In a file name, \\, TAB, LF and CR are written \\\\, \\t, \\n, \\r\n"
       "  jsonl               one JSON object per document\n"
+      "  --header            tsv: a first line naming the columns\n"
+      "  --codes iso639-1|iso639-3  language codes: ISO 639-1 where one exists (default), or\n"
+      "                      ISO 639-3 for every language (as Common Crawl's index); --only and\n"
+      "                      --label take either form\n"
       "\n"
       "model and classification:\n"
       "  --model FILE        a model file (default: the built-in model)\n"
@@ -82,7 +86,8 @@ void put(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 struct settings {
   input_kind kind = input_kind::sniff;
   out_format format = out_format::tsv;
-  bool lines = false, main_content = false, kept_only = false, filtering = false;
+  bool lines = false, main_content = false, kept_only = false, filtering = false, header = false;
+  langsift::code_style codes = langsift::code_style::iso639_1;
   std::string content_type, encoding, hint, url_host;
   std::size_t max_input_bytes = 16u << 20;  // per file or line: memory stays bounded
   langsift::detect_options opt;
@@ -102,7 +107,7 @@ void print_result(const settings& s, const std::string* name, const langsift::de
       langsift::cli::tsv_field(line, *name);
       line += '\t';
     }
-    line += d.language();
+    line += code_in_style(d.language(), s.codes);
     line += '\n';
     put(line);
     return;
@@ -112,11 +117,11 @@ void print_result(const settings& s, const std::string* name, const langsift::de
       langsift::cli::tsv_field(line, *name);
       line += '\t';
     }
-    line += d.language();
+    line += code_in_style(d.language(), s.codes);
     line += '\t';
     for (std::size_t i = 0; i < d.count; ++i) {
       if (i) line += ',';
-      line += d.languages[i].code;
+      line += code_in_style(d.languages[i].code, s.codes);
       line += ':' + std::to_string(d.languages[i].percent) + ':' + std::to_string(d.languages[i].bytes);
     }
     if (!d.count) line += '-';
@@ -133,10 +138,10 @@ void print_result(const settings& s, const std::string* name, const langsift::de
   line += '{';
   if (name && !s.lines) {
     line += "\"file\":";
-    json::string(line, *name);
+    json::utf8_string(line, *name);
     line += ',';
   }
-  json::detection_fields(line, d);
+  json::detection_fields(line, d, s.codes);
   if (!page.encoding.empty()) {
     line += ",\"encoding\":";
     json::string(line, page.encoding);
@@ -185,6 +190,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       return true;
     };
     unsigned long long v = 0;
+    if (a == "--version") return langsift::cli::print_version("langsift detect");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -198,6 +204,12 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       s.main_content = true;
     } else if (a == "--kept-only") {
       s.kept_only = true;
+    } else if (a == "--header") {
+      s.header = true;
+    } else if (take_option(argc, argv, i, "--codes", value, missing)) {
+      const auto c = missing ? std::nullopt : parse_code_style(value);
+      if (!c) return fail(kProgram, "--codes is iso639-1 or iso639-3") + 1;
+      s.codes = *c;
     } else if (take_option(argc, argv, i, "--format", value, missing)) {
       if (value == "code") s.format = out_format::code;
       else if (value == "tsv") s.format = out_format::tsv;
@@ -256,8 +268,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     } else if (a == "-") {
       files.emplace_back("-");
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+      return unknown_option(kProgram, a, usage);
     } else {
       files.emplace_back(a);
     }
@@ -265,6 +276,8 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   if (files.empty()) files.emplace_back("-");
 
   std::vector<std::string> only_codes = split_list(only_arg), label_codes = split_list(labels_arg);
+  for (auto* list : {&only_codes, &label_codes})  // either ISO form is accepted
+    for (std::string& c : *list) c = langsift::to_iso639_1(c);
   std::vector<std::string_view> only_views(only_codes.begin(), only_codes.end());
   s.opt.only = only_views;
   s.opt.hints.languages = s.hint;
@@ -296,6 +309,16 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   }
 
   std::string bytes, error, out_line;
+  if (s.header && s.format == out_format::tsv && !s.kept_only) {
+    // The columns of the records below: a file column when files are read, encoding columns for
+    // pages (not for --lines), and keep with a filter.
+    const bool named = !s.lines && (files.size() > 1 || files[0] != "-");
+    std::string h = named ? "file\t" : "";
+    h += "language\tlanguages\ttext_bytes\treliable\tshort\tscore";
+    if (!s.lines) h += "\tencoding\tencoding_source";
+    if (s.filtering) h += "\tkeep";
+    put(h + "\n");
+  }
   int rc = 0;
   for (const std::string& path : files) {
     if (s.lines) {

@@ -45,6 +45,7 @@ int langsift::cli::cmd_encoding(int argc, char** argv) {
     std::string_view a = argv[i];
     std::string value;
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift encoding");
     if (!only_files && (a == "--help" || a == "-h")) {
       usage(stdout);
       return 0;
@@ -73,8 +74,7 @@ int langsift::cli::cmd_encoding(int argc, char** argv) {
       continue;
     }
     if (!only_files && a.size() > 1 && a[0] == '-') {
-      fail(k_prog, "unknown option '" + std::string(a) + "' (see --help)");
-      return 2;
+      return unknown_option(k_prog, a, usage);
     }
     files.emplace_back(a);
   }

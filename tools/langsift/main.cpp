@@ -34,7 +34,7 @@ void usage(std::FILE* out) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    usage(stderr);
+    std::fprintf(stderr, "langsift: a command is needed (detect, encoding, text, url, warc); see --help\n");
     return 2;
   }
   std::string_view cmd = argv[1];
@@ -51,7 +51,14 @@ int main(int argc, char** argv) {
       const std::string program = std::string("langsift ") + c.name;
       return langsift::cli::guard_memory(program, [&] { return c.run(argc - 1, argv + 1); });
     }
-  std::fprintf(stderr, "langsift: unknown command '%s'\n", argv[1]);
-  usage(stderr);
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto& c : kSubcommands)
+    if (const std::size_t d = langsift::cli::edit_distance(cmd, c.name); d < best_d) {
+      best_d = d;
+      best = c.name;
+    }
+  std::fprintf(stderr, "langsift: unknown command '%s'%s; see --help\n", argv[1],
+               best.empty() ? "" : (" (did you mean " + best + "?)").c_str());
   return 2;
 }

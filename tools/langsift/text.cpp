@@ -79,6 +79,7 @@ int langsift::cli::cmd_text(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift text");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -105,8 +106,7 @@ int langsift::cli::cmd_text(int argc, char** argv) {
       if (!langsift::can_convert(forced_encoding))
         return fail(kProgram, "unknown or unsupported encoding '" + forced_encoding + "'") + 1;
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+      return unknown_option(kProgram, a, usage);
     } else if (have_path) {
       return fail(kProgram, "only one FILE, please (or - for stdin)") + 1;
     } else {
@@ -114,10 +114,7 @@ int langsift::cli::cmd_text(int argc, char** argv) {
       have_path = true;
     }
   }
-  if (!have_path) {
-    usage(stderr);
-    return 2;
-  }
+  if (!have_path) return fail(kProgram, "FILE (or -) is required; see --help") + 1;
 
   std::string bytes, error;
   if (!read_file(path, bytes, error)) return fail(kProgram, error);

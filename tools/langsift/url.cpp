@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/json.hpp"
+#include "langsift/language_codes.hpp"
 #include "langsift/url_models.hpp"
 #include "subcommands.hpp"
 
@@ -18,10 +20,13 @@ void url_cmd_usage(std::FILE* out) {
                "usage: langsift url [options] URL...\n"
                "       langsift url --lines [options] [FILE...|-]\n\n"
                "Prints one line per URL: language<TAB>ranked languages (code:score)<TAB>how<TAB>URL, or with\n"
-               "--format code only the language. \"und\" when nothing is known. With --lines every input line\n"
-               "(of the files, or stdin) is one URL.\n\n"
+               "--format code only the language, with --format jsonl a JSON object (url, language, languages\n"
+               "[{code, score}], decision, and status when it says something). \"und\" when nothing is known.\n"
+               "With --lines every input line (of the files, or stdin) is one URL.\n\n"
                "  --country CC       ISO 3166-1 country of the host (e.g. from geo-IP): its languages gain weight\n"
-               "  --format code|tsv  output (default tsv)\n"
+               "  --format code|tsv|jsonl   output (default tsv)\n"
+               "  --codes iso639-1|iso639-3 language codes: ISO 639-1 where one exists (default), or ISO 639-3\n"
+               "  --header           tsv: a first line naming the columns\n"
                "  --linear FILE      a linear URL model instead of the built-in one (langsift-train url)\n"
                "  --words FILE       a words URL model instead of the built-in one\n"
                "  --no-linear, --no-words, --no-patterns, --no-cctld   switch parts of the combination off\n");
@@ -39,18 +44,21 @@ const char* decision_name(url_decision d) {
 }  // namespace
 
 int cmd_url(int argc, char** argv) {
-  std::string country, format = "tsv", linear_path, words_path;
-  bool lines = false;
+  std::string country, format = "tsv", linear_path, words_path, codes_arg;
+  bool lines = false, header = false;
   url_options o;
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift url");
     if (a == "-h" || a == "--help") {
       url_cmd_usage(stdout);
       return 0;
     } else if (a == "--lines") {
       lines = true;
+    } else if (a == "--header") {
+      header = true;
     } else if (a == "--no-linear") {
       o.use_linear = false;
     } else if (a == "--no-words") {
@@ -61,18 +69,22 @@ int cmd_url(int argc, char** argv) {
       o.use_cctld = false;
     } else if (take_option(argc, argv, i, "--country", country, missing)) {
       if (!missing && (country.size() != 2 || country_languages(country).empty()))
-        return fail(kUrlCmd, "--country needs an ISO 3166-1 alpha-2 code (e.g. DE)");
+        return fail(kUrlCmd, "--country needs an ISO 3166-1 alpha-2 code (e.g. DE)") + 1;
     } else if (take_option(argc, argv, i, "--format", format, missing)) {
-      if (!missing && format != "code" && format != "tsv") return fail(kUrlCmd, "--format is code or tsv");
+      if (!missing && format != "code" && format != "tsv" && format != "jsonl")
+        return fail(kUrlCmd, "--format is code, tsv or jsonl") + 1;
+    } else if (take_option(argc, argv, i, "--codes", codes_arg, missing)) {
+      if (!missing && !parse_code_style(codes_arg)) return fail(kUrlCmd, "--codes is iso639-1 or iso639-3") + 1;
     } else if (take_option(argc, argv, i, "--linear", linear_path, missing)) {
     } else if (take_option(argc, argv, i, "--words", words_path, missing)) {
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      return fail(kUrlCmd, "unknown option " + std::string(a) + " (see --help)");
+      return unknown_option(kUrlCmd, a, url_cmd_usage);
     } else {
       args.emplace_back(a);
     }
-    if (missing) return fail(kUrlCmd, std::string(a) + " needs a value");
+    if (missing) return fail(kUrlCmd, std::string(a) + " needs a value") + 1;
   }
+  const code_style codes = parse_code_style(codes_arg).value_or(code_style::iso639_1);
   o.country_hint = country;
   url_model linear, words;
   std::string error;
@@ -89,15 +101,42 @@ int cmd_url(int argc, char** argv) {
   if (c.languages().empty()) return fail(kUrlCmd, "no URL model (the built-in models did not load)");
 
   std::string out;
+  if (header && format == "tsv") out += "language\tlanguages\tdecision\turl\n";
   auto emit = [&](std::string_view url) {
     const url_result r = c.classify(url, o);
-    out.append(r.language());
+    if (format == "jsonl") {
+      out += "{\"url\":";
+      json::utf8_string(out, url);
+      out += ",\"language\":";
+      json::code(out, r.language(), codes);
+      out += ",\"languages\":[";
+      for (std::size_t k = 0; k < r.count; ++k) {
+        out += k ? ",{\"code\":" : "{\"code\":";
+        json::code(out, r.languages[k].code, codes);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, ",\"score\":%.3f}", static_cast<double>(r.languages[k].score));
+        out += buf;
+      }
+      out += "],\"decision\":";
+      json::string(out, decision_name(r.decision));
+      if (r.error != status::ok) {
+        out += ",\"status\":";
+        json::string(out, status_name(r.error));
+      }
+      out += "}\n";
+      if (out.size() > (1 << 16)) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        out.clear();
+      }
+      return;
+    }
+    out.append(code_in_style(r.language(), codes));
     if (format == "tsv") {
       out += '\t';
       for (std::size_t k = 0; k < r.count; ++k) {
         char buf[32];
-        std::snprintf(buf, sizeof buf, "%s%.*s:%.3f", k ? "," : "", static_cast<int>(r.languages[k].code.size()),
-                      r.languages[k].code.data(), static_cast<double>(r.languages[k].score));
+        const std::string code = code_in_style(r.languages[k].code, codes);
+        std::snprintf(buf, sizeof buf, "%s%s:%.3f", k ? "," : "", code.c_str(), static_cast<double>(r.languages[k].score));
         out += buf;
       }
       out += '\t';
@@ -113,8 +152,7 @@ int cmd_url(int argc, char** argv) {
   };
   if (!lines) {
     if (args.empty()) {
-      url_cmd_usage(stderr);
-      return 2;
+      return fail(kUrlCmd, "URL... or --lines FILE is required; see --help") + 1;
     }
     for (const auto& u : args) emit(u);
   } else {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -43,7 +44,9 @@ void usage(std::FILE* out) {
       "and Content-Language as hints).\n"
       "\n"
       "Output: one JSON object per line and record, in input order (docs/warc.md lists the fields):\n"
-      "file (when several are read), offset, warc_type, target_uri, record_id, http_status,\n"
+      "file (when several are read, or stdin has a --name), offset, length (the record's gzip member,\n"
+      "or bytes of uncompressed input), warc_type, target_uri, record_id, warc_date, payload_digest\n"
+      "(when the record has them), http_status,\n"
       "content_type, body_bytes, language, languages [{code, percent, bytes, score}], text_bytes,\n"
       "reliable, short, confidence, encoding, encoding_source, and flags when something was cut\n"
       "or skipped.\n"
@@ -65,6 +68,11 @@ void usage(std::FILE* out) {
       "  --model FILE           a model file (default: the built-in model)\n"
       "  --short-bytes N        pages with fewer text bytes are flagged short (default 400)\n"
       "  --max-text-bytes N     examine at most N bytes of a page's text (default 64K)\n"
+      "  --codes iso639-1|iso639-3  language codes in lines and statistics (default iso639-1: ISO\n"
+      "                         639-1 where one exists; iso639-3, as Common Crawl's index writes them)\n"
+      "  --name NAME            the name of stdin's input, written as each line's \"file\" (default:\n"
+      "                         $mapreduce_map_input_file or $map_input_file, which Hadoop Streaming\n"
+      "                         sets, else none)\n"
       "  --timing               print records, pages, bytes, seconds and pages/s to stderr at the end\n"
       "\n"
       "Malformed input (a record that is not WARC, a wrong Content-Length, a truncated or corrupt\n"
@@ -191,7 +199,7 @@ class work_queue {
 int langsift::cli::cmd_warc(int argc, char** argv) {
   settings s;
   std::vector<std::string> files;
-  std::string model_path, value;
+  std::string model_path, value, stdin_label;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     bool missing = false;
@@ -199,6 +207,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       return size_in_range(kProgram, name, value, missing, lo, hi, v);
     };
     unsigned long long v = 0;
+    if (a == "--version") return langsift::cli::print_version("langsift warc");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -235,11 +244,16 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--max-text-bytes", value, missing)) {
       if (!size_value("--max-text-bytes", 256, 1ull << 32, v)) return 2;
       s.report.detect.max_text_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--codes", value, missing)) {
+      const auto c = missing ? std::nullopt : parse_code_style(value);
+      if (!c) return fail(kProgram, "--codes is iso639-1 or iso639-3") + 1;
+      s.report.codes = *c;
+    } else if (take_option(argc, argv, i, "--name", stdin_label, missing)) {
+      if (missing || stdin_label.empty()) return fail(kProgram, "--name needs a name") + 1;
     } else if (a == "-") {
       files.emplace_back("-");
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+      return unknown_option(kProgram, a, usage);
     } else {
       files.emplace_back(a);
     }
@@ -301,7 +315,15 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
 
   int rc = 0;
   bool malformed = false;
-  const std::string stdin_name = "stdin";
+  // stdin's name: --name, else what Hadoop Streaming puts in the environment (mapreduce_map_input_file
+  // from Hadoop 2 on, map_input_file before), else "stdin" for messages and no "file" field.
+  if (stdin_label.empty())
+    for (const char* var : {"mapreduce_map_input_file", "map_input_file"})
+      if (const char* v = std::getenv(var); v && *v) {
+        stdin_label = v;
+        break;
+      }
+  const std::string stdin_name = stdin_label.empty() ? "stdin" : stdin_label;
   std::uint64_t input_bytes = 0;
   for (const std::string& path : files) {
     std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
@@ -310,7 +332,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       continue;
     }
     const std::string& name = path == "-" ? stdin_name : path;
-    const std::string* file_field = files.size() > 1 ? &name : nullptr;
+    const std::string* file_field = files.size() > 1 || (path == "-" && !stdin_label.empty()) ? &name : nullptr;
     langsift::warc_reader reader([f](char* buf, std::size_t n) { return std::fread(buf, 1, n, f); }, s.warc);
     langsift::warc_record r;
     for (;;) {

@@ -136,6 +136,10 @@ int main(int argc, char** argv) {
   options o;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
+    if (a == "--version") {  // this peer does not link langsift: it names what it runs
+      std::printf("langsift-peer-cld2 (CLD2, Debian libcld2, full tables)\n");
+      return 0;
+    }
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -148,8 +152,7 @@ int main(int argc, char** argv) {
     } else if (a == "--clean") {
       o.clean = true;
     } else {
-      usage(stderr);
-      std::fprintf(stderr, "langsift-peer-cld2: unknown argument '%s'\n", argv[i]);
+      std::fprintf(stderr, "langsift-peer-cld2: unknown argument '%s'; see --help\n", argv[i]);
       return 2;
     }
   }

@@ -145,6 +145,7 @@ int run_main(int argc, char** argv) {
       return size_in_range(kProgram, opt, value, missing, lo, hi, v);
     };
     unsigned long long v = 0;
+    if (a == "--version") return langsift::cli::print_version("langsift-train");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -205,8 +206,7 @@ int run_main(int argc, char** argv) {
       if (missing || !end || *end || !(f >= 0) || f > 100) return fail(kProgram, "--floor needs a number in 0..100") + 1;
       cfg.floor_offset = f;
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+      return unknown_option(kProgram, a, usage);
     } else if (!corpus.empty()) {
       return fail(kProgram, "only one CORPUS_DIR, please") + 1;
     } else {
@@ -214,8 +214,7 @@ int run_main(int argc, char** argv) {
     }
   }
   if (corpus.empty() || output.empty()) {
-    usage(stderr);
-    return fail(kProgram, corpus.empty() ? "CORPUS_DIR is required" : "-o MODEL is required") + 1;
+    return fail(kProgram, corpus.empty() ? "CORPUS_DIR is required; see --help" : "-o MODEL is required; see --help") + 1;
   }
   if (!weights_arg.empty() && !parse_weights(weights_arg, cfg.order_weight))
     return fail(kProgram, "--weights needs six numbers in 0..1000, not all 0 (orders 1..5, words)") + 1;

@@ -76,6 +76,7 @@ int train_url(int argc, char** argv) {
       return true;
     };
     double d = 0;
+    if (a == "--version") return langsift::cli::print_version("langsift-train url");
     if (a == "-h" || a == "--help") {
       url_usage(stdout);
       return 0;
@@ -122,7 +123,7 @@ int train_url(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--name", value, missing)) {
       lo.name = wo.name = value;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return fail(kUrlProgram, "unknown option " + std::string(a));
+      return unknown_option(kUrlProgram, a, url_usage);
     } else if (input.empty()) {
       input = argv[i];
     } else {

@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     bool missing = false;
+    if (a == "--version") return langsift::cli::print_version("langsift-warcgen");
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return 0;
@@ -90,15 +91,13 @@ int main(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--url-prefix", prefix, missing)) {
       if (missing) return fail(kProgram, "--url-prefix needs a value") + 1;
     } else if (a.size() > 1 && a[0] == '-') {
-      usage(stderr);
-      return fail(kProgram, "unknown option '" + std::string(a) + "'") + 1;
+      return unknown_option(kProgram, a, usage);
     } else {
       files.emplace_back(a);
     }
   }
   if (files.empty()) {
-    usage(stderr);
-    return fail(kProgram, "no input files") + 1;
+    return fail(kProgram, "no input files; see --help") + 1;
   }
   std::vector<std::string> bodies(files.size());
   std::string error;

@@ -1130,7 +1130,7 @@ py_url_result classify_url_py(str_in url, opt_str_in country, const std::string&
 // WARC
 
 struct py_warc_record {
-  std::uint64_t offset = 0;
+  std::uint64_t offset = 0, length = 0;
   std::string warc_type, url, record_id, content_type, content_language, skipped, problem, line;
   int http_status = -1;
   std::optional<py_page> page;
@@ -1252,6 +1252,7 @@ class py_warc_reader {
       if (x.line.empty()) continue;  // not a page, and not asked for
       py_warc_record rec;
       rec.offset = r_.offset;
+      rec.length = r_.length;
       rec.warc_type = std::string(r_.type());
       rec.url = std::string(r_.target_uri());
       rec.record_id = std::string(r_.record_id());
@@ -1662,6 +1663,10 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       "One WARC record and its page result. to_dict() / json are the line `langsift warc` prints for it.")
       .def_readonly("offset", &py_warc_record::offset,
                     "Where the record starts in the input (its gzip member's first byte for .gz input).")
+      .def_property_readonly("length", [](const py_warc_record& r) -> py::object {
+        return r.length ? py::object(py::int_(r.length)) : py::object(py::none());
+      }, "Bytes of the input the record occupies from `offset` (its gzip member; Common Crawl's index gives "
+         "offset and length so), or None when not known (several records in one member, broken framing).")
       .def_readonly("warc_type", &py_warc_record::warc_type)
       .def_readonly("url", &py_warc_record::url, "WARC-Target-URI.")
       .def_readonly("record_id", &py_warc_record::record_id, "WARC-Record-ID.")

@@ -311,6 +311,7 @@ def test_read_warc_gives_the_lines_and_stats_of_the_command_line_tool(name: str)
     assert first.url == "http://bibliothek.example.de/" and first.record_id == "<urn:uuid:fixture-0002>"
     assert first.http_status == 200 and first.language == "de" and first.page.encoding == "utf-8"
     assert first.offset == json.loads(cli[0])["offset"]
+    assert first.length == json.loads(cli[0])["length"] and first.length > 0
     assert "WarcRecord(offset=" in repr(first)
 
 
