@@ -14,6 +14,13 @@
 //  - punycode_decode either fails leaving its output untouched, or yields valid UTF-8 that
 //    punycode_encode turns back into an equivalent label (decoding it again gives the same text).
 //  - url_model::load never accepts a prefix of garbage (the fuzz input as a model file).
+//  - UTS #46 (idna.hpp; the options from the first byte): toUnicode reports the errors of toASCII
+//    but for toASCII's own (encoding, DNS lengths); a toASCII without errors is ASCII, its own
+//    toASCII, and toUnicode of it has no errors and goes back to it.
+//  - URLs (uri.hpp, frontier.hpp): the input, and the input's second line against its first as a
+//    base, resolved by resolve_uri: a WHATWG result (http, https, ws, wss, ftp) is ASCII, parses
+//    (parse_uri), resolves to itself, and normalize_url gives it without its fragment, with the
+//    same url_key; normalize_url is idempotent for every scheme.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -21,6 +28,8 @@
 #include <string>
 #include <string_view>
 
+#include "langsift/frontier.hpp"
+#include "langsift/idna.hpp"
 #include "langsift/url_models.hpp"
 
 namespace {
@@ -31,6 +40,53 @@ void check(bool ok) {
 
 bool is_suffix(std::string_view s, std::string_view of) {
   return s.size() <= of.size() && of.substr(of.size() - s.size()) == s;
+}
+
+bool ascii(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
+
+void check_idna(std::string_view in, std::uint8_t flags) {
+  using namespace langsift;
+  idna_options o;
+  o.check_hyphens = flags & 1;
+  o.use_std3_ascii_rules = flags & 2;
+  o.verify_dns_length = flags & 4;
+  o.check_bidi = !(flags & 8);
+  o.check_joiners = !(flags & 16);
+  std::string a, u;
+  const std::uint32_t ea = idna_to_ascii(in, a, o);
+  const std::uint32_t eu = idna_to_unicode(in, u, o);
+  check(is_valid_utf8(u));
+  constexpr std::uint32_t ascii_only = idna_error_punycode_encode | idna_error_domain_length | idna_error_label_length;
+  check((ea & ~ascii_only) == eu);
+  if (ea != 0) return;
+  check(ascii(a));
+  std::string a2, u2, a3;
+  check(idna_to_ascii(a, a2, o) == 0 && a2 == a);
+  check(idna_to_unicode(a, u2, o) == 0 && u2 == u);
+  check(idna_to_ascii(u2, a3, o) == 0 && a3 == a);
+}
+
+void check_url(std::string_view base, std::string_view ref) {
+  using namespace langsift;
+  const std::string r = resolve_uri(base, ref);
+  if (!r.empty() && detail::whatwg_special_port(detail::uri_scheme_prefix(r)) >= 0) {
+    check(ascii(r));
+    check(parse_uri(r).has_value());
+    check(resolve_uri("", r) == r);
+    std::string n;
+    check(normalize_url(r, n));
+    check(n == r.substr(0, r.find('#')));
+    check(url_key(r) == url_key(n));
+  }
+  std::string n, n2;
+  if (normalize_url(ref, n)) {
+    check(normalize_url(n, n2));
+    check(n2 == n);
+  }
 }
 
 }  // namespace
@@ -94,6 +150,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(out == "x");
     }
   }
+  if (size <= 2048) {
+    check_idna(in.substr(std::min<std::size_t>(1, size)), size ? data[0] : 0);
+    const std::size_t nl = in.find('\n');
+    check_url("", in);
+    if (nl != std::string_view::npos) check_url(in.substr(0, nl), in.substr(nl + 1));
+  }
+
   url_model m;
   const status ls = url_model::load(in, m);
   check(ls == status::ok || ls == status::corrupt_model || ls == status::model_version);

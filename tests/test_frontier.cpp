@@ -58,6 +58,22 @@ TEST_CASE("frontier: URL normalisation and keys") {
   CHECK_FALSE(normalize_url("/relative/path", n));
   CHECK_FALSE(normalize_url("", n));
 
+  // The WHATWG URL Standard's serialization (see test_conformance_url.cpp for its own tests).
+  REQUIRE(normalize_url("http://M\xc3\xbcnchen.DE:80/%2e/a/../b c?q#f", n));
+  CHECK(n == "http://xn--mnchen-3ya.de/b%20c?q");
+  REQUIRE(normalize_url("http://0x7f.1/", n));
+  CHECK(n == "http://127.0.0.1/");
+  n = "untouched";
+  CHECK_FALSE(normalize_url("http://a b/", n));
+  CHECK_FALSE(normalize_url("http://1.2.3.999/", n));
+  CHECK(n == "untouched");
+  // Both spellings of a host, and of an address, give one key.
+  CHECK(url_key("http://xn--mnchen-3ya.de/") == url_key("http://m\xc3\xbcnchen.de/"));
+  CHECK(url_key("http://M\xc3\x9cNCHEN.de") == url_key("http://xn--mnchen-3ya.de/"));
+  CHECK(url_key("http://127.0.0.1/") == url_key("http://2130706433/"));
+  CHECK(url_key("http://[::1]/") == url_key("http://[0:0::0:1]:80/"));
+  CHECK(url_key("http://a/%2e%2E/b") == url_key("http://a/b"));
+
   CHECK(url_key("http://WWW.example.com/#top") == url_key("http://www.example.com/"));
   CHECK(url_key("http://example.com/a") != url_key("http://example.com/b"));
   CHECK(url_key("http://example.com/a") != url_key("https://example.com/a"));

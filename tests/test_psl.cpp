@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "langsift/idna.hpp"
 #include "langsift/psl.hpp"
 #include "langsift/punycode.hpp"
 #include "random_text.hpp"
@@ -128,4 +129,55 @@ TEST_CASE("punycode: invalid input is rejected without reading past it") {
   CHECK(idn_to_unicode("www.xn---", host) == 0);  // decodes to nothing: kept (found by fuzz_url)
   CHECK(host == "www.xn---");
   CHECK_FALSE(punycode_encode("\xFF", out));
+  // RFC 3492 6.2: a leading delimiter is not consumed when no basic code point precedes it, so
+  // "-abc" reads '-' as a digit and fails (it used to decode as "abc").
+  CHECK_FALSE(punycode_decode("-abc", out));
+  CHECK(out == "keep");
+}
+
+TEST_CASE("idna: UTS #46 ToASCII and ToUnicode (idna.hpp)") {
+  std::string a;
+  CHECK(idna_to_ascii("B\xc3\xbc" "cher.Example", a) == 0);
+  CHECK(a == "xn--bcher-kva.example");
+  CHECK(idna_to_ascii("xn--BCHER-kva.example", a) == 0);
+  CHECK(a == "xn--bcher-kva.example");
+  CHECK(idna_to_unicode("xn--bcher-kva.example", a) == 0);
+  CHECK(a == "b\xc3\xbc" "cher.example");
+  CHECK(idna_to_ascii("fa\xc3\x9f.de", a) == 0);  // non-transitional: ß stays
+  CHECK(a == "xn--fa-hia.de");
+  CHECK(idna_to_ascii("u\xcc\x88.de", a) == 0);   // u + U+0308: NFC
+  CHECK(a == "xn--tda.de");
+  CHECK(idna_to_ascii("\xef\xbc\xa1\xe3\x80\x82" "b", a) == 0);  // full-width A, ideographic full stop
+  CHECK(a == "a.b");
+  CHECK(idna_to_ascii("a\xc2\xad" "b", a) == 0);  // soft hyphen: ignored
+  CHECK(a == "ab");
+  // Errors, as bits.
+  CHECK(idna_to_ascii("xn--abc-9.de", a) == idna_error_punycode);   // a truncated delta
+  CHECK(idna_to_ascii("xn--a.de", a) == idna_error_disallowed);     // decodes to U+0080
+  CHECK(idna_to_ascii("xn--u-ccb.de", a) == idna_error_not_nfc);     // decodes to u + U+0308
+  CHECK(idna_to_ascii("\xcc\x88" "a.de", a) == idna_error_leading_mark);
+  CHECK(idna_to_ascii("a\xe2\x80\x8d" "b", a) == idna_error_contextj);  // ZWJ not after a virama
+  CHECK(idna_to_ascii("0a.\xd7\x90", a) == idna_error_bidi);      // an LTR label must not start with a digit
+  CHECK((idna_to_ascii("a\xef\xbf\xbf", a) & idna_error_disallowed) != 0);
+  CHECK((idna_to_ascii("a\xff", a) & idna_error_disallowed) != 0);  // not UTF-8: U+FFFD
+  // Flags: off by default (the URL Standard's), on when asked.
+  CHECK(idna_to_ascii("-a_b-.de", a) == 0);
+  idna_options strict;
+  strict.check_hyphens = true;
+  strict.use_std3_ascii_rules = true;
+  strict.verify_dns_length = true;
+  CHECK(idna_to_ascii("-a_b-.de", a, strict) == (idna_error_hyphen_edge | idna_error_std3));
+  CHECK(idna_to_ascii("ab--c.de", a, strict) == idna_error_hyphen_3_4);
+  CHECK(idna_to_ascii("a..de", a, strict) == idna_error_label_length);
+  CHECK(idna_to_ascii(std::string(64, 'a') + ".de", a, strict) == idna_error_label_length);
+  CHECK(idna_to_ascii("a.de.", a, strict) == idna_error_label_length);  // the root label too (UTS #46 17.0)
+  CHECK(idna_to_unicode("a..de", a, strict) == 0);
+  // Long and adversarial input stays linear: 100,000 combining marks, a long xn-- label.
+  std::string marks = "a";
+  for (int i = 0; i < 50000; ++i) marks += "\xcc\x81\xcc\xa3";  // U+0301 (230), U+0323 (220)
+  CHECK(idna_to_unicode(marks, a) == 0);
+  // Canonical order: the U+0323s (class 220) before the U+0301s (230); a + U+0323 composes to ạ.
+  CHECK(a.substr(0, 5) == "\xe1\xba\xa1\xcc\xa3");
+  CHECK(a.substr(a.size() - 2) == "\xcc\x81");
+  CHECK(idna_to_ascii("xn--" + std::string(5000, 'a'), a) == idna_error_punycode);
 }

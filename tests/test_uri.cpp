@@ -126,7 +126,8 @@ TEST_CASE("parse_uri: the bare-host shortcut agrees with uri_split_authority", "
   }
 }
 
-// RFC 3986 section 5.4: every normal and abnormal example.
+// RFC 3986 section 5.4: every normal and abnormal example (http URLs follow the WHATWG URL
+// Standard, which agrees with all of them but "//g": an http URL's path is never empty).
 TEST_CASE("resolve_uri: RFC 3986 5.4.1 normal examples", "[uri]") {
   const std::string base = "http://a/b/c/d;p?q";
   const std::pair<const char*, const char*> cases[] = {
@@ -135,7 +136,7 @@ TEST_CASE("resolve_uri: RFC 3986 5.4.1 normal examples", "[uri]") {
       {"./g", "http://a/b/c/g"},
       {"g/", "http://a/b/c/g/"},
       {"/g", "http://a/g"},
-      {"//g", "http://g"},
+      {"//g", "http://g/"},  // the WHATWG URL Standard: an http URL's path is never empty
       {"?y", "http://a/b/c/d;p?y"},
       {"g?y", "http://a/b/c/g?y"},
       {"#s", "http://a/b/c/d;p?q#s"},
@@ -198,16 +199,17 @@ TEST_CASE("resolve_uri needs an absolute base for a relative reference", "[uri]"
   CHECK(resolve_uri("not a url", "//host/p") == "");
   CHECK(resolve_uri("http://a/b", "http://ho st/") == "");  // bad host
   CHECK(resolve_uri("http://a/b", "http://h:x/") == "");    // bad port
-  CHECK(resolve_uri("http://a/b", "http:///path") == "http://path");  // as browsers: slashes skipped
+  CHECK(resolve_uri("http://a/b", "http:///path") == "http://path/");  // as browsers: slashes skipped
   CHECK(resolve_uri("http://a/b", "http://") == "");        // http without a host
   CHECK(resolve_uri("http://a/b", "https://?q") == "");
-  CHECK(resolve_uri("ftp://a/b", "http:g") == "");          // not relative: no host
+  CHECK(resolve_uri("ftp://a/b", "http:g") == "http://g/");  // another scheme: "g" is the host (WHATWG)
+  CHECK(resolve_uri("", "http:g") == "http://g/");
 }
 
 TEST_CASE("resolve_uri details", "[uri]") {
   // An authority with an empty path merges as "/".
   CHECK(resolve_uri("http://a", "b") == "http://a/b");
-  CHECK(resolve_uri("http://a?q", "?r") == "http://a?r");
+  CHECK(resolve_uri("http://a?q", "?r") == "http://a/?r");
   // Dot segments in the base are removed, also for an empty reference (as browsers do).
   CHECK(resolve_uri("http://a/b/./c/../d", "") == "http://a/b/d");
   CHECK(resolve_uri("http://a/b/./c/../d", "?q") == "http://a/b/d?q");
@@ -243,9 +245,11 @@ TEST_CASE("resolve_uri is tolerant like a browser", "[uri]") {
   CHECK(resolve_uri(base, "#\xc3\xa9") == "http://a/b/c/d#%C3%A9");
   CHECK(resolve_uri(base, "bad\xff\xfe") == "http://a/b/c/bad%FF%FE");  // invalid UTF-8: bytes
   CHECK(resolve_uri(base, "%41%zz") == "http://a/b/c/%41%zz");            // '%' left alone
-  // A non-ASCII host stays UTF-8 if it is valid UTF-8 (no IDNA), else the URL is rejected.
-  CHECK(resolve_uri("", "http://b\xc3\xbc" "cher.example/") == "http://b\xc3\xbc" "cher.example/");
+  // A non-ASCII host of an http(s) URL is mapped to ASCII (UTS #46); one that is not UTF-8 fails.
+  CHECK(resolve_uri("", "http://b\xc3\xbc" "cher.example/") == "http://xn--bcher-kva.example/");
   CHECK(resolve_uri("", "http://b\xfc" "cher.example/") == "");
+  // Other schemes keep it as UTF-8 (RFC 3986 resolution, no IDNA).
+  CHECK(resolve_uri("", "foo://b\xc3\xbc" "cher.example/") == "foo://b\xc3\xbc" "cher.example/");
   // Non-special schemes keep backslashes (as data, percent-encoding does not touch them).
   CHECK(resolve_uri("", "foo:a\\b") == "foo:a\\b");
 }
@@ -268,4 +272,99 @@ TEST_CASE("resolve_uri: long dot-segment chains are linear and exact", "[uri]") 
   std::string up;
   for (int i = 0; i < 100000; ++i) up += "../";
   CHECK(resolve_uri("http://a/b/c/", up + "g") == "http://a/g");
+}
+
+// The WHATWG URL Standard for http(s) (and ws, wss, ftp); tests/test_conformance_url.cpp runs the
+// standard's own tests, these name the rules.
+TEST_CASE("resolve_uri: hosts as the WHATWG URL Standard parses them", "[uri][whatwg]") {
+  // IDNA (UTS #46): case, width, dots, "xn--" forms all give the same ASCII host.
+  CHECK(resolve_uri("", "http://M\xc3\x9cNCHEN.de/") == "http://xn--mnchen-3ya.de/");
+  CHECK(resolve_uri("", "http://xn--MNCHEN-3ya.de/") == "http://xn--mnchen-3ya.de/");
+  CHECK(resolve_uri("", "http://\xef\xbd\x8d\xef\xbd\x95.de/") == "http://mu.de/");        // full-width letters
+  CHECK(resolve_uri("", "http://a\xe3\x80\x82" "b.de/") == "http://a.b.de/");                // ideographic full stop
+  CHECK(resolve_uri("", "http://fa\xc3\x9f.de/") == "http://xn--fa-hia.de/");               // non-transitional: ß kept
+  CHECK(resolve_uri("", "http://%C3%BC.de/") == "http://xn--tda.de/");                      // percent-decoded first
+  CHECK(resolve_uri("", "http://xn--abc-9.de/") == "");                                     // not Punycode
+  CHECK(resolve_uri("", "http://a\xe2\x80\x8d" "b.de/") == "");                              // ZWJ out of context
+  CHECK(resolve_uri("", "http://\xc2\xad/") == "");                                          // maps to nothing
+  // Forbidden code points; what is allowed.
+  CHECK(resolve_uri("", "http://a<b/") == "");
+  CHECK(resolve_uri("", "http://a%25b/") == "");
+  CHECK(resolve_uri("", "http://a{b}.de/") == "http://a{b}.de/");
+  // IPv4 in every form the standard reads, IPv6 in the shortest.
+  CHECK(resolve_uri("", "http://0x7f.1/") == "http://127.0.0.1/");
+  CHECK(resolve_uri("", "http://2130706433/") == "http://127.0.0.1/");
+  CHECK(resolve_uri("", "http://0177.0.0.1./") == "http://127.0.0.1/");
+  CHECK(resolve_uri("", "http://1.2.3.256/") == "");
+  CHECK(resolve_uri("", "http://a.09/") == "");  // ends in a number that is not one
+  CHECK(resolve_uri("", "http://[0:0:0:0:0:0:0:1]/") == "http://[::1]/");
+  CHECK(resolve_uri("", "http://[2001:DB8:0:0:1:0:0:1]/") == "http://[2001:db8::1:0:0:1]/");
+  CHECK(resolve_uri("", "http://[::ffff:1.2.3.4]/") == "http://[::ffff:102:304]/");
+  CHECK(resolve_uri("", "http://[1::2::3]/") == "");
+}
+
+TEST_CASE("resolve_uri: ports, userinfo, paths, percent-encoding as the WHATWG URL Standard", "[uri][whatwg]") {
+  CHECK(resolve_uri("", "http://a:80/") == "http://a/");
+  CHECK(resolve_uri("", "https://a:443/") == "https://a/");
+  CHECK(resolve_uri("", "http://a:443/") == "http://a:443/");
+  CHECK(resolve_uri("", "ws://a:80/") == "ws://a/");
+  CHECK(resolve_uri("", "http://a:0080/") == "http://a/");
+  CHECK(resolve_uri("", "http://a:/") == "http://a/");
+  CHECK(resolve_uri("", "http://a:65536/") == "");
+  CHECK(resolve_uri("", "http://a:8x/") == "");
+  CHECK(resolve_uri("", "http://:80/") == "");
+  CHECK(resolve_uri("", "http://u:p:q@a/") == "http://u:p%3Aq@a/");
+  CHECK(resolve_uri("", "http://u@v@a/") == "http://u%40v@a/");
+  CHECK(resolve_uri("", "http://:@a/") == "http://a/");
+  CHECK(resolve_uri("", "http://u@/") == "");
+  CHECK(resolve_uri("", "http://a/b/%2e%2E/c/%2e/d") == "http://a/c/d");
+  CHECK(resolve_uri("", "http://a/b/..") == "http://a/");
+  CHECK(resolve_uri("", "http://a/ ^`{}|") == "http://a/%20%5E%60%7B%7D|");
+  CHECK(resolve_uri("", "http://a/?' \"#'") == "http://a/?%27%20%22#'");
+  CHECK(resolve_uri("", "foo://a/?'") == "foo://a/?'");  // ' only in special queries
+  CHECK(resolve_uri("", "\t http://a/\nb\r ") == "http://a/b");
+  // Relative references against a special base.
+  const std::string base = "http://u@h:81/a/b?q#f";
+  CHECK(resolve_uri(base, "") == "http://u@h:81/a/b?q");
+  CHECK(resolve_uri(base, "#g") == "http://u@h:81/a/b?q#g");
+  CHECK(resolve_uri(base, "?r") == "http://u@h:81/a/b?r");
+  CHECK(resolve_uri(base, "c") == "http://u@h:81/a/c");
+  CHECK(resolve_uri(base, "/c") == "http://u@h:81/c");
+  CHECK(resolve_uri(base, "\\/x/y") == "http://x/y");
+  CHECK(resolve_uri(base, "http:/c") == "http://u@h:81/c");
+  CHECK(resolve_uri(base, "https:c") == "https://c/");
+  CHECK(resolve_uri("http://a b/", "c") == "");  // a base the standard fails
+  // Tabs and newlines go first, also where they split a scheme (found by fuzz_url).
+  CHECK(resolve_uri("http://a/b", "t\n\np://x") == "tp://x");
+  CHECK(resolve_uri("http://a/b", "ht\ttp:c") == "http://a/c");
+  CHECK(resolve_uri("h\tttp://a/b", "c") == "http://a/c");
+}
+
+TEST_CASE("uri_resolve_into with a parsed base agrees with resolve_uri", "[uri][whatwg]") {
+  // The HTML link extractor parses its base once (parse_uri) and resolves every link against it.
+  const std::string bases[] = {"http://example.com/a/b?x", "HTTP://Ex.COM:80/a/./b/../c", "https://xn--mnchen-3ya.de/",
+                               "ftp://f/x/y", "foo://h/p/q", "mailto:me@example.com"};
+  const std::string refs[] = {"", "c", "../d", "?q", "#f", "//other/p", "http:x", "https://x/y", "mailto:x", "\\\\h\\p"};
+  for (const std::string& b : bases) {
+    const auto bv = parse_uri(b);
+    REQUIRE(bv);
+    for (const std::string& r : refs) {
+      std::string out;
+      langsift::detail::uri_resolve_into(&*bv, r, out);
+      INFO(b << " + " << r);
+      CHECK(out == resolve_uri(b, r));
+    }
+  }
+}
+
+TEST_CASE("resolve_uri: WHATWG results are fixed points and parse", "[uri][whatwg]") {
+  const char* inputs[] = {"http://A.b/%7e/../x?y#z", "http://[::1]:8080/", "https://u:p@xn--tda.de/a b",
+                          "http://0x7f.1", "ws://h/\\x"};
+  for (const char* in : inputs) {
+    const std::string once = resolve_uri("", in);
+    INFO(in);
+    REQUIRE(!once.empty());
+    CHECK(resolve_uri("", once) == once);
+    CHECK(parse_uri(once));
+  }
 }

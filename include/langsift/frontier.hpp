@@ -78,16 +78,30 @@ inline namespace v1 {
 // ================================================================================================
 // Keys
 
-/// The URL as the frontier keys it: resolved as an absolute URL (RFC 3986, browser tolerance as in
-/// uri.hpp), fragment removed, scheme and ASCII host lower-cased, default port (:80 for http, :443
-/// for https) removed, an empty path written "/", non-ASCII in path and query percent-encoded.
-/// Returns false (out untouched) for what is not an absolute URL with a host.
+/// The URL as the frontier keys it. For http, https (and ws, wss, ftp): the WHATWG URL Standard's
+/// serialization (resolve_uri, uri.hpp) without the fragment: scheme and host lower-cased, the
+/// host mapped by UTS #46 to ASCII ("xn--" labels: "münchen.de" and "xn--mnchen-3ya.de" are one
+/// key), IPv4 and IPv6 addresses in their canonical form, the default port removed, an empty path
+/// written "/", "." and ".." segments (also as "%2e") removed, non-ASCII and the standard's
+/// other bytes percent-encoded in userinfo, path and query. For other schemes with a host (RFC
+/// 3986): resolved, fragment removed, scheme and ASCII host lower-cased, an empty path written
+/// "/", non-ASCII in path and query percent-encoded. Returns false (out untouched) for what is
+/// not an absolute URL with a host, and for what the standard fails (a bad host or port).
 inline bool normalize_url(std::string_view url, std::string& out) {
+  thread_local std::string pre, n;
+  const std::string_view in = detail::whatwg_preprocess(url, pre);
+  if (detail::whatwg_special_port(detail::uri_scheme_prefix(in)) >= 0) {
+    detail::whatwg_url u;
+    if (!detail::whatwg_parse(in, nullptr, n, u)) return false;
+    if (u.fragment_start != std::string::npos) n.resize(u.fragment_start);
+    out.swap(n);
+    return true;
+  }
   std::string r;
   if (!resolve_uri(url, "", r)) return false;
   const auto u = parse_uri(r);
   if (!u || !u->has_authority || u->host.empty() || u->scheme.empty()) return false;
-  std::string n;
+  n.clear();
   n.reserve(r.size() + 1);
   n.append(u->scheme);
   n.append("://");
@@ -96,8 +110,7 @@ inline bool normalize_url(std::string_view url, std::string& out) {
     n.push_back('@');
   }
   for (char c : u->host) n.push_back(detail::uri_lower(c));
-  const bool default_port = (u->port == "80" && u->scheme == "http") || (u->port == "443" && u->scheme == "https");
-  if (!u->port.empty() && !default_port) {
+  if (!u->port.empty()) {
     n.push_back(':');
     n.append(u->port);
   }
@@ -107,7 +120,7 @@ inline bool normalize_url(std::string_view url, std::string& out) {
     n.push_back('?');
     n.append(u->query);
   }
-  out = std::move(n);
+  out.swap(n);
   return true;
 }
 

@@ -6,7 +6,9 @@
 //
 // Decoding checks what RFC 3492 requires (basic code points only before the last '-', digits in
 // range, no overflow, results in U+0080..U+10FFFF without surrogates) and returns false otherwise;
-// it never reads past its input. No IDNA mapping or validation beyond that.
+// it never reads past its input; encoding fails where a delta would overflow 32 bits (RFC 3492
+// 6.4). No IDNA mapping or validation here: UTS #46 (mapping, normalisation, validity, ToASCII /
+// ToUnicode) is langsift/idna.hpp, which the URL parser (uri.hpp) uses for hosts.
 #pragma once
 
 #include <cstddef>
@@ -67,19 +69,23 @@ inline void puny_append_utf8(std::string& out, char32_t c) {
 
 }  // namespace detail
 
-/// Decodes a Punycode string (without the "xn--" prefix), appending UTF-8 to `out`.
-/// Returns false (out unchanged) for invalid input.
-inline bool punycode_decode(std::string_view in, std::string& out) {
-  using namespace detail;
-  char32_t cps[kPunyMaxOutput];
+namespace detail {
+
+/// RFC 3492 decoding of `in` into cps[0..cap): the number of code points, or npos for invalid
+/// input or more than `cap` code points. Never reads past `in`. O(n²) in the output length
+/// (insertions), so callers bound `cap`.
+inline std::size_t punycode_decode_cps(std::string_view in, char32_t* cps, std::size_t cap) noexcept {
+  constexpr std::size_t fail = static_cast<std::size_t>(-1);
   std::size_t n_out = 0;
   const std::size_t last_dash = in.rfind('-');
   std::size_t pos = 0;
-  if (last_dash != std::string_view::npos) {
-    if (last_dash > kPunyMaxOutput) return false;
+  // RFC 3492 6.2: copy the code points before the last delimiter, and consume the delimiter only
+  // when there were some ("-abc" has no basic part: its '-' is then read, and refused, as a digit).
+  if (last_dash != std::string_view::npos && last_dash > 0) {
+    if (last_dash > cap) return fail;
     for (std::size_t i = 0; i < last_dash; ++i) {
       const unsigned char c = static_cast<unsigned char>(in[i]);
-      if (c >= 0x80) return false;
+      if (c >= 0x80) return fail;
       cps[n_out++] = c;
     }
     pos = last_dash + 1;
@@ -89,68 +95,64 @@ inline bool punycode_decode(std::string_view in, std::string& out) {
     const std::uint32_t oldi = i;
     std::uint32_t w = 1;
     for (std::uint32_t k = kPunyBase;; k += kPunyBase) {
-      if (pos >= in.size()) return false;
+      if (pos >= in.size()) return fail;
       const std::uint32_t digit = puny_digit_value(in[pos++]);
-      if (digit >= kPunyBase) return false;
-      if (digit > (0xFFFFFFFFu - i) / w) return false;
+      if (digit >= kPunyBase) return fail;
+      if (digit > (0xFFFFFFFFu - i) / w) return fail;
       i += digit * w;
       const std::uint32_t t = k <= bias ? kPunyTMin : (k >= bias + kPunyTMax ? kPunyTMax : k - bias);
       if (digit < t) break;
-      if (w > 0xFFFFFFFFu / (kPunyBase - t)) return false;
+      if (w > 0xFFFFFFFFu / (kPunyBase - t)) return fail;
       w *= kPunyBase - t;
     }
     const std::uint32_t count = static_cast<std::uint32_t>(n_out + 1);
     bias = puny_adapt(i - oldi, count, oldi == 0);
-    if (i / count > 0x10FFFFu - n) return false;
+    if (i / count > 0x10FFFFu - n) return fail;
     n += i / count;
     i %= count;
-    if (n < 0x80 || n > 0x10FFFF || (n >= 0xD800 && n <= 0xDFFF)) return false;
-    if (n_out >= kPunyMaxOutput) return false;
+    if (n < 0x80 || n > 0x10FFFF || (n >= 0xD800 && n <= 0xDFFF)) return fail;
+    if (n_out >= cap) return fail;
     for (std::size_t j = n_out; j > i; --j) cps[j] = cps[j - 1];
     cps[i] = n;
     ++n_out;
     ++i;
   }
-  for (std::size_t j = 0; j < n_out; ++j) puny_append_utf8(out, cps[j]);
-  return true;
+  return n_out;
 }
 
-/// Encodes UTF-8 text as Punycode (no "xn--" prefix), appending to `out`. Returns false for
-/// invalid UTF-8 or more than 256 code points.
-inline bool punycode_encode(std::string_view utf8, std::string& out) {
-  using namespace detail;
-  if (!is_valid_utf8(utf8)) return false;
-  char32_t cps[kPunyMaxOutput];
-  std::size_t len = 0;
-  for (const char *p = utf8.data(), *e = p + utf8.size(); p < e;) {
-    if (len >= kPunyMaxOutput) return false;
-    cps[len++] = ::langsift::decode_utf8(p, e);
-  }
+/// RFC 3492 encoding of cps[0..len) (no "xn--" prefix), appended to `out`. False (out
+/// unchanged) when a delta overflows 32 bits (RFC 3492 6.4), which long labels of high code
+/// points can do. O(len × distinct code points).
+inline bool punycode_encode_cps(const char32_t* cps, std::size_t len, std::string& out) {
   std::string r;
   for (std::size_t j = 0; j < len; ++j)
     if (cps[j] < 0x80) r += static_cast<char>(cps[j]);
   const std::size_t b = r.size();
   std::size_t h = b;
   if (b > 0) r += '-';
-  std::uint32_t n = kPunyInitialN, delta = 0, bias = kPunyInitialBias;
+  constexpr std::uint64_t kMax = 0xFFFFFFFFu;
+  std::uint64_t n = kPunyInitialN, delta = 0;
+  std::uint32_t bias = kPunyInitialBias;
   while (h < len) {
-    std::uint32_t m = 0x10FFFF + 1;
+    std::uint64_t m = 0x10FFFF + 1;
     for (std::size_t j = 0; j < len; ++j)
       if (cps[j] >= n && cps[j] < m) m = cps[j];
-    delta += (m - n) * static_cast<std::uint32_t>(h + 1);  // bounded: <= 0x110000 * 257
+    if (m > 0x10FFFF) return false;  // not a code point
+    if ((m - n) > (kMax - delta) / (h + 1)) return false;
+    delta += (m - n) * (h + 1);
     n = m;
     for (std::size_t j = 0; j < len; ++j) {
-      if (cps[j] < n) ++delta;
+      if (cps[j] < n && ++delta > kMax) return false;
       if (cps[j] == n) {
-        std::uint32_t q = delta;
+        std::uint64_t q = delta;
         for (std::uint32_t k = kPunyBase;; k += kPunyBase) {
           const std::uint32_t t = k <= bias ? kPunyTMin : (k >= bias + kPunyTMax ? kPunyTMax : k - bias);
           if (q < t) break;
-          r += puny_digit_char(t + (q - t) % (kPunyBase - t));
+          r += puny_digit_char(static_cast<std::uint32_t>(t + (q - t) % (kPunyBase - t)));
           q = (q - t) / (kPunyBase - t);
         }
-        r += puny_digit_char(q);
-        bias = puny_adapt(delta, static_cast<std::uint32_t>(h + 1), h == b);
+        r += puny_digit_char(static_cast<std::uint32_t>(q));
+        bias = puny_adapt(static_cast<std::uint32_t>(delta), static_cast<std::uint32_t>(h + 1), h == b);
         delta = 0;
         ++h;
       }
@@ -160,6 +162,31 @@ inline bool punycode_encode(std::string_view utf8, std::string& out) {
   }
   out += r;
   return true;
+}
+
+}  // namespace detail
+
+/// Decodes a Punycode string (without the "xn--" prefix), appending UTF-8 to `out`.
+/// Returns false (out unchanged) for invalid input or more than 256 code points.
+inline bool punycode_decode(std::string_view in, std::string& out) {
+  char32_t cps[detail::kPunyMaxOutput];
+  const std::size_t n = detail::punycode_decode_cps(in, cps, detail::kPunyMaxOutput);
+  if (n == static_cast<std::size_t>(-1)) return false;
+  for (std::size_t j = 0; j < n; ++j) detail::puny_append_utf8(out, cps[j]);
+  return true;
+}
+
+/// Encodes UTF-8 text as Punycode (no "xn--" prefix), appending to `out`. Returns false for
+/// invalid UTF-8 or more than 256 code points.
+inline bool punycode_encode(std::string_view utf8, std::string& out) {
+  if (!is_valid_utf8(utf8)) return false;
+  char32_t cps[detail::kPunyMaxOutput];
+  std::size_t len = 0;
+  for (const char *p = utf8.data(), *e = p + utf8.size(); p < e;) {
+    if (len >= detail::kPunyMaxOutput) return false;
+    cps[len++] = ::langsift::decode_utf8(p, e);
+  }
+  return detail::punycode_encode_cps(cps, len, out);
 }
 
 /// Rewrites every "xn--" label of a host name to Unicode (UTF-8) and lower-cases ASCII letters,

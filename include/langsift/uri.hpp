@@ -1,30 +1,55 @@
-// langsift — URI parsing and reference resolution (RFC 3986), shared by the HTML link
-// extractor, the URL classifier and the crawl frontier. Header-only, no allocation in parse_uri.
+// langsift — URL parsing and reference resolution, shared by the HTML link extractor, the URL
+// classifier and the crawl frontier. Header-only.
 //
 //   parse_uri("http://u@Example.com:8080/a/b?q#f") → scheme "http", authority "u@Example.com:8080",
 //       userinfo "u", host "Example.com", port "8080", path "/a/b", query "q", fragment "f"
 //   resolve_uri("http://a/b/c/d;p?q", "../g")        → "http://a/b/g"
+//   resolve_uri("", "HTTP://Bücher.example:80/%7Ex/./y z?q=ä") → "http://xn--bcher-kva.example/%7Ex/y%20z?q=%C3%A4"
 //
-// Tolerance (what browsers accept and RFC 3986 does not):
-//   * leading and trailing C0 controls and spaces are ignored; tab, CR and LF inside are dropped
-//     from the output of resolve_uri (not from parse_uri's views, which point into the input);
-//   * for http and https a backslash counts as a slash, and any number of slashes may follow
-//     "http:" before the host ("http:\\\\host\\p" is "http://host/p");
-//   * a reference "http:g" against an http base is resolved as "g" (RFC 3986 §5.2.2's
-//     "backward compatibility" option, which browsers follow);
-//   * resolve_uri percent-encodes what cannot stand in a URL (C0 controls, space, " < > ` { } DEL
-//     and every byte >= 0x80, i.e. non-ASCII as UTF-8 %XX) in userinfo, path, query and fragment,
-//     lower-cases the scheme and an ASCII host, and keeps a non-ASCII host as UTF-8 (no IDNA).
-//     Its output is therefore always valid UTF-8, and ASCII except for such a host.
-// Not done: IDNA/punycode, IPv4 canonicalisation, default-port removal, "%2e" as a dot segment.
+// parse_uri splits an RFC 3986 reference into views, without allocation and without judging it
+// beyond the authority's syntax (see its comment). Its tolerance: leading and trailing C0 controls
+// and spaces are ignored; for http and https a backslash counts as a slash, and any number of
+// slashes may follow "http:" before the host ("http:\\\\host\\p" has host "host").
+//
+// resolve_uri follows the WHATWG URL Standard (its "basic URL parser" and serializer) where the
+// result has a special scheme other than file — http, https, ws, wss, ftp — which is what
+// browsers, and so the web's links, do:
+//   * leading and trailing C0 controls and spaces are ignored; tab, CR and LF anywhere are dropped;
+//   * a backslash counts as a slash, and any number of slashes (or none: "http:host") may come
+//     before the host; "http:g" against an http base is relative, as is "http:/g";
+//   * the host is percent-decoded, then mapped by UTS #46 (langsift/idna.hpp: non-transitional,
+//     CheckBidi, CheckJoiners, no STD3 rules, no DNS lengths) to its ASCII form ("xn--" labels),
+//     lower-cased; IPv4 addresses in any of the forms the standard reads (0x7f.1, 2130706433,
+//     0177.0.0.1) are written in dotted decimal and IPv6 addresses in their shortest form; a host
+//     the standard refuses (forbidden code points, bad IDNA, a bad address) makes the URL fail;
+//   * the default port of the scheme (80, 443, 80, 443, 21) is removed, other ports are written
+//     without leading zeros, ports above 65535 fail;
+//   * userinfo, path, query and fragment are percent-encoded with the standard's userinfo, path,
+//     special-query (the query set and ') and fragment sets; '%' is never encoded, and what is
+//     already escaped is left as it is ("%7e" stays "%7e");
+//   * "." and ".." segments, also written "%2e", are removed;
+//   * the path is never empty ("http://a" is "http://a/").
+// One deviation, where the standard has nothing to say: the input is bytes, not code points, and a
+// byte that is not part of valid UTF-8 is percent-encoded as itself (%FF) where the standard, which
+// decodes first, would write U+FFFD (%EF%BF%BD); in a host it is U+FFFD, which fails.
+// tests/test_conformance_url.cpp runs the standard's own tests (urltestdata.json).
+//
+// For other schemes (file, mailto, javascript, data, made-up ones) resolve_uri does RFC 3986 §5.2
+// resolution with the same whitespace tolerance; it percent-encodes what cannot stand in a URL
+// (C0 controls, space, " < > ` { } DEL and every byte >= 0x80) in userinfo, path, query and
+// fragment, lower-cases the scheme and an ASCII host, and keeps a non-ASCII host as UTF-8.
+// resolve_uri's output is therefore always valid UTF-8, and ASCII except for such a host.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "langsift/idna.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -43,11 +68,14 @@ struct uri_view {
 /// < > ^ | % @ and the like). Views point into `s`; see the tolerance notes at the top.
 std::optional<uri_view> parse_uri(std::string_view s) noexcept;
 
-/// RFC 3986 §5.2 reference resolution (with remove_dot_segments) of `ref` against `base`,
-/// recomposed as in §5.3. Returns "" when `ref` is relative and `base` is not an absolute URI,
-/// when either does not parse, or when the result is an http(s) URL without a host.
-/// The fragment of `ref` is kept. Which schemes to follow (javascript:, mailto:...) is the
-/// caller's decision.
+/// Resolves `ref` against `base` (either may be empty): the WHATWG URL Standard's parser and
+/// serializer when the result has a special scheme other than file (http, https, ws, wss, ftp),
+/// RFC 3986 §5.2 resolution (with remove_dot_segments, recomposed as in §5.3) otherwise; see the
+/// top of this file. Returns "" when the standard fails the URL (a bad host or port, a special
+/// URL without a host, a relative reference against a base it cannot parse), when `ref` is
+/// relative and `base` is not an absolute URI, or when an RFC 3986 reference does not parse. The
+/// fragment of `ref` is kept. Which schemes to follow (javascript:, mailto:...) is the caller's
+/// decision.
 std::string resolve_uri(std::string_view base, std::string_view ref);
 
 /// As above, writing into `out` (cleared first, capacity reused). Returns false (and leaves `out`
@@ -85,11 +113,12 @@ inline std::string_view uri_trim(std::string_view s) noexcept {
   return s;
 }
 
-/// WHATWG forbidden host code points, plus '%' (we do not percent-decode hosts).
+/// WHATWG forbidden domain code points (forbidden host code points, C0 controls, '%', DEL; parse_uri
+/// does not percent-decode hosts): every host resolve_uri writes for a special URL passes.
 inline constexpr bool uri_host_forbidden(unsigned char c) noexcept {
   return c <= 0x20 || c == 0x7F || c == '#' || c == '%' || c == '/' || c == ':' || c == '<' ||
          c == '>' || c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^' ||
-         c == '|' || c == '"' || c == '`' || c == '{' || c == '}';
+         c == '|';
 }
 
 /// Byte classes for parse_uri's authority scan, one table load per byte instead of a chain of
@@ -324,8 +353,9 @@ inline void uri_remove_dot_segments(std::string& out, std::size_t from) {
   out.resize(from + w);
 }
 
-/// Resolves `ref` against an already parsed absolute `base` (or none). See resolve_uri.
-inline bool uri_resolve_into(const uri_view* base, std::string_view ref, std::string& out) {
+/// RFC 3986 resolution of `ref` against an already parsed absolute `base` (or none), for
+/// results without a special scheme: see resolve_uri and uri_resolve_into.
+inline bool uri_resolve_rfc(const uri_view* base, std::string_view ref, std::string& out) {
   out.clear();
   ref = uri_trim(ref);
   std::optional<uri_view> rp = parse_uri(ref);
@@ -436,16 +466,597 @@ inline bool uri_resolve_into(const uri_view* base, std::string_view ref, std::st
   return true;
 }
 
-}  // namespace detail
+// ---- WHATWG URL Standard: URLs with a special scheme other than file --------------------------------
 
-inline bool resolve_uri(std::string_view base, std::string_view ref, std::string& out) {
-  std::optional<uri_view> b = parse_uri(base);
-  const uri_view* bp = (b && b->is_absolute()) ? &*b : nullptr;
-  if (!detail::uri_resolve_into(bp, ref, out)) {
-    out.clear();
+/// The default port of a special scheme other than file (`s` in lower case): http 80, https 443,
+/// ws 80, wss 443, ftp 21; -1 for every other scheme.
+inline int whatwg_default_port(std::string_view s) noexcept {
+  switch (s.size()) {
+    case 2: return s == "ws" ? 80 : -1;
+    case 3: return s == "wss" ? 443 : s == "ftp" ? 21 : -1;
+    case 4: return s == "http" ? 80 : -1;
+    case 5: return s == "https" ? 443 : -1;
+    default: return -1;
+  }
+}
+
+/// whatwg_default_port of a scheme in any case.
+inline int whatwg_special_port(std::string_view scheme) noexcept {
+  if (scheme.size() < 2 || scheme.size() > 5) return -1;
+  char b[5];
+  for (std::size_t i = 0; i < scheme.size(); ++i) b[i] = uri_lower(scheme[i]);
+  return whatwg_default_port(std::string_view(b, scheme.size()));
+}
+
+/// The scheme of `s` as written (an ASCII letter, then letters, digits, '+', '-', '.', up to a
+/// ':'), or "" when `s` does not start with one.
+inline std::string_view uri_scheme_prefix(std::string_view s) noexcept {
+  if (s.empty() || !uri_is_alpha(s[0])) return {};
+  std::size_t j = 1;
+  while (j < s.size() && (uri_is_alpha(s[j]) || uri_is_digit(s[j]) || s[j] == '+' || s[j] == '-' || s[j] == '.')) ++j;
+  return j < s.size() && s[j] == ':' ? s.substr(0, j) : std::string_view();
+}
+
+/// The standard's percent-encode sets (bytes >= 0x80 are in all of them) and its forbidden domain
+/// code points, one bit each.
+enum : std::uint8_t {
+  whatwg_set_fragment = 1,
+  whatwg_set_special_query = 2,
+  whatwg_set_path = 4,
+  whatwg_set_userinfo = 8,
+  whatwg_forbidden_domain = 16,
+};
+inline constexpr std::array<std::uint8_t, 256> whatwg_byte_sets = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    auto in = [c](std::string_view set) { return c > 0 && set.find(static_cast<char>(c)) != std::string_view::npos; };
+    const bool c0 = c < 0x20 || c > 0x7E;                          // C0 control percent-encode set
+    const bool query = c0 || in(" \"#<>");                         // query percent-encode set
+    const bool path = query || in("?^`{}");                        // path percent-encode set
+    std::uint8_t v = 0;
+    if (c0 || in(" \"<>`")) v |= whatwg_set_fragment;
+    if (query || c == '\'') v |= whatwg_set_special_query;
+    if (path) v |= whatwg_set_path;
+    if (path || in("/:;=@[\\]^|")) v |= whatwg_set_userinfo;
+    if (c < 0x21 || c == 0x7F || in("#%/:<>?@[\\]^|")) v |= whatwg_forbidden_domain;
+    t[c] = v;
+  }
+  return t;
+}();
+
+/// Appends `s`, percent-encoding the bytes in `set` (upper-case hex).
+inline void whatwg_append_encoded(std::string& out, std::string_view s, std::uint8_t set) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::size_t i = 0;
+  for (;;) {
+    std::size_t j = i;
+    while (j < s.size() && !(whatwg_byte_sets[static_cast<unsigned char>(s[j])] & set)) ++j;
+    out.append(s.data() + i, j - i);
+    if (j == s.size()) return;
+    const unsigned char c = static_cast<unsigned char>(s[j]);
+    const char e[3] = {'%', hex[c >> 4], hex[c & 15]};
+    out.append(e, 3);
+    i = j + 1;
+  }
+}
+
+/// The basic URL parser's first steps: leading and trailing C0 controls and spaces trimmed, every
+/// tab, LF and CR removed. A view of `s`, or of `buf` when something had to be removed inside.
+inline std::string_view whatwg_preprocess(std::string_view s, std::string& buf) {
+  s = uri_trim(s);
+  std::size_t i = 0;
+  while (i < s.size() && s[i] != '\t' && s[i] != '\n' && s[i] != '\r') ++i;
+  if (i == s.size()) return s;
+  buf.assign(s.data(), i);
+  for (; i < s.size(); ++i)
+    if (s[i] != '\t' && s[i] != '\n' && s[i] != '\r') buf.push_back(s[i]);
+  return buf;
+}
+
+/// The IPv4 number parser: decimal, octal (leading 0) or hexadecimal (0x); false for failure.
+/// Values above 2^32 saturate (the callers only compare them with bounds below that).
+inline bool whatwg_ipv4_number(std::string_view s, std::uint64_t& v) noexcept {
+  if (s.empty()) return false;
+  unsigned radix = 10;
+  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    radix = 16;
+    s.remove_prefix(2);
+  } else if (s.size() >= 2 && s[0] == '0') {
+    radix = 8;
+    s.remove_prefix(1);
+  }
+  v = 0;
+  for (char c : s) {
+    unsigned d;
+    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+    else return false;
+    if (d >= radix) return false;
+    v = std::min<std::uint64_t>(v * radix + d, std::uint64_t{1} << 32);
+  }
+  return true;
+}
+
+/// The "ends in a number" checker: the last label (after a trailing dot) is digits, or an IPv4
+/// number.
+inline bool whatwg_ends_in_number(std::string_view h) noexcept {
+  if (!h.empty() && h.back() == '.') h.remove_suffix(1);
+  if (h.empty()) return false;
+  const std::size_t dot = h.rfind('.');
+  const std::string_view last = dot == std::string_view::npos ? h : h.substr(dot + 1);
+  if (last.empty()) return false;
+  bool digits = true;
+  for (char c : last) digits = digits && uri_is_digit(c);
+  std::uint64_t v;
+  return digits || whatwg_ipv4_number(last, v);
+}
+
+/// The IPv4 parser: one to four numbers; false for failure.
+inline bool whatwg_ipv4(std::string_view h, std::uint32_t& address) noexcept {
+  if (!h.empty() && h.back() == '.') h.remove_suffix(1);
+  std::uint64_t n[4];
+  std::size_t count = 0;
+  for (;;) {
+    const std::size_t dot = h.find('.');
+    if (count == 4 || !whatwg_ipv4_number(h.substr(0, dot), n[count])) return false;
+    ++count;
+    if (dot == std::string_view::npos) break;
+    h.remove_prefix(dot + 1);
+  }
+  for (std::size_t i = 0; i + 1 < count; ++i)
+    if (n[i] > 255) return false;
+  if (n[count - 1] >= (std::uint64_t{1} << (8 * (5 - count)))) return false;
+  std::uint64_t a = n[count - 1];
+  for (std::size_t i = 0; i + 1 < count; ++i) a += n[i] << (8 * (3 - i));
+  address = static_cast<std::uint32_t>(a);
+  return true;
+}
+
+/// The IPv6 parser (the text between the brackets); false for failure.
+inline bool whatwg_ipv6(std::string_view s, std::uint16_t (&a)[8]) noexcept {
+  for (auto& x : a) x = 0;
+  int piece = 0, compress = -1;
+  std::size_t p = 0;
+  const std::size_t n = s.size();
+  auto at = [&](std::size_t i) -> int { return i < n ? static_cast<unsigned char>(s[i]) : -1; };
+  auto hexval = [](int c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (at(p) == ':') {
+    if (at(p + 1) != ':') return false;
+    p += 2;
+    compress = ++piece;
+  }
+  while (at(p) != -1) {
+    if (piece == 8) return false;
+    if (at(p) == ':') {
+      if (compress != -1) return false;
+      ++p;
+      compress = ++piece;
+      continue;
+    }
+    unsigned value = 0;
+    std::size_t length = 0;
+    while (length < 4 && hexval(at(p)) >= 0) {
+      value = value * 16 + static_cast<unsigned>(hexval(at(p)));
+      ++p;
+      ++length;
+    }
+    if (at(p) == '.') {  // an IPv4 address in the last 32 bits
+      if (length == 0) return false;
+      p -= length;
+      if (piece > 6) return false;
+      int seen = 0;
+      while (at(p) != -1) {
+        int v4 = -1;
+        if (seen > 0) {
+          if (at(p) == '.' && seen < 4) ++p;
+          else return false;
+        }
+        if (!uri_is_digit(static_cast<char>(at(p)))) return false;
+        while (at(p) != -1 && uri_is_digit(static_cast<char>(at(p)))) {
+          const int d = at(p) - '0';
+          if (v4 == -1) v4 = d;
+          else if (v4 == 0) return false;
+          else v4 = v4 * 10 + d;
+          if (v4 > 255) return false;
+          ++p;
+        }
+        a[piece] = static_cast<std::uint16_t>(a[piece] * 0x100 + v4);
+        ++seen;
+        if (seen == 2 || seen == 4) ++piece;
+      }
+      if (seen != 4) return false;
+      break;
+    }
+    if (at(p) == ':') {
+      ++p;
+      if (at(p) == -1) return false;
+    } else if (at(p) != -1) {
+      return false;
+    }
+    a[piece++] = static_cast<std::uint16_t>(value);
+  }
+  if (compress != -1) {
+    int swaps = piece - compress;
+    piece = 7;
+    while (piece != 0 && swaps > 0) {
+      std::swap(a[piece], a[compress + swaps - 1]);
+      --piece;
+      --swaps;
+    }
+  } else if (piece != 8) {
     return false;
   }
   return true;
+}
+
+/// The IPv6 serializer, with brackets: lower-case hex, the first longest run of two or more zero
+/// pieces written "::".
+inline void whatwg_append_ipv6(std::string& out, const std::uint16_t (&a)[8]) {
+  int best = -1, best_len = 1;
+  for (int i = 0; i < 8;) {
+    if (a[i] != 0) {
+      ++i;
+      continue;
+    }
+    int j = i;
+    while (j < 8 && a[j] == 0) ++j;
+    if (j - i > best_len) {
+      best = i;
+      best_len = j - i;
+    }
+    i = j;
+  }
+  static constexpr char hex[] = "0123456789abcdef";
+  out.push_back('[');
+  bool ignore0 = false;
+  for (int i = 0; i < 8; ++i) {
+    if (ignore0 && a[i] == 0) continue;
+    ignore0 = false;
+    if (best == i) {
+      out.append(i == 0 ? "::" : ":");
+      ignore0 = true;
+      continue;
+    }
+    bool lead = true;
+    for (int sh = 12; sh >= 0; sh -= 4) {
+      const unsigned d = (a[i] >> sh) & 15;
+      if (lead && d == 0 && sh > 0) continue;
+      lead = false;
+      out.push_back(hex[d]);
+    }
+    if (i != 7) out.push_back(':');
+  }
+  out.push_back(']');
+}
+
+/// The host parser for special URLs: appends the serialized host of `raw` (as written between
+/// "//" or the userinfo's '@' and the port) to `out`; false for failure (out then has garbage
+/// after its old end).
+inline bool whatwg_append_host(std::string& out, std::string_view raw) {
+  if (raw.front() == '[') {
+    std::uint16_t a[8];
+    if (raw.size() < 2 || raw.back() != ']' || !whatwg_ipv6(raw.substr(1, raw.size() - 2), a)) return false;
+    whatwg_append_ipv6(out, a);
+    return true;
+  }
+  const std::size_t start = out.size();
+  // An ASCII host without '%' and without an "xn--" label: UTS #46 would only lower-case it.
+  bool simple = true;
+  for (char c : raw) {
+    if (static_cast<unsigned char>(c) >= 0x80 || c == '%') {
+      simple = false;
+      break;
+    }
+    out.push_back(uri_lower(c));
+  }
+  if (simple) {
+    const char* h = out.data() + start;
+    const std::size_t n = out.size() - start;
+    for (std::size_t k = 0; k + 4 <= n; ++k)
+      if (h[k] == 'x' && (k == 0 || h[k - 1] == '.') && h[k + 1] == 'n' && h[k + 2] == '-' && h[k + 3] == '-') {
+        simple = false;
+        break;
+      }
+  }
+  if (!simple) {
+    out.resize(start);
+    std::string decoded, ascii;
+    decoded.reserve(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) {  // percent-decode
+      auto hexval = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+      };
+      if (raw[i] == '%' && i + 2 < raw.size() && hexval(raw[i + 1]) >= 0 && hexval(raw[i + 2]) >= 0) {
+        decoded.push_back(static_cast<char>(hexval(raw[i + 1]) * 16 + hexval(raw[i + 2])));
+        i += 2;
+      } else {
+        decoded.push_back(raw[i]);
+      }
+    }
+    if (idna_to_ascii(decoded, ascii) != 0) return false;
+    out.append(ascii);
+  }
+  const std::string_view h(out.data() + start, out.size() - start);
+  if (h.empty()) return false;
+  for (char c : h)
+    if (whatwg_byte_sets[static_cast<unsigned char>(c)] & whatwg_forbidden_domain) return false;
+  if (whatwg_ends_in_number(h)) {
+    std::uint32_t a;
+    if (!whatwg_ipv4(h, a)) return false;
+    out.resize(start);
+    for (int i = 3; i >= 0; --i) {
+      out.append(std::to_string((a >> (8 * i)) & 255));
+      if (i) out.push_back('.');
+    }
+  }
+  return true;
+}
+
+/// A parsed URL with a special scheme: its serialization and where its parts start.
+struct whatwg_url {
+  std::string_view href;
+  std::size_t scheme_len = 0;                            ///< before the ':'
+  std::size_t path_start = 0;                            ///< after "scheme://userinfo@host:port"
+  std::size_t query_start = std::string_view::npos;      ///< the '?', if any
+  std::size_t fragment_start = std::string_view::npos;   ///< the '#', if any
+  std::size_t path_end() const noexcept { return std::min({query_start, fragment_start, href.size()}); }
+};
+
+inline bool whatwg_single_dot(std::string_view s) noexcept {
+  return s == "." || (s.size() == 3 && s[0] == '%' && s[1] == '2' && (s[2] == 'e' || s[2] == 'E'));
+}
+inline bool whatwg_double_dot(std::string_view s) noexcept {
+  if (s == "..") return true;
+  if (s.size() == 4) return (s[0] == '.' && whatwg_single_dot(s.substr(1))) || (whatwg_single_dot(s.substr(0, 3)) && s[3] == '.');
+  return s.size() == 6 && whatwg_single_dot(s.substr(0, 3)) && whatwg_single_dot(s.substr(3));
+}
+
+/// The basic URL parser, for `in` (preprocessed: whatwg_preprocess) with a special scheme other
+/// than file, or without a scheme (or with the base's, and no "//" after it) against `base`, a
+/// parsed URL of such a scheme. Writes the serialization into `out` (cleared first) and where its
+/// parts start into `url` (whose href is then `out`); false when the standard fails the URL.
+inline bool whatwg_parse(std::string_view in, const whatwg_url* base, std::string& out, whatwg_url& url) {
+  constexpr auto npos = std::string_view::npos;
+  auto is_slash = [](char c) { return c == '/' || c == '\\'; };
+  out.clear();
+  url = whatwg_url{};
+  const std::size_t n = in.size();
+  std::size_t p = 0;
+  int default_port;
+  bool authority;
+  const std::string_view scheme = uri_scheme_prefix(in);
+  if (!scheme.empty()) {
+    default_port = whatwg_special_port(scheme);
+    if (default_port < 0) return false;
+    for (char c : scheme) out.push_back(uri_lower(c));
+    out.push_back(':');
+    p = scheme.size() + 1;
+    // "special relative or authority state": the base's scheme and no "//" is relative.
+    authority = !base || base->scheme_len != scheme.size() ||
+                !uri_iequals(base->href.substr(0, base->scheme_len), scheme) ||
+                (p + 1 < n && in[p] == '/' && in[p + 1] == '/');
+  } else {
+    if (!base) return false;
+    default_port = whatwg_special_port(base->href.substr(0, base->scheme_len));
+    out.append(base->href.substr(0, base->scheme_len + 1));
+    authority = false;
+  }
+  url.scheme_len = out.size() - 1;
+
+  bool path_done = false;  // the path of the base was taken as it is
+  if (!authority) {        // the relative state
+    if (p < n && is_slash(in[p])) {
+      if (p + 1 < n && is_slash(in[p + 1])) {
+        authority = true;  // "//host" (or "\\host", "/\host"...)
+      } else {
+        out.append(base->href.substr(base->scheme_len + 1, base->path_start - base->scheme_len - 1));
+        url.path_start = out.size();
+        ++p;  // the path state, at the first segment
+      }
+    } else {
+      // The base's authority and path, and its query unless the reference has one.
+      const std::size_t keep = p >= n ? std::min(base->fragment_start, base->href.size())
+                               : in[p] == '#' ? std::min(base->fragment_start, base->href.size())
+                                              : base->path_end();
+      out.append(base->href.substr(base->scheme_len + 1, keep - base->scheme_len - 1));
+      url.path_start = base->path_start;
+      if (keep > base->query_start) url.query_start = base->query_start;
+      if (p >= n || in[p] == '?' || in[p] == '#') {
+        path_done = true;
+      } else {  // a relative path: the base's path without its last segment
+        const std::size_t last = out.rfind('/');
+        if (last != npos && last >= url.path_start) out.resize(last);
+      }
+    }
+  }
+  if (authority) {
+    while (p < n && is_slash(in[p])) ++p;  // the special authority ignore slashes state
+    std::size_t e = p;
+    while (e < n && !is_slash(in[e]) && in[e] != '?' && in[e] != '#') ++e;
+    const std::string_view auth = in.substr(p, e - p);
+    out.append("//");
+    std::string_view hostport = auth;
+    if (const std::size_t at = auth.rfind('@'); at != npos) {
+      const std::string_view userinfo = auth.substr(0, at);
+      hostport = auth.substr(at + 1);
+      if (hostport.empty()) return false;
+      const std::size_t colon = userinfo.find(':');
+      const std::string_view user = userinfo.substr(0, colon);
+      const std::string_view pass = colon == npos ? std::string_view() : userinfo.substr(colon + 1);
+      if (!user.empty() || !pass.empty()) {
+        whatwg_append_encoded(out, user, whatwg_set_userinfo);
+        if (!pass.empty()) {
+          out.push_back(':');
+          whatwg_append_encoded(out, pass, whatwg_set_userinfo);
+        }
+        out.push_back('@');
+      }
+    }
+    std::size_t colon = npos;
+    bool bracket = false;
+    for (std::size_t i = 0; i < hostport.size(); ++i) {
+      if (hostport[i] == '[') bracket = true;
+      else if (hostport[i] == ']') bracket = false;
+      else if (hostport[i] == ':' && !bracket) {
+        colon = i;
+        break;
+      }
+    }
+    const std::string_view host = hostport.substr(0, colon);
+    if (host.empty() || !whatwg_append_host(out, host)) return false;
+    if (colon != npos) {
+      std::uint32_t port = 0;
+      const std::string_view digits = hostport.substr(colon + 1);
+      for (char c : digits) {
+        if (!uri_is_digit(c)) return false;
+        port = port * 10 + static_cast<std::uint32_t>(c - '0');
+        if (port > 65535) return false;
+      }
+      if (!digits.empty() && static_cast<int>(port) != default_port) {
+        out.push_back(':');
+        out.append(std::to_string(port));
+      }
+    }
+    url.path_start = out.size();
+    p = e;
+    if (p < n && is_slash(in[p])) ++p;  // the path start state
+  }
+  if (!path_done) {  // the path state: segments up to '?', '#' or the end
+    for (;;) {
+      std::size_t e = p;
+      while (e < n && !is_slash(in[e]) && in[e] != '?' && in[e] != '#') ++e;
+      const std::string_view seg = in.substr(p, e - p);
+      const bool slash = e < n && is_slash(in[e]);
+      if (whatwg_double_dot(seg)) {
+        const std::size_t last = out.rfind('/');  // shorten the path
+        if (last != npos && last >= url.path_start) out.resize(last);
+        if (!slash) out.push_back('/');
+      } else if (whatwg_single_dot(seg)) {
+        if (!slash) out.push_back('/');
+      } else {
+        out.push_back('/');
+        whatwg_append_encoded(out, seg, whatwg_set_path);
+      }
+      p = e;
+      if (!slash) break;
+      ++p;
+    }
+  }
+  if (p < n && in[p] == '?') {
+    const std::size_t e = std::min(in.find('#', p), n);
+    url.query_start = out.size();
+    out.push_back('?');
+    whatwg_append_encoded(out, in.substr(p + 1, e - p - 1), whatwg_set_special_query);
+    p = e;
+  }
+  if (p < n && in[p] == '#') {
+    url.fragment_start = out.size();
+    out.push_back('#');
+    whatwg_append_encoded(out, in.substr(p + 1), whatwg_set_fragment);
+  }
+  url.href = out;
+  return true;
+}
+
+/// How to resolve `ref` (preprocessed) against a base of scheme `base_scheme` ("" if none):
+/// 0 RFC 3986 (uri_resolve_rfc), 1 WHATWG without the base, 2 WHATWG against the base.
+inline int uri_resolve_mode(std::string_view ref, std::string_view base_scheme) noexcept {
+  const std::string_view scheme = uri_scheme_prefix(ref);
+  const bool base_special = whatwg_special_port(base_scheme) >= 0;
+  if (scheme.empty()) return base_special ? 2 : 0;
+  if (whatwg_special_port(scheme) < 0) return 0;
+  if (base_special && uri_iequals(scheme, base_scheme)) {
+    const std::size_t p = scheme.size() + 1;
+    if (!(p + 1 < ref.size() && ref[p] == '/' && ref[p + 1] == '/')) return 2;
+  }
+  return 1;
+}
+
+/// The base of a WHATWG resolution, from its text (`src`, preprocessed), parsed once per thread
+/// and kept while the same base comes again (the links of one page). Null when it does not parse.
+inline const whatwg_url* whatwg_cached_base(std::string_view src) {
+  struct cache {
+    std::string src, href;
+    whatwg_url url;
+    bool ok = false, valid = false;
+  };
+  thread_local cache c;
+  if (!c.valid || c.src != src) {
+    c.src.assign(src);
+    c.ok = whatwg_parse(c.src, nullptr, c.href, c.url);
+    c.valid = true;
+  }
+  return c.ok ? &c.url : nullptr;
+}
+
+/// Resolves `ref` against an already parsed absolute `base` (or none), as resolve_uri does.
+inline bool uri_resolve_into(const uri_view* base, std::string_view ref, std::string& out) {
+  thread_local std::string ref_buf, base_buf;
+  const std::string_view r = whatwg_preprocess(ref, ref_buf);
+  const std::string_view base_scheme = base && base->is_absolute() ? base->scheme : std::string_view();
+  whatwg_url url;
+  switch (uri_resolve_mode(r, base_scheme)) {
+    case 1:
+      if (whatwg_parse(r, nullptr, out, url)) return true;
+      out.clear();
+      return false;
+    case 2: {
+      // The base's text again, from its parts (they are views of one string, minus its fragment).
+      base_buf.assign(base->scheme);
+      base_buf.push_back(':');
+      if (base->has_authority) {
+        base_buf.append("//");
+        base_buf.append(base->authority);
+      }
+      base_buf.append(base->path);
+      if (base->has_query) {
+        base_buf.push_back('?');
+        base_buf.append(base->query);
+      }
+      std::string tmp;
+      const whatwg_url* b = whatwg_cached_base(whatwg_preprocess(base_buf, tmp));
+      if (b && whatwg_parse(r, b, out, url)) return true;
+      out.clear();
+      return false;
+    }
+    default:
+      return uri_resolve_rfc(base, r, out);  // r: what decided the mode ("h\ttp:" is "http:")
+  }
+}
+
+}  // namespace detail
+
+inline bool resolve_uri(std::string_view base, std::string_view ref, std::string& out) {
+  thread_local std::string ref_buf, base_buf;
+  const std::string_view r = detail::whatwg_preprocess(ref, ref_buf);
+  const std::string_view b = detail::whatwg_preprocess(base, base_buf);
+  detail::whatwg_url url;
+  bool ok;
+  switch (detail::uri_resolve_mode(r, detail::uri_scheme_prefix(b))) {
+    case 1:
+      ok = detail::whatwg_parse(r, nullptr, out, url);
+      break;
+    case 2: {
+      const detail::whatwg_url* bu = detail::whatwg_cached_base(b);
+      ok = bu && detail::whatwg_parse(r, bu, out, url);
+      break;
+    }
+    default: {  // the preprocessed texts, which decided the mode ("h\ttp:" is "http:")
+      std::optional<uri_view> bv = parse_uri(b);
+      ok = detail::uri_resolve_rfc((bv && bv->is_absolute()) ? &*bv : nullptr, r, out);
+    }
+  }
+  if (!ok) out.clear();
+  return ok;
 }
 
 inline std::string resolve_uri(std::string_view base, std::string_view ref) {
