@@ -3,10 +3,12 @@
 //   byte 1..2   a split point for the streaming check
 //   the rest    the body
 // Invariants: output is valid UTF-8; replaced_bytes <= input_bytes == body size; streaming with
-// a split gives the same output and counts as one-shot; detection never names an empty encoding.
+// a split gives the same output and counts as one-shot; detection never names an empty encoding;
+// the <meta> prescan depends on the first 1024 bytes only and answers canonical names.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -96,8 +98,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto e = c.convert(body.substr(split2), true, streamed);
   check(streamed == whole);
   check(a.replaced_bytes + b.replaced_bytes + e.replaced_bytes == one.replaced_bytes);
-  std::string prefix_only;
-  langsift::prescan_meta_charset(body);
+  // The <meta> prescan reads the first 1024 bytes only, and answers a canonical name, never one
+  // WHATWG post-processes away (UTF-16 → UTF-8, x-user-defined → windows-1252).
+  std::optional<std::string> meta = langsift::prescan_meta_charset(body);
+  check(meta == langsift::prescan_meta_charset(body.substr(0, 1024)));
+  if (meta) {
+    check(!meta->empty() && langsift::canonical_encoding_name(*meta) == *meta);
+    check(*meta != "utf-16le" && *meta != "utf-16be" && *meta != "x-user-defined");
+  }
   langsift::content_type_charset(body.substr(0, 200));
   return 0;
 }

@@ -11,6 +11,8 @@
 // parse; blocks lie inside the text in order; extracting into a reused result equals a fresh
 // extraction; main-content text equals the kept blocks of the full text, as mark_main_content
 // decides on them; resolve_uri's results parse, are valid UTF-8, and resolve to themselves.
+// The start-tag view of the conformance test (detail::extract_html_observed) changes nothing:
+// its result equals extract_html's, and each tag it reports ended with '>' in the input.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -104,6 +106,30 @@ void fuzz_resolve(std::string_view base, std::string_view ref) {
   }());
 }
 
+/// Counts what the extractor reports; checks the calls come in order (a tag, its attributes, its end).
+struct tag_counter {
+  static constexpr bool enabled = true;
+  const char* begin;
+  const char* end;
+  bool open = false;
+  std::size_t tags = 0, attributes = 0;
+  void start_tag(std::string_view name) {
+    check(name.data() > begin && name.data() + name.size() <= end && name.data()[-1] == '<');
+    open = true;
+  }
+  void attribute(std::string_view name, std::string_view value) {
+    check(open && !name.empty());
+    check(name.data() >= begin && name.data() + name.size() <= end);
+    check(value.empty() || (value.data() >= begin && value.data() + value.size() <= end));
+    ++attributes;
+  }
+  void end_of_start_tag() {
+    check(open);
+    open = false;
+    ++tags;
+  }
+};
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -141,6 +167,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       kept.append(full.text, b.begin, b.end - b.begin);
     }
   check(kept == main.text);
+
+  // The observed extraction (full text) is the same extraction.
+  o.main_content = false;
+  tag_counter counter{html.data(), html.data() + html.size()};
+  langsift::html_result observed;
+  langsift::detail::extract_html_observed(html, o, observed, &counter);
+  check(same(observed, langsift::extract_html(html, o)));
+  check(counter.tags <= html.size() / 3 + 1);  // "<a>" is the shortest tag
 
   // decode_html_entities never produces invalid UTF-8.
   check(valid_utf8(langsift::decode_html_entities(html.substr(0, 4096), flags & 1)));

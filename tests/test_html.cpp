@@ -159,6 +159,8 @@ TEST_CASE("decode_html_entities, text and attribute rules", "[html][entities]") 
   CHECK(decode_html_entities("&#x81;") == "\xc2\x81");  // pure decoding keeps it
   CHECK(decode_html_entities("bad \xff byte") == "bad \xef\xbf\xbd byte");
   CHECK(decode_html_entities("  spaces\tkept ") == "  spaces\tkept ");
+  CHECK(decode_html_entities(std::string_view("a\0b", 3)) == "a\xef\xbf\xbd" "b");  // NUL, as HTML
+  CHECK(decode_html_entities(std::string_view("a\0b", 3), true) == "a\xef\xbf\xbd" "b");
 }
 
 TEST_CASE("every named reference in the generated table decodes", "[html][entities]") {
@@ -430,6 +432,16 @@ TEST_CASE("empty input, no text, NUL bytes", "[html]") {
   CHECK(text(std::string_view("<p\0>a</p\0>b<h\x31\0>c", 18)) == "abc");  // not <p>, not <h1>
   auto l = extract_html(std::string_view("<a href\0='http://x.example/'>y</a>", 35));
   CHECK(l.links.empty());  // "href\0" is not href
+  // Where the HTML tokenizer turns NUL into U+FFFD (RCDATA, RAWTEXT, PLAINTEXT, attribute
+  // values), so does langsift; in other text the tree builder drops it, and so does langsift.
+  auto t = extract_html(std::string_view("<title>a\0b</title><xmp>c\0d</xmp><plaintext>e\0f", 46));
+  CHECK(t.title == "a\xef\xbf\xbd" "b");
+  CHECK(t.text == "c\xef\xbf\xbd" "d\ne\xef\xbf\xbd" "f");
+  CHECK(t.invalid_sequences == 0);  // NUL is not invalid UTF-8
+  auto h = extract_html(std::string_view("<html lang='d\0e'><a href='http://x.example/a\0b'>y</a>", 53));
+  CHECK(h.html_lang == "d\xef\xbf\xbd" "e");
+  REQUIRE(h.links.size() == 1);
+  CHECK(h.links[0].url == "http://x.example/a%EF%BF%BDb");
 }
 
 TEST_CASE("input over the cap is truncated at a character boundary", "[html]") {

@@ -14,8 +14,9 @@
 //
 // Invalid UTF-8: each maximal invalid subsequence becomes one U+FFFD (counted in
 // `invalid_sequences`), so the output is always valid UTF-8 and word boundaries stay visible.
-// NUL and other C0/C1 controls, U+FEFF and U+00AD (soft hyphen) are dropped from the text;
-// Unicode spaces (U+00A0, U+2000-200A, U+3000...) count as whitespace.
+// NUL and other C0/C1 controls, U+FEFF and U+00AD (soft hyphen) are dropped from the text
+// (NUL in xmp, plaintext, title and attribute values becomes U+FFFD, as the HTML tokenizer makes
+// it there); Unicode spaces (U+00A0, U+2000-200A, U+3000...) count as whitespace.
 //
 // Cost: one forward pass; every input byte is examined a bounded number of times (see the
 // comment above html_extractor), and memory is bounded by the input size plus the caps below.
@@ -128,7 +129,7 @@ bool looks_like_html(std::string_view bytes) noexcept;
 
 /// Decodes character references (all WHATWG named ones, numeric ones with the WHATWG
 /// replacements). With `attribute`, legacy names without ';' followed by '=' or an alphanumeric
-/// stay as they are ("?a=1&copy=2"). Invalid UTF-8 becomes U+FFFD; nothing else changes.
+/// stay as they are ("?a=1&copy=2"). NUL and invalid UTF-8 become U+FFFD; nothing else changes.
 std::string decode_html_entities(std::string_view s, bool attribute = false);
 
 // ================================================================================================
@@ -379,8 +380,9 @@ inline char_ref match_char_ref(const char* p, const char* end, bool attribute) n
   return {best_len, e.first, kHtmlEntitySecond[e.second]};
 }
 
-/// Decodes character references and repairs UTF-8 into `out` (appending). With `collapse`,
-/// also collapses whitespace runs to one space, trims, and drops controls (for title, alt).
+/// Decodes character references and repairs UTF-8 into `out` (appending); NUL becomes U+FFFD, as
+/// the HTML tokenizer makes it in attribute values and RCDATA. With `collapse`, also collapses
+/// whitespace runs to one space, trims, and drops the other controls (for title, alt).
 inline std::size_t decode_into(std::string& out, std::string_view in, bool attribute, bool collapse) {
   std::size_t bad = 0;
   const std::size_t start = out.size();
@@ -407,7 +409,7 @@ inline std::size_t decode_into(std::string& out, std::string_view in, bool attri
     if (collapse) {
       while (q < e && static_cast<unsigned char>(*q) >= 0x21 && static_cast<unsigned char>(*q) < 0x7F && *q != '&') ++q;
     } else {
-      while (q < e && static_cast<unsigned char>(*q) < 0x80 && *q != '&') ++q;
+      while (q < e && static_cast<unsigned char>(*q) - 1u < 0x7Fu && *q != '&') ++q;  // 0x01..0x7F
     }
     if (q > p) {
       if (space) out.push_back(' ');
@@ -426,6 +428,9 @@ inline std::size_t decode_into(std::string& out, std::string_view in, bool attri
         continue;
       }
       put('&', p, 1);
+      ++p;
+    } else if (c == 0) {
+      put(0xFFFD, "\xEF\xBF\xBD", 3);  // as HTML does in attribute values and RCDATA (title)
       ++p;
     } else if (c < 0x80) {
       put(c, p, 1);
@@ -713,6 +718,18 @@ struct tag_attrs {
 // O(1)), and each pushed entry is popped at most once, so popping is amortised O(1). Implied
 // closes (li, dt/dd, td/th, headings) look at most kImpliedSearch entries down the stack.
 // Per-link work is bounded by caps on the URL (kMaxUrl) and anchor text (kMaxAnchor) lengths.
+//
+// Observer: a view of the start tags the extractor tokenizes (for the html5lib conformance test,
+// which compares attribute values with the tokenizer's). html_no_observer, the default, compiles
+// to nothing.
+struct html_no_observer {
+  static constexpr bool enabled = false;
+  void start_tag(std::string_view /*raw_name*/) noexcept {}
+  void attribute(std::string_view /*raw_name*/, std::string_view /*raw_value*/) noexcept {}
+  void end_of_start_tag() noexcept {}  // the tag ended with '>' (a tag cut by the end of input does not)
+};
+
+template <class Observer = html_no_observer>
 class html_extractor {
  public:
   static constexpr std::size_t kMaxDepth = 256;
@@ -722,8 +739,8 @@ class html_extractor {
   static constexpr std::size_t kMaxTitle = 2048;
   static constexpr std::size_t kMaxLang = 64;
 
-  html_extractor(std::string_view in, const html_options& o, html_result& r)
-      : p_(in.data()), e_(in.data() + in.size()), o_(o), r_(r), t_(r.text) {}
+  html_extractor(std::string_view in, const html_options& o, html_result& r, Observer* obs = nullptr)
+      : p_(in.data()), e_(in.data() + in.size()), o_(o), r_(r), t_(r.text), obs_(obs) {}
 
   enum byte_class : std::uint8_t { bc_plain, bc_space, bc_lt, bc_amp, bc_control, bc_high };
   static constexpr std::array<std::uint8_t, 256> kByteClass = [] {
@@ -792,6 +809,7 @@ class html_extractor {
   const html_options& o_;
   html_result& r_;
   std::string& t_;
+  Observer* obs_;
 
   // text sink: pending separator before the next visible character
   enum : std::uint8_t { pend_none, pend_space, pend_soft, pend_hard };
@@ -1109,6 +1127,9 @@ class html_extractor {
       ++p;
     }
     html_tag t = len <= sizeof name ? lookup_tag(std::string_view(name, n)) : html_tag::unknown;
+    if constexpr (Observer::enabled) {
+      if (obs_ && !end_tag) obs_->start_tag(std::string_view(p_ + 1, len));
+    }
     tag_attrs a;
     bool self_closing = false;
     // Attributes (WHATWG before/after attribute name and value states).
@@ -1157,10 +1178,16 @@ class html_extractor {
           has_value = true;
         }
       }
+      if constexpr (Observer::enabled) {
+        if (obs_ && !end_tag) obs_->attribute(attr_name, value);
+      }
       if (!end_tag && t != html_tag::unknown) note_attr(a, attr_name, value);
       (void)has_value;
     }
     p_ = p;
+    if constexpr (Observer::enabled) {
+      if (obs_ && !end_tag) obs_->end_of_start_tag();
+    }
     if (t == html_tag::unknown) return;  // unknown elements are transparent
     if (end_tag) on_end_tag(t);
     else on_start_tag(t, a, self_closing);
@@ -1395,7 +1422,7 @@ class html_extractor {
     if (q < e_) tag(true);
   }
 
-  /// Emits raw text without decoding references (xmp).
+  /// Emits raw text without decoding references (xmp, plaintext).
   void keep_literal(const char* s, const char* q) {
     const char* save = p_;
     for (const char* x = s; x < q;) {
@@ -1406,6 +1433,9 @@ class html_extractor {
         if (st.valid) emit_cp(st.cp, x, st.length);
         else emit_cp(0xFFFD, "\xEF\xBF\xBD", 3);
         x += st.length;
+      } else if (c == 0) {
+        emit_cp(0xFFFD, "\xEF\xBF\xBD", 3);  // NUL in RAWTEXT and PLAINTEXT, as HTML does
+        ++x;
       } else {
         p_ = x;  // whitespace() peeks at p_[1] for CR LF
         emit_cp(c, nullptr, 0);
@@ -1667,7 +1697,11 @@ inline void mark_main_content(html_result& r) noexcept {
 
 // ---- entry points --------------------------------------------------------------------------------
 
-inline void extract_html(std::string_view html, const html_options& options, html_result& out) {
+namespace detail {
+
+/// extract_html with an observer of the tokenizer's start tags (see html_no_observer).
+template <class Observer>
+void extract_html_observed(std::string_view html, const html_options& options, html_result& out, Observer* obs) {
   out.text.clear();
   out.title.clear();
   out.html_lang.clear();
@@ -1686,12 +1720,12 @@ inline void extract_html(std::string_view html, const html_options& options, htm
   }
   if (html.empty()) {
     out.links.clear();
-    out.base_url.assign(options.base_url.substr(0, std::min(options.base_url.size(), detail::html_extractor::kMaxUrl)));
+    out.base_url.assign(options.base_url.substr(0, std::min(options.base_url.size(), html_extractor<>::kMaxUrl)));
     out.st = truncated ? status::truncated : status::empty_input;
     return;
   }
   {
-    detail::html_extractor x(html, options, out);
+    html_extractor<Observer> x(html, options, out, obs);
     x.run();
   }
   if (options.main_content) {
@@ -1707,6 +1741,12 @@ inline void extract_html(std::string_view html, const html_options& options, htm
     out.text.resize(w);
   }
   out.st = truncated ? status::truncated : out.text.empty() ? status::empty_input : status::ok;
+}
+
+}  // namespace detail
+
+inline void extract_html(std::string_view html, const html_options& options, html_result& out) {
+  detail::extract_html_observed<detail::html_no_observer>(html, options, out, nullptr);
 }
 
 inline html_result extract_html(std::string_view html, const html_options& options) {
