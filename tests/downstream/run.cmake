@@ -1,43 +1,23 @@
-# Builds tests/downstream/consumer.cpp three ways against langsift and runs it:
-#  1. find_package(langsift CONFIG) against a fresh install of the build tree,
-#  2. pkg-config (langsift.pc) against the same install,
-#  3. add_subdirectory() of the source tree.
+# The consumers of an installed langsift, built and run (docs/packaging.md):
+#  1. a fresh `cmake --install` of the build tree: what is installed where (user tools, not the
+#     developer tools; the JNI library in <libdir>/jni, the jar in share/java, man pages);
+#  2. find_package(langsift CONFIG) against it: every component, and COMPONENTS core alone with
+#     ICU, uchardet (pkg-config) and zlib poisoned (plus a negative control);
+#  3. pkg-config (langsift.pc, langsift-core.pc) against the same install;
+#  4. add_subdirectory() of the source tree.
 # Invoked by ctest with -DLANGSIFT_SOURCE_DIR, -DLANGSIFT_BINARY_DIR, -DWORK_DIR, -DGENERATOR.
 cmake_minimum_required(VERSION 3.21)
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  message(STATUS "ok: ${ARGN}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/consumers.cmake)
 
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
-# 1. find_package against the installed package.
 run(${CMAKE_COMMAND} --install ${LANGSIFT_BINARY_DIR} --prefix ${prefix})
-run(${CMAKE_COMMAND} -S ${LANGSIFT_SOURCE_DIR}/tests/downstream/project -B ${WORK_DIR}/package -G ${GENERATOR}
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
-run(${CMAKE_COMMAND} --build ${WORK_DIR}/package)
-run(${WORK_DIR}/package/consumer)
+langsift_check_layout(${prefix})
+langsift_check_consumers(${prefix} ${WORK_DIR})
 
-# 2. pkg-config against the same install (static archives: ask for the --static flags).
-file(GLOB_RECURSE pcfile ${prefix}/*/langsift.pc)
-get_filename_component(pcdir "${pcfile}" DIRECTORY)
-set(ENV{PKG_CONFIG_PATH} ${pcdir})
-execute_process(COMMAND pkg-config --cflags --libs --static langsift OUTPUT_VARIABLE flags
-  RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "pkg-config cannot find langsift.pc in ${pcdir}")
-endif()
-separate_arguments(flags UNIX_COMMAND "${flags}")
-run(c++ ${LANGSIFT_SOURCE_DIR}/tests/downstream/consumer.cpp -o ${WORK_DIR}/consumer-pc ${flags})
-run(${WORK_DIR}/consumer-pc)
-
-# 3. add_subdirectory of the source tree.
+# add_subdirectory of the source tree.
 run(${CMAKE_COMMAND} -S ${LANGSIFT_SOURCE_DIR}/tests/downstream/subdir -B ${WORK_DIR}/subdir -G ${GENERATOR}
-    -DLANGSIFT_SOURCE_DIR=${LANGSIFT_SOURCE_DIR} -DCMAKE_BUILD_TYPE=Release)
+    -DLANGSIFT_SOURCE_DIR=${LANGSIFT_SOURCE_DIR})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/subdir)
 run(${WORK_DIR}/subdir/consumer)

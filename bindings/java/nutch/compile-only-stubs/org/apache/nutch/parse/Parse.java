@@ -1,0 +1,12 @@
+// COMPILE-ONLY STAND-IN (bindings/java/nutch/compile-only-stubs/README.md): the signatures the
+// langsift adapter uses, as in Apache Nutch 1.x / Apache Hadoop 3.x; not their code, not a test of them.
+package org.apache.nutch.parse;
+
+/** The result of parsing a page's raw content. */
+public interface Parse {
+  String getText();
+
+  ParseData getData();
+
+  boolean isCanonical();
+}
