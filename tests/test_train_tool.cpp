@@ -159,3 +159,15 @@ TEST_CASE("langsift-train: an empty language file is refused, text that is not t
   CHECK_FALSE(contains(noise.err, "warning: en:"));
   CHECK_FALSE(contains(noise.err, "warning: fr:"));
 }
+
+TEST_CASE("langsift-train: progress on stderr when it is a terminal, never when it is not") {
+  const fs::path out = scratch("test-train-progress") / "p.lsm";
+  const std::string train = kBin + "langsift-train " + kCorpus + " -o " + out.string();
+  const auto tty = sh("script -qec " + q(train + " > /dev/null") + " /dev/null");
+  REQUIRE(tty.status == 0);
+  CHECK(contains(tty.out, "langsift-train: "));
+  CHECK(contains(tty.out, " MB of "));
+  const auto piped = sh(q(kBin + "langsift-train") + " " + q(kCorpus) + " -o " + q(out.string()));
+  CHECK(piped.status == 0);
+  CHECK(piped.err.empty());
+}

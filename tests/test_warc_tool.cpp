@@ -324,3 +324,15 @@ TEST_CASE("warc tool: WARC-Truncated is passed on (a record written by printf, r
   CHECK(str_field(ls[0], "payload_digest") == "sha1:WRRK4YHXU7ZVBLPQXRHTXWTKJO2KBBRB");
   CHECK(num_field(ls[0], "length") == "211");  // the whole record with its CRLF CRLF
 }
+
+TEST_CASE("warc tool: progress on stderr when it is a terminal, never when it is not") {
+  // `script` (util-linux, in every Debian) runs the command on a pseudo-terminal.
+  const outcome tty = sh("script -qec " + q(kWarc + " " + kData + "warc/sample.warc.gz > /dev/null") + " /dev/null");
+  REQUIRE(tty.status == 0);
+  CHECK(contains(tty.out, "langsift warc: "));
+  CHECK(contains(tty.out, " MB of 0.0 MB ("));
+  CHECK(contains(tty.out, " left"));
+  const outcome piped = sh(kWarc + " " + q(kData + "warc/sample.warc.gz"));
+  CHECK(piped.status == 0);
+  CHECK(piped.err.empty());
+}

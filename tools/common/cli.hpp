@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -108,6 +110,65 @@ inline int unknown_option(std::string_view program, std::string_view arg, void (
   fail(program, msg);
   return 2;
 }
+
+/// Progress of long work on stderr — only when stderr is a terminal, never into a log or a pipe:
+/// "PROGRAM: 123.4 MB of 456.7 MB (27 %), 45.6 MB/s, 0:07 left", rewritten in place at most four
+/// times a second. `total` 0: unknown (no percentage or time left). update() may be called from
+/// any thread; finish() clears the line.
+class progress {
+ public:
+  progress(std::string_view program, std::uint64_t total, bool wanted = true)
+      : program_(program), total_(total), on_(wanted && ::isatty(2) == 1), t0_(std::chrono::steady_clock::now()) {}
+  progress(const progress&) = delete;
+  progress& operator=(const progress&) = delete;
+  ~progress() { finish(); }
+
+  bool enabled() const noexcept { return on_; }
+
+  void update(std::uint64_t done) {
+    if (!on_) return;
+    std::unique_lock lock(m_, std::try_to_lock);
+    if (!lock) return;  // another thread is drawing: this update is not needed
+    const auto now = std::chrono::steady_clock::now();
+    if (drawn_ && now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    drawn_ = true;
+    const double sec = std::chrono::duration<double>(now - t0_).count();
+    const double rate = sec > 0 ? static_cast<double>(done) / sec : 0;
+    char line[160];
+    int n = std::snprintf(line, sizeof line, "\r%.*s: %.1f MB", static_cast<int>(program_.size()), program_.data(),
+                          static_cast<double>(done) / 1e6);
+    if (total_ && n > 0 && n < static_cast<int>(sizeof line)) {
+      const double left = rate > 0 && done < total_ ? static_cast<double>(total_ - done) / rate : 0;
+      n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), " of %.1f MB (%d %%)",
+                         static_cast<double>(total_) / 1e6, static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total_)));
+      if (n > 0 && n < static_cast<int>(sizeof line))
+        n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), ", %.1f MB/s, %d:%02d left", rate / 1e6,
+                           static_cast<int>(left) / 60, static_cast<int>(left) % 60);
+    } else if (n > 0 && n < static_cast<int>(sizeof line)) {
+      n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), ", %.1f MB/s", rate / 1e6);
+    }
+    std::fputs(line, stderr);
+    std::fputs("\033[K", stderr);  // erase what a longer earlier line left
+    std::fflush(stderr);
+  }
+
+  void finish() {
+    if (!on_) return;
+    std::lock_guard lock(m_);
+    if (drawn_) std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+    on_ = false;
+  }
+
+ private:
+  std::string program_;
+  std::uint64_t total_;
+  bool on_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point t0_, last_{};
+  std::mutex m_;
+};
 
 /// Runs a tool's body: running out of memory is a one-line error and exit status 1, not an abort
 /// (std::bad_alloc escaping main would call std::terminate). fail() does not allocate.

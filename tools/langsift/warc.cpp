@@ -1,6 +1,7 @@
 // `langsift warc` — the languages and encodings of the pages in WARC files: one JSON line per
 // record, or statistics per language, per encoding and language x encoding.
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -73,7 +74,9 @@ void usage(std::FILE* out) {
       "  --name NAME            the name of stdin's input, written as each line's \"file\" (default:\n"
       "                         $mapreduce_map_input_file or $map_input_file, which Hadoop Streaming\n"
       "                         sets, else none)\n"
-      "  --timing               print records, pages, bytes, seconds and pages/s to stderr at the end\n"
+      "  --timing               print records, pages, bytes, seconds and pages/s to stderr at the end\n"      "\n"
+      "When stderr is a terminal, progress is shown there (MB read of the files' total, rate, time\n"
+      "left); never when it is not.\n"
       "\n"
       "Malformed input (a record that is not WARC, a wrong Content-Length, a truncated or corrupt\n"
       "gzip member) is reported on stderr as 'FILE: offset N: what' and reading goes on with the\n"
@@ -325,6 +328,14 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       }
   const std::string stdin_name = stdin_label.empty() ? "stdin" : stdin_label;
   std::uint64_t input_bytes = 0;
+  // Progress (on a terminal only): input bytes read of
+  // the files' total (stdin's size is unknown).
+  std::uint64_t total_bytes = 0;
+  for (const std::string& path : files) {
+    struct stat st {};
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) total_bytes += static_cast<std::uint64_t>(st.st_size);
+  }
+  progress shown(kProgram, total_bytes);
   for (const std::string& path : files) {
     std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!f) {
@@ -345,6 +356,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
         out.count_malformed();
         if (st == langsift::warc_status::error) continue;
       }
+      shown.update(input_bytes + reader.input_bytes());
       const std::uint64_t seq = out.admit();
       if (s.threads > 1) {
         queue.push(seq, std::move(r), file_field);
@@ -359,6 +371,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   }
   queue.close();
   for (auto& w : workers) w.join();
+  shown.finish();
   std::fflush(stdout);
 
   if (s.stats) {

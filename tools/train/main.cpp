@@ -61,7 +61,7 @@ void usage(std::FILE* out) {
       "  --holdout-dir DIR       write those lines to DIR/<code>.txt (for calibration/evaluation)\n"
       "  --name NAME             model name recorded in the file (default: the output's file name)\n"
       "  -j, --threads N         worker threads (default: hardware threads)\n"
-      "  -q, --quiet             no progress on stderr\n"
+      "  -q, --quiet             no progress on stderr (shown only when stderr is a terminal)\n"
       "  -h, --help              this help\n");
 }
 
@@ -283,11 +283,16 @@ int run_main(int argc, char** argv) {
   std::vector<std::unique_ptr<language_counts>> counts(codes.size());
   std::vector<std::string> errors(codes.size());
   std::atomic<std::size_t> next{0}, done{0};
-  const auto t0 = std::chrono::steady_clock::now();
+  // Progress (on a terminal only): corpus bytes counted of the total.
+  std::uint64_t corpus_bytes = 0;
+  for (const auto& c : codes) corpus_bytes += fs::file_size(fs::path(corpus) / (c + ".txt"), ec);
+  std::atomic<std::uint64_t> bytes_done{0};
+  progress shown(kProgram, corpus_bytes, !quiet);
   auto work = [&]() {
     for (std::size_t i; (i = next++) < codes.size();) {
       const std::string& code = codes[i];
       const fs::path path = fs::path(corpus) / (code + ".txt");
+      std::error_code ec_size;
       auto c = std::make_unique<language_counts>(code, cfg.features);
       c->set_fit_sample(cfg.fit_sample_every, cfg.fit_sample_lines);
       std::ifstream in(path, std::ios::binary);
@@ -345,16 +350,14 @@ int run_main(int argc, char** argv) {
         continue;
       }
       counts[i] = std::move(c);
-      const std::size_t d = ++done;
-      if (!quiet && (d % 10 == 0 || d == codes.size())) {
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::fprintf(stderr, "%s: counted %zu/%zu languages (%.1f s)\n", kProgram, d, codes.size(), secs);
-      }
+      ++done;
+      shown.update(bytes_done += fs::file_size(path, ec_size));
     }
   };
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<std::size_t>(threads, codes.size()); ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
+  shown.finish();
   for (const auto& e : errors)
     if (!e.empty()) return fail(kProgram, e);
   // A language with no text cannot be learnt: refuse (a model of it would answer `und` to
