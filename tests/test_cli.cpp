@@ -1,0 +1,71 @@
+// The command-line conventions every tool shares (#22): --version, and usage errors that are one
+// line naming the bad option and the closest valid one, with exit status 2.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "langsift/version.hpp"
+#include "tool_run.hpp"
+
+using namespace langsift_test;
+
+namespace {
+
+struct tool_case {
+  std::string command;  // the tool (and mode) as run
+  std::string typo;     // an option misspelt
+  std::string meant;    // the option it should suggest
+};
+
+const std::vector<tool_case> kTools = {
+    {"langsift detect", "--formt", "--format"},
+    {"langsift warc", "--max-recrd-bytes", "--max-record-bytes"},
+    {"langsift url", "--contry", "--country"},
+    {"langsift encoding", "--content-typ", "--content-type"},
+    {"langsift text", "--bse", "--base"},
+    {"langsift-train", "--outptu", "--output"},
+    {"langsift-train url", "--min-url", "--min-urls"},
+    {"langsift-eval lang", "--limt", "--limit"},
+    {"langsift-eval url", "--fold", "--folds"},
+    {"langsift-warcgen", "--gzp", "--gzip"},
+    {"langsift-bench", "--repet", "--repeat"},
+};
+
+std::size_t line_count(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("cli: every tool answers --version with the library's version") {
+  for (const auto& t : kTools) {
+    INFO(t.command);
+    const outcome r = sh(kBin + t.command + " --version");
+    CHECK(r.status == 0);
+    CHECK(r.out == t.command + " (langsift " + langsift::version() + ")\n");
+  }
+  CHECK(sh(kBin + "langsift --version").status == 0);
+  CHECK(sh(kBin + "langsift-eval --version").status == 0);
+}
+
+TEST_CASE("cli: a misspelt option is a one-line error naming it and the closest option, exit 2") {
+  for (const auto& t : kTools) {
+    INFO(t.command);
+    const outcome r = sh(kBin + t.command + " " + t.typo + " x");
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(line_count(r.err) == 1);
+    CHECK(contains(r.err, "unknown option '" + t.typo + "'"));
+    CHECK(contains(r.err, "(did you mean " + t.meant + "?)"));
+  }
+  // An option nothing is close to: named, no guess.
+  const outcome far = sh(kBin + "langsift detect --zzzzzzzz");
+  CHECK(far.status == 2);
+  CHECK(line_count(far.err) == 1);
+  CHECK_FALSE(contains(far.err, "did you mean"));
+  // Commands too.
+  const outcome cmd = sh(kBin + "langsift detetc x");
+  CHECK(cmd.status == 2);
+  CHECK(contains(cmd.err, "(did you mean detect?)"));
+  CHECK(line_count(cmd.err) == 1);
+}
