@@ -20,15 +20,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "conformance/support.hpp"
 #include "langsift/encoding.hpp"
 
 namespace fs = std::filesystem;
+using namespace langsift_test::conformance;
 
 namespace {
 
@@ -37,14 +39,6 @@ struct enc_case {
   std::string data;      // #data, the final newline before the next section removed
   std::string expected;  // #encoding, first line
 };
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  REQUIRE(f.good());
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 /// html5lib's .dat format: "#name" lines open sections; a section's text is the lines up to the
 /// next section, without the newline that ends its last line (html5lib's TestData strips it).
@@ -87,32 +81,6 @@ std::vector<enc_case> read_dat(const fs::path& path, const std::string& id_prefi
   return out;
 }
 
-struct expected_failure {
-  std::string expected;
-  std::string reason;
-  bool seen = false;
-};
-
-/// tests/conformance/html5lib-encoding.tsv: "case<TAB>expected encoding<TAB>reason"; '#' comments.
-std::map<std::string, expected_failure> read_expected_failures(const fs::path& path) {
-  std::map<std::string, expected_failure> out;
-  std::istringstream in(read_file(path));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::size_t t1 = line.find('\t');
-    std::size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
-    INFO(path.string() << ": " << line);
-    REQUIRE(t2 != std::string::npos);
-    expected_failure f;
-    f.expected = line.substr(t1 + 1, t2 - t1 - 1);
-    f.reason = line.substr(t2 + 1);
-    REQUIRE(!f.reason.empty());
-    REQUIRE(out.emplace(line.substr(0, t1), f).second);  // no case twice
-  }
-  return out;
-}
-
 std::string canonical(std::string_view label) {
   std::string c(langsift::canonical_encoding_name(label));
   if (c == "ascii") c = "windows-1252";  // WHATWG: the ASCII labels are windows-1252
@@ -134,7 +102,7 @@ answer sniff(std::string_view data) {
 }  // namespace
 
 TEST_CASE("html5lib encoding suite: BOM, <meta> prescan, then detection", "[conformance][html5lib][encoding]") {
-  const fs::path dir = fs::path(LANGSIFT_CONFORMANCE_DIR) / "html5lib" / "encoding";
+  const fs::path dir = kSuitesDir / "html5lib" / "encoding";
   REQUIRE(fs::is_directory(dir));
   std::vector<fs::path> files;
   for (const fs::path& sub : {dir, dir / "scripted"})
@@ -143,7 +111,8 @@ TEST_CASE("html5lib encoding suite: BOM, <meta> prescan, then detection", "[conf
   std::sort(files.begin(), files.end());
   REQUIRE(!files.empty());
 
-  auto failures = read_expected_failures(fs::path(LANGSIFT_EXPECTED_FAILURES_DIR) / "html5lib-encoding.tsv");
+  // "case<TAB>expected encoding (as in the suite)<TAB>reason"
+  expected_failures failures("html5lib-encoding.tsv", true);
   std::size_t total = 0, passed = 0, expected_failed = 0;
   std::map<std::string, std::size_t> by_stage;
   for (const fs::path& f : files) {
@@ -155,15 +124,10 @@ TEST_CASE("html5lib encoding suite: BOM, <meta> prescan, then detection", "[conf
       REQUIRE(!c.expected.empty());
       const answer a = sniff(c.data);
       const bool ok = canonical(a.encoding) == canonical(c.expected);
-      auto it = failures.find(c.id);
       INFO(c.id << ": expected " << c.expected << ", got " << a.encoding << " (" << a.stage << ")\n#data\n"
                 << c.data.substr(0, 300));
-      if (it == failures.end()) {
-        CHECK(ok);
-      } else {
-        it->second.seen = true;
-        CHECK(canonical(it->second.expected) == canonical(c.expected));  // the list matches the suite
-        CHECK_FALSE(ok);  // a listed case that passes must leave the list
+      if (const expected_failures::entry* listed = failures.check(c.id, ok)) {
+        CHECK(canonical(listed->note) == canonical(c.expected));  // the list matches the suite
         if (!ok) ++expected_failed;
       }
       if (ok) {
@@ -172,10 +136,7 @@ TEST_CASE("html5lib encoding suite: BOM, <meta> prescan, then detection", "[conf
       }
     }
   }
-  for (const auto& [id, f] : failures) {
-    INFO(id << " is listed in html5lib-encoding.tsv but is not in the suite");
-    CHECK(f.seen);
-  }
+  failures.check_all_seen();
   std::string stages;
   for (const auto& [s, n] : by_stage) stages += " " + s + " " + std::to_string(n);
   std::printf("html5lib encoding: %zu cases, %zu pass (by stage:%s), %zu expected failures\n", total, passed,

@@ -34,203 +34,25 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "conformance/support.hpp"
 #include "langsift/html.hpp"
 
 namespace fs = std::filesystem;
+using namespace langsift_test::conformance;
 
 namespace {
 
-// ---- a small JSON reader (strings as code points: the suite has lone surrogates) ---------------
-
-struct jvalue {
-  enum kind_t { null_v, bool_v, number_v, string_v, array_v, object_v } kind = null_v;
-  bool b = false;
-  double n = 0;
-  std::u32string s;
-  std::vector<jvalue> a;
-  std::vector<std::u32string> keys;  // an object: keys[i] names a[i] (a vector of pairs would
-                                     // need jvalue complete here)
-
-  const jvalue* get(std::u32string_view key) const {
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] == key) return &a[i];
-    return nullptr;
-  }
-};
-
-class json_reader {
- public:
-  explicit json_reader(std::string_view text) : s_(text) {}
-
-  jvalue parse() {
-    jvalue v = value();
-    ws();
-    if (pos_ != s_.size()) fail("trailing characters");
-    return v;
-  }
-
- private:
-  std::string_view s_;
-  std::size_t pos_ = 0;
-
-  [[noreturn]] void fail(const char* what) const {
-    throw std::runtime_error(std::string("JSON: ") + what + " at byte " + std::to_string(pos_));
-  }
-  void ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) ++pos_;
-  }
-  bool take(std::string_view lit) {
-    if (s_.substr(pos_, lit.size()) != lit) return false;
-    pos_ += lit.size();
-    return true;
-  }
-  unsigned hex4() {
-    if (pos_ + 4 > s_.size()) fail("short \\u escape");
-    unsigned v = 0;
-    for (int i = 0; i < 4; ++i) {
-      char c = s_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= unsigned(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= unsigned(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= unsigned(c - 'A' + 10);
-      else fail("bad \\u escape");
-    }
-    return v;
-  }
-  std::u32string string() {
-    if (!take("\"")) fail("expected a string");
-    std::u32string out;
-    for (;;) {
-      if (pos_ >= s_.size()) fail("unterminated string");
-      unsigned char c = static_cast<unsigned char>(s_[pos_]);
-      if (c == '"') {
-        ++pos_;
-        return out;
-      }
-      if (c == '\\') {
-        ++pos_;
-        if (pos_ >= s_.size()) fail("bad escape");
-        char e = s_[pos_++];
-        switch (e) {
-          case '"': out += U'"'; break;
-          case '\\': out += U'\\'; break;
-          case '/': out += U'/'; break;
-          case 'b': out += U'\b'; break;
-          case 'f': out += U'\f'; break;
-          case 'n': out += U'\n'; break;
-          case 'r': out += U'\r'; break;
-          case 't': out += U'\t'; break;
-          case 'u': {
-            unsigned u = hex4();
-            if (u >= 0xD800 && u <= 0xDBFF && s_.substr(pos_, 2) == "\\u") {
-              std::size_t save = pos_;
-              pos_ += 2;
-              unsigned lo = hex4();
-              if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                out += static_cast<char32_t>(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
-                break;
-              }
-              pos_ = save;
-            }
-            out += static_cast<char32_t>(u);  // possibly a lone surrogate
-            break;
-          }
-          default: fail("bad escape");
-        }
-        continue;
-      }
-      // UTF-8 (the files are valid UTF-8)
-      auto st = langsift::detail::decode_utf8(reinterpret_cast<const unsigned char*>(s_.data() + pos_),
-                                              reinterpret_cast<const unsigned char*>(s_.data() + s_.size()));
-      if (c < 0x80) {
-        out += static_cast<char32_t>(c);
-        ++pos_;
-      } else {
-        if (!st.valid) fail("invalid UTF-8");
-        out += st.cp;
-        pos_ += st.length;
-      }
-    }
-  }
-  jvalue value() {
-    ws();
-    if (pos_ >= s_.size()) fail("unexpected end");
-    jvalue v;
-    char c = s_[pos_];
-    if (c == '{') {
-      ++pos_;
-      v.kind = jvalue::object_v;
-      ws();
-      if (take("}")) return v;
-      for (;;) {
-        ws();
-        std::u32string k = string();
-        ws();
-        if (!take(":")) fail("expected ':'");
-        jvalue item = value();
-        v.keys.push_back(std::move(k));
-        v.a.push_back(std::move(item));
-        ws();
-        if (take("}")) return v;
-        if (!take(",")) fail("expected ',' or '}'");
-      }
-    }
-    if (c == '[') {
-      ++pos_;
-      v.kind = jvalue::array_v;
-      ws();
-      if (take("]")) return v;
-      for (;;) {
-        v.a.push_back(value());
-        ws();
-        if (take("]")) return v;
-        if (!take(",")) fail("expected ',' or ']'");
-      }
-    }
-    if (c == '"') {
-      v.kind = jvalue::string_v;
-      v.s = string();
-      return v;
-    }
-    if (take("true")) {
-      v.kind = jvalue::bool_v;
-      v.b = true;
-      return v;
-    }
-    if (take("false")) {
-      v.kind = jvalue::bool_v;
-      return v;
-    }
-    if (take("null")) return v;
-    std::size_t start = pos_;
-    while (pos_ < s_.size() && std::string_view("+-0123456789.eE").find(s_[pos_]) != std::string_view::npos) ++pos_;
-    if (pos_ == start) fail("unexpected character");
-    v.kind = jvalue::number_v;
-    v.n = std::stod(std::string(s_.substr(start, pos_ - start)));
-    return v;
-  }
-};
-
 // ---- strings -------------------------------------------------------------------------------------
-
-/// Code points to bytes: UTF-8, with a lone surrogate written as its three-byte form (which is
-/// not UTF-8: langsift's input is UTF-8 and cannot carry one).
-std::string to_bytes(std::u32string_view s) {
-  std::string out;
-  for (char32_t c : s) langsift::detail::append_utf8(out, c);
-  return out;
-}
 
 /// doubleEscaped: "\uHHHH" sequences in the (JSON-decoded) string become code points.
 std::u32string unescape_again(std::u32string_view s) {
@@ -262,23 +84,6 @@ std::u32string unescape_again(std::u32string_view s) {
     } else {
       out += s[i++];
     }
-  }
-  return out;
-}
-
-/// Bytes to code points (for langsift's output, which is valid UTF-8; invalid bytes → U+FFFD).
-std::u32string from_utf8(std::string_view s) {
-  std::u32string out;
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* e = p + s.size();
-  while (p < e) {
-    if (*p < 0x80) {
-      out += static_cast<char32_t>(*p++);
-      continue;
-    }
-    auto st = langsift::detail::decode_utf8(p, e);
-    out += st.cp;
-    p += st.length;
   }
   return out;
 }
@@ -375,7 +180,7 @@ struct tag_view {
   std::vector<std::u32string> seen;  // attribute names of the current tag
 
   static std::u32string name_of(std::string_view raw) {
-    std::u32string n = ascii_lower(from_utf8(raw));
+    std::u32string n = ascii_lower(code_points(raw));
     for (char32_t& c : n)
       if (c == 0) c = 0xFFFD;
     return n;
@@ -399,7 +204,7 @@ struct tag_view {
         v += raw_value[i];
       }
     }
-    current.attrs.emplace_back(n, from_utf8(langsift::decode_html_entities(v, true)));
+    current.attrs.emplace_back(n, code_points(langsift::decode_html_entities(v, true)));
   }
   void finish() {
     for (auto& t : tags) std::sort(t.attrs.begin(), t.attrs.end());
@@ -411,7 +216,7 @@ struct tok_case {
   std::string description;  // as in the suite
   std::string state;        // "Data state", ...
   std::u32string input;
-  const jvalue* output = nullptr;
+  const json* output = nullptr;
   std::u32string last_start_tag;  // empty: none
   bool double_escaped = false;
 };
@@ -426,13 +231,8 @@ std::string short_state(std::string_view s) {
   return std::string(s);
 }
 
-struct outcome {
-  bool ok = true;
-  std::string detail;
-};
-
 outcome run_case(const tok_case& c) {
-  auto str = [&](const jvalue& v) { return c.double_escaped ? unescape_again(v.s) : v.s; };
+  auto str = [&](const json& v) { return c.double_escaped ? unescape_again(v.s) : v.s; };
   const bool data_state = c.state == "Data state";
   // The element that puts the tokenizer in the case's state.
   std::u32string element;
@@ -448,7 +248,7 @@ outcome run_case(const tok_case& c) {
   std::u32string content, after;
   bool ended = data_state;
   std::vector<tag_token> want_tags;
-  for (const jvalue& tok : c.output->a) {
+  for (const json& tok : c.output->a) {
     const std::u32string kind = tok.a.at(0).s;
     if (kind == U"Character") {
       (ended ? after : content) += str(tok.a.at(1));
@@ -481,66 +281,32 @@ outcome run_case(const tok_case& c) {
 
   // Actual.
   std::string html;
-  if (!data_state) html = "<" + to_bytes(element) + ">";
-  html += to_bytes(c.input);
+  if (!data_state) html = "<" + to_utf8(element) + ">";
+  html += to_utf8(c.input);
   tag_view view;
   langsift::html_result r;
   langsift::detail::extract_html_observed(html, langsift::html_options{}, r, &view);
   view.finish();
   std::vector<tag_token> got_tags = view.tags;
   if (!data_state && !got_tags.empty()) got_tags.erase(got_tags.begin());  // the element's own
-  const std::u32string got_text = text_shape(from_utf8(r.text));
-  const std::u32string got_title = text_shape(from_utf8(r.title));
+  const std::u32string got_text = text_shape(code_points(r.text));
+  const std::u32string got_title = text_shape(code_points(r.title));
 
-  outcome o;
+  outcome o{c.id, true, ""};
   if (got_text != want_text) {
-    o.ok = false;
+    o.pass = false;
     o.detail += "text: expected \"" + show(want_text) + "\", got \"" + show(got_text) + "\"\n";
   }
   if (got_title != want_title) {
-    o.ok = false;
+    o.pass = false;
     o.detail += "title: expected \"" + show(want_title) + "\", got \"" + show(got_title) + "\"\n";
   }
   if (got_tags != want_tags) {
-    o.ok = false;
+    o.pass = false;
     o.detail += "start tags: expected " + show(want_tags) + ", got " + show(got_tags) + "\n";
   }
-  o.detail = "html: \"" + show(from_utf8(html)) + "\"\n" + o.detail;
+  o.detail = "html: \"" + show(code_points(html)) + "\"\n" + o.detail;
   return o;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  REQUIRE(f.good());
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-struct expected_failure {
-  std::string description;
-  std::string reason;
-  bool seen = false;
-};
-
-/// tests/conformance/html5lib-tokenizer.tsv: "case<TAB>description<TAB>reason"; '#' comments.
-std::map<std::string, expected_failure> read_expected_failures(const fs::path& path) {
-  std::map<std::string, expected_failure> out;
-  std::istringstream in(read_file(path));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::size_t t1 = line.find('\t');
-    std::size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
-    INFO(path.string() << ": " << line);
-    REQUIRE(t2 != std::string::npos);
-    expected_failure f;
-    f.description = line.substr(t1 + 1, t2 - t1 - 1);
-    f.reason = line.substr(t2 + 1);
-    REQUIRE(!f.reason.empty());
-    REQUIRE(out.emplace(line.substr(0, t1), f).second);  // no case twice
-  }
-  return out;
 }
 
 /// The description as the list writes it (tabs and newlines escaped).
@@ -558,7 +324,7 @@ std::string list_description(const std::string& d) {
 }  // namespace
 
 TEST_CASE("html5lib tokenizer suite: the text extraction keeps", "[conformance][html5lib][html]") {
-  const fs::path dir = fs::path(LANGSIFT_CONFORMANCE_DIR) / "html5lib" / "tokenizer";
+  const fs::path dir = kSuitesDir / "html5lib" / "tokenizer";
   REQUIRE(fs::is_directory(dir));
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir))
@@ -566,38 +332,39 @@ TEST_CASE("html5lib tokenizer suite: the text extraction keeps", "[conformance][
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 10);
 
-  auto failures = read_expected_failures(fs::path(LANGSIFT_EXPECTED_FAILURES_DIR) / "html5lib-tokenizer.tsv");
+  // "case<TAB>description (as in the suite, list_description)<TAB>reason"
+  expected_failures failures("html5lib-tokenizer.tsv", true);
   std::size_t total = 0, passed = 0, expected_failed = 0, out_of_scope = 0;
   std::map<std::string, std::pair<std::size_t, std::size_t>> per_file;  // passed, run
   std::vector<std::string> unexpected;  // for a summary
   for (const fs::path& f : files) {
     const std::string name = f.filename().string();
-    std::unique_ptr<jvalue> doc;
+    std::unique_ptr<json> doc;
     try {
-      doc = std::make_unique<jvalue>(json_reader(read_file(f)).parse());
+      doc = std::make_unique<json>(json_reader(read_file(f)).parse());
     } catch (const std::exception& e) {
       FAIL(name << ": " << e.what());
     }
     // xmlViolation.test names its list differently; its cases are tokenizer cases too.
-    const jvalue* tests = doc->get(U"tests") ? doc->get(U"tests") : doc->get(U"xmlViolationTests");
+    const json* tests = doc->get(U"tests") ? doc->get(U"tests") : doc->get(U"xmlViolationTests");
     REQUIRE(tests);
     std::size_t index = 0;
-    for (const jvalue& t : tests->a) {
+    for (const json& t : tests->a) {
       ++index;
       std::vector<std::string> states;
-      if (const jvalue* is = t.get(U"initialStates"))
-        for (const jvalue& s : is->a) states.push_back(to_bytes(s.s));
+      if (const json* is = t.get(U"initialStates"))
+        for (const json& s : is->a) states.push_back(to_utf8(s.s));
       else
         states.push_back("Data state");
       for (const std::string& state : states) {
         tok_case c;
         c.id = name + "#" + std::to_string(index) + " " + short_state(state);
-        c.description = to_bytes(t.get(U"description")->s);
+        c.description = to_utf8(t.get(U"description")->s);
         c.state = state;
         c.double_escaped = t.get(U"doubleEscaped") && t.get(U"doubleEscaped")->b;
         c.input = c.double_escaped ? unescape_again(t.get(U"input")->s) : t.get(U"input")->s;
         c.output = t.get(U"output");
-        if (const jvalue* l = t.get(U"lastStartTag")) c.last_start_tag = l->s;
+        if (const json* l = t.get(U"lastStartTag")) c.last_start_tag = l->s;
         if (state == "CDATA section state") {
           ++out_of_scope;
           continue;
@@ -605,29 +372,21 @@ TEST_CASE("html5lib tokenizer suite: the text extraction keeps", "[conformance][
         ++total;
         ++per_file[name].second;
         outcome o = run_case(c);
-        auto it = failures.find(c.id);
         INFO(c.id << " (" << c.description << ")\n" << o.detail);
-        if (it == failures.end()) {
-          CHECK(o.ok);
-          if (!o.ok)
-            unexpected.push_back(c.id + "\t" + list_description(c.description) + "\t" + o.detail);
-        } else {
-          it->second.seen = true;
-          CHECK(it->second.description == list_description(c.description));  // the list matches the suite
-          CHECK_FALSE(o.ok);  // a listed case that passes must leave the list
-          if (!o.ok) ++expected_failed;
+        if (const expected_failures::entry* listed = failures.check(c.id, o.pass)) {
+          CHECK(listed->note == list_description(c.description));  // the list matches the suite
+          if (!o.pass) ++expected_failed;
+        } else if (!o.pass) {
+          unexpected.push_back(c.id + "\t" + list_description(c.description) + "\t" + o.detail);
         }
-        if (o.ok) {
+        if (o.pass) {
           ++passed;
           ++per_file[name].first;
         }
       }
     }
   }
-  for (const auto& [id, f] : failures) {
-    INFO(id << " is listed in html5lib-tokenizer.tsv but is not in the suite");
-    CHECK(f.seen);
-  }
+  failures.check_all_seen();
   std::string files_summary;
   for (const auto& [n, pr] : per_file)
     files_summary += " " + n + " " + std::to_string(pr.first) + "/" + std::to_string(pr.second);

@@ -6,108 +6,24 @@
 // Cases that fail on purpose, with the reason, are listed in tests/conformance/idna.tsv
 // (LANGSIFT_EXPECTED_FAILURES_DIR). The test fails when a case not in the list fails, and when a
 // case in the list passes (or no longer exists), so that the list stays honest. Pass counts are
-// printed and written, with every failing case, to <build>/conformance/idna.txt.
+// printed and written, with every failing case, to <build>/conformance/idna-*.txt.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "conformance/support.hpp"
 #include "langsift/idna.hpp"
 #include "langsift/punycode.hpp"
 
 using namespace langsift;
+using namespace langsift_test::conformance;
 
 namespace {
-
-const std::string kSuites = LANGSIFT_CONFORMANCE_DIR;
-const std::string kExpected = std::string(LANGSIFT_EXPECTED_FAILURES_DIR) + "/idna.tsv";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  // Also for surrogates (the suite escapes some, as \uD900): three bytes that are not UTF-8,
-  // which langsift reads as U+FFFD, as the suite allows ("ill-formed strings").
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
-// ---- the expected-failure list and the report ----------------------------------------------------
-
-/// "key<TAB>reason" lines; '#' starts a comment line. Keys escape '\\', tab, newline and CR.
-std::map<std::string, std::string> read_expected(const std::string& path) {
-  std::map<std::string, std::string> m;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const std::size_t tab = line.rfind('\t');
-    REQUIRE(tab != std::string::npos);
-    m[line.substr(0, tab)] = line.substr(tab + 1);
-  }
-  return m;
-}
-
-struct outcome {
-  std::string key;  // "<check>\t<case>"
-  bool pass;
-  std::string detail;
-};
-
-/// Compares the outcomes with the expected failures: every failure must be listed, every listed
-/// case must exist and fail. Prints and records the counts.
-void report(const std::string& suite, const std::vector<outcome>& results, std::map<std::string, std::string> expected) {
-  std::size_t pass = 0;
-  std::vector<std::string> unexpected, fixed;
-  std::ostringstream rec;
-  for (const outcome& r : results) {
-    auto it = expected.find(r.key);
-    const bool listed = it != expected.end();
-    if (r.pass) ++pass;
-    else rec << "FAIL\t" << r.key << "\t" << r.detail << (listed ? "" : "\t(not in the list)") << "\n";
-    if (!r.pass && !listed) unexpected.push_back(r.key + "  " + r.detail);
-    if (r.pass && listed) fixed.push_back(r.key);
-    if (listed) expected.erase(it);
-  }
-  std::ostringstream head;
-  head << suite << ": " << pass << " of " << results.size() << " pass, " << results.size() - pass << " fail\n";
-  std::printf("%s", head.str().c_str());
-  std::filesystem::create_directories(std::string(LANGSIFT_BINARY_DIR) + "/conformance");
-  std::ofstream(std::string(LANGSIFT_BINARY_DIR) + "/conformance/" + suite + ".txt") << head.str() << rec.str();
-  for (const std::string& u : unexpected) {
-    INFO(suite << ": fails, not in " << kExpected << ": " << u);
-    CHECK(false);
-  }
-  for (const std::string& f : fixed) {
-    INFO(suite << ": passes, but is listed as an expected failure (remove it): " << f);
-    CHECK(false);
-  }
-  for (const auto& [key, reason] : expected) {
-    INFO(suite << ": listed, but no such case: " << key);
-    CHECK(false);
-  }
-}
 
 // ---- IdnaTestV2.txt ---------------------------------------------------------------------------------
 
@@ -117,16 +33,18 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
-/// \uXXXX and \x{X...} escapes of the suite.
+/// \uXXXX and \x{X...} escapes of the suite. Also for surrogates (the suite escapes some, as
+/// \uD900): three bytes that are not UTF-8, which langsift reads as U+FFFD, as the suite allows
+/// ("ill-formed strings").
 std::string unescape(const std::string& s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == 'u' && i + 6 <= s.size()) {
-      append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 2, 4), nullptr, 16)));
+      detail::puny_append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 2, 4), nullptr, 16)));
       i += 5;
     } else if (s[i] == '\\' && i + 2 < s.size() && s[i + 1] == 'x' && s[i + 2] == '{') {
       const std::size_t close = s.find('}', i);
-      append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 3, close - i - 3), nullptr, 16)));
+      detail::puny_append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 3, close - i - 3), nullptr, 16)));
       i = close;
     } else {
       out += s[i];
@@ -166,6 +84,14 @@ std::string hex_escaped(const std::string& s) {
   return r;
 }
 
+/// hex_escaped, in double quotes.
+std::string in_quotes(const std::string& s) {
+  std::string r = "\"";
+  r += hex_escaped(s);
+  r += '"';
+  return r;
+}
+
 std::string errors_text(std::uint32_t err) {
   static const char* const names[] = {"P4", "V1", "V2", "V3", "V4", "V6", "V7", "U1", "C", "B", "A3", "A4_1", "A4_2"};
   std::string r = "errors [";
@@ -177,7 +103,7 @@ std::string errors_text(std::uint32_t err) {
 }  // namespace
 
 TEST_CASE("conformance: UTS #46 IdnaTestV2.txt, toUnicode and non-transitional toASCII") {
-  const std::string text = slurp(kSuites + "/idna/IdnaTestV2.txt");
+  const std::string text = read_file(kSuitesDir / "idna" / "IdnaTestV2.txt");
   REQUIRE(!text.empty());
   idna_options o;  // the suite's flags: every check on
   o.check_hyphens = true;
@@ -211,155 +137,35 @@ TEST_CASE("conformance: UTS #46 IdnaTestV2.txt, toUnicode and non-transitional t
     bool want_err = has_error(uni_status);
     bool pass = (err != 0) == want_err && (want_err || got == to_unicode);
     results.push_back({"toUnicode\t" + source_text, pass,
-                       "want " + (want_err ? uni_status : "\"" + hex_escaped(to_unicode) + "\"") + ", got " +
-                           (err ? errors_text(err) : "\"" + hex_escaped(got) + "\"")});
+                       "want " + (want_err ? uni_status : in_quotes(to_unicode)) + ", got " +
+                           (err ? errors_text(err) : in_quotes(got))});
     err = idna_to_ascii(source, got, o);
     want_err = has_error(ascii_status);
     pass = (err != 0) == want_err && (want_err || got == to_ascii);
     results.push_back({"toAsciiN\t" + source_text, pass,
-                       "want " + (want_err ? ascii_status : "\"" + hex_escaped(to_ascii) + "\"") + ", got " +
-                           (err ? errors_text(err) : "\"" + hex_escaped(got) + "\"")});
+                       "want " + (want_err ? ascii_status : in_quotes(to_ascii)) + ", got " +
+                           (err ? errors_text(err) : in_quotes(got))});
   }
   CHECK(lines > 6000);
-  std::map<std::string, std::string> mine;
-  for (const auto& [k, v] : read_expected(kExpected)) {
-    if (k.rfind("toUnicode\t", 0) == 0 || k.rfind("toAsciiN\t", 0) == 0) mine[k] = v;
-    INFO("a key of " << kExpected << " names no check of this file: " << k);
+  expected_failures list("idna.tsv");
+  for (const auto& [k, e] : list.entries()) {
+    INFO("a key of " << list.path() << " names no check of this file: " << k);
     CHECK((k.rfind("toUnicode\t", 0) == 0 || k.rfind("toAsciiN\t", 0) == 0 || k.rfind("encode\t", 0) == 0 ||
            k.rfind("decode\t", 0) == 0 || k.rfind("bad encode\t", 0) == 0 || k.rfind("bad decode\t", 0) == 0));
   }
-  report("idna-IdnaTestV2", results, mine);
+  report("idna-IdnaTestV2", results, list);
+  list.check_all_seen({"toUnicode\t", "toAsciiN\t"});
 }
-
-namespace {
-
-// ---- a small JSON reader (the suites' files: strings, arrays, objects, null, numbers) -----------
-
-struct json {
-  enum kind { null, boolean, number, string, array, object } k = null;
-  std::string s;
-  std::vector<json> a;                // array elements, or the object's values
-  std::vector<std::string> names;     // the object's names (parallel to a)
-  const json* get(const std::string& key) const {
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == key) return &a[i];
-    return nullptr;
-  }
-};
-
-struct json_reader {
-  std::string_view t;
-  std::size_t i = 0;
-  void ws() {
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')) ++i;
-  }
-  unsigned hex4() {
-    unsigned v = static_cast<unsigned>(std::stoul(std::string(t.substr(i, 4)), nullptr, 16));
-    i += 4;
-    return v;
-  }
-  std::string str() {
-    std::string r;
-    ++i;  // '"'
-    while (t[i] != '"') {
-      if (t[i] != '\\') {
-        r += t[i++];
-        continue;
-      }
-      ++i;
-      const char e = t[i++];
-      switch (e) {
-        case 'n': r += '\n'; break;
-        case 't': r += '\t'; break;
-        case 'r': r += '\r'; break;
-        case 'b': r += '\b'; break;
-        case 'f': r += '\f'; break;
-        case 'u': {
-          char32_t c = hex4();
-          if (c >= 0xD800 && c < 0xDC00 && t.substr(i, 2) == "\\u") {
-            const std::size_t save = i;
-            i += 2;
-            const unsigned lo = hex4();
-            if (lo >= 0xDC00 && lo < 0xE000) c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
-            else i = save;
-          }
-          append_utf8(r, c);
-          break;
-        }
-        default: r += e;
-      }
-    }
-    ++i;
-    return r;
-  }
-  json value() {
-    ws();
-    json v;
-    if (t[i] == '"') {
-      v.k = json::string;
-      v.s = str();
-    } else if (t[i] == '[') {
-      v.k = json::array;
-      ++i;
-      ws();
-      while (t[i] != ']') {
-        v.a.push_back(value());
-        ws();
-        if (t[i] == ',') ++i;
-        ws();
-      }
-      ++i;
-    } else if (t[i] == '{') {
-      v.k = json::object;
-      ++i;
-      ws();
-      while (t[i] != '}') {
-        v.names.push_back(str());
-        ws();
-        ++i;  // ':'
-        v.a.push_back(value());
-        ws();
-        if (t[i] == ',') ++i;
-        ws();
-      }
-      ++i;
-    } else if (t.substr(i, 4) == "null") {
-      i += 4;
-    } else if (t.substr(i, 4) == "true" || t.substr(i, 5) == "false") {
-      v.k = json::boolean;
-      v.s = t[i] == 't' ? "true" : "false";
-      i += t[i] == 't' ? 4 : 5;
-    } else {
-      v.k = json::number;
-      while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '-' || t[i] == '.' || t[i] == 'e' || t[i] == 'E' || t[i] == '+'))
-        v.s += t[i++];
-    }
-    return v;
-  }
-};
-
-json parse_json(const std::string& text) {
-  json_reader r{text};
-  return r.value();
-}
-
-std::u32string code_points(std::string_view utf8) {
-  std::u32string r;
-  for (const char *p = utf8.data(), *e = p + utf8.size(); p < e;) r.push_back(decode_utf8(p, e));
-  return r;
-}
-
-}  // namespace
 
 TEST_CASE("conformance: Punycode (RFC 3492) punycode_tests.json and bad_punycode_tests.json") {
-  const json good = parse_json(slurp(kSuites + "/idna/punycode_tests.json"));
-  const json bad = parse_json(slurp(kSuites + "/idna/bad_punycode_tests.json"));
-  REQUIRE(good.k == json::array);
-  REQUIRE(bad.k == json::array);
+  const json good = parse_json(read_file(kSuitesDir / "idna" / "punycode_tests.json"));
+  const json bad = parse_json(read_file(kSuitesDir / "idna" / "bad_punycode_tests.json"));
+  REQUIRE(good.kind == json::array_v);
+  REQUIRE(bad.kind == json::array_v);
   std::vector<outcome> results;
   for (const json& c : good.a) {
-    const std::string& decoded = c.get("decoded")->s;
-    const std::string& encoded = c.get("encoded")->s;
+    const std::string decoded = c.get(U"decoded")->utf8();
+    const std::string encoded = c.get(U"encoded")->utf8();
     std::string enc, dec;
     const bool enc_ok = punycode_encode(decoded, enc);
     results.push_back({"encode\t" + encoded, enc_ok && enc == encoded, "got \"" + enc + "\""});
@@ -367,23 +173,22 @@ TEST_CASE("conformance: Punycode (RFC 3492) punycode_tests.json and bad_punycode
     results.push_back({"decode\t" + encoded, dec_ok && dec == decoded, "got \"" + hex_escaped(dec) + "\""});
   }
   for (const json& c : bad.a) {
-    const std::string name = c.get("description") ? c.get("description")->s : "";
-    if (const json* d = c.get("decoded")) {
+    const std::string name = c.get(U"description") ? c.get(U"description")->utf8() : "";
+    if (const json* d = c.get(U"decoded")) {
       // Must not encode (a delta overflows): the unbounded encoder, not the public one, which
       // refuses anything over 256 code points anyway.
-      const std::u32string cps = code_points(d->s);
+      const std::u32string cps = code_points(d->utf8());
       std::string enc;
       results.push_back({"bad encode\t" + name, !detail::punycode_encode_cps(cps.data(), cps.size(), enc),
                          "encoded to " + std::to_string(enc.size()) + " bytes"});
     }
-    if (const json* e = c.get("encoded")) {
+    if (const json* e = c.get(U"encoded")) {
       std::string dec;
-      results.push_back({"bad decode\t" + name, !punycode_decode(e->s, dec), "decoded"});
+      results.push_back({"bad decode\t" + name, !punycode_decode(e->utf8(), dec), "decoded"});
     }
   }
   CHECK(results.size() >= 50);
-  std::map<std::string, std::string> mine;
-  for (const auto& [k, v] : read_expected(kExpected))
-    if (k.rfind("encode\t", 0) == 0 || k.rfind("decode\t", 0) == 0 || k.rfind("bad ", 0) == 0) mine[k] = v;
-  report("idna-punycode", results, mine);
+  expected_failures list("idna.tsv");
+  report("idna-punycode", results, list);
+  list.check_all_seen({"encode\t", "decode\t", "bad "});
 }

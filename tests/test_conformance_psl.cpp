@@ -12,24 +12,19 @@
 // <build>/conformance/psl.txt.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <vector>
+#include <string_view>
 
+#include "conformance/support.hpp"
 #include "langsift/idna.hpp"
 #include "langsift/psl.hpp"
 
 using namespace langsift;
+using namespace langsift_test::conformance;
 
 namespace {
-
-const std::string kSuites = LANGSIFT_CONFORMANCE_DIR;
-const std::string kExpected = std::string(LANGSIFT_EXPECTED_FAILURES_DIR) + "/psl.tsv";
 
 /// The arguments of checkPublicSuffix('a', 'b'): nullopt for null.
 std::optional<std::string> argument(std::string_view& rest) {
@@ -78,14 +73,8 @@ std::optional<std::string> registrable(const std::string& domain) {
 }  // namespace
 
 TEST_CASE("conformance: Public Suffix List test_psl.txt, split_domain") {
-  std::ifstream in(kSuites + "/psl/test_psl.txt");
-  REQUIRE(in);
-  std::map<std::string, std::string> expected;
-  {
-    std::ifstream ex(kExpected);
-    for (std::string line; std::getline(ex, line);)
-      if (!line.empty() && line[0] != '#') expected[line.substr(0, line.rfind('\t'))] = line.substr(line.rfind('\t') + 1);
-  }
+  std::istringstream in(read_file(kSuitesDir / "psl" / "test_psl.txt"));
+  expected_failures list("psl.tsv");
   std::size_t pass = 0, run = 0, skipped = 0;
   std::ostringstream rec;
   for (std::string line; std::getline(in, line);) {
@@ -100,21 +89,15 @@ TEST_CASE("conformance: Public Suffix List test_psl.txt, split_domain") {
     ++run;
     const std::optional<std::string> got = registrable(*domain);
     const bool ok = got == want;
-    const auto listed = expected.find(*domain);
     INFO("checkPublicSuffix('" << *domain << "', " << (want ? "'" + *want + "'" : "null") << "): got "
                                << (got ? "'" + *got + "'" : "null"));
     if (ok) ++pass;
     else rec << "FAIL\t" << *domain << "\tgot " << (got ? *got : "null") << "\n";
-    CHECK(ok != (listed != expected.end()));  // a failure must be listed, a listed case must fail
-    if (listed != expected.end()) expected.erase(listed);
+    list.check(*domain, ok);  // a failure must be listed, a listed case must fail
   }
-  for (const auto& [domain, reason] : expected) {
-    INFO("listed in " << kExpected << ", but no such check: " << domain);
-    CHECK(false);
-  }
-  std::printf("psl: %zu of %zu checks pass (%zu with null input skipped)\n", pass, run, skipped);
-  std::filesystem::create_directories(std::string(LANGSIFT_BINARY_DIR) + "/conformance");
-  std::ofstream(std::string(LANGSIFT_BINARY_DIR) + "/conformance/psl.txt")
-      << "psl: " << pass << " of " << run << " checks pass (" << skipped << " with null input skipped)\n" << rec.str();
+  list.check_all_seen();
+  std::ostringstream head;
+  head << "psl: " << pass << " of " << run << " checks pass (" << skipped << " with null input skipped)\n";
+  record("psl", head.str(), rec.str());
   CHECK(run >= 77);
 }
