@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "langsift/config.hpp"
+
 namespace langsift {
 inline namespace v1 {
 
