@@ -277,12 +277,11 @@ TEST_CASE("mixed: --random pairs are deterministic") {
   CHECK((contains(a.out, "| en : fr |") || contains(a.out, "| fr : en |")));
 }
 
-TEST_CASE("peers: CLD2 adapter with the full tables (skipped when not built)") {
+// Built, and so registered, only when CMake found CLD2 and built the peer (tests/CMakeLists.txt).
+#if LANGSIFT_HAVE_CLD2_PEER
+TEST_CASE("peers: CLD2 adapter with the full tables") {
   fs::path peer = kBin + "langsift-peer-cld2";
-  if (!fs::exists(peer)) {
-    WARN("langsift-peer-cld2 not built (CLD2 not found): skipped");
-    return;
-  }
+  REQUIRE(fs::exists(peer));
   fs::path in = scratch() / "cld2.in";
   std::ofstream(in) << "Ọjọ́ àbámẹ́ta ni àwọn ènìyàn máa ń lọ sí ọjà láti ra oúnjẹ fún ìdílé wọn\n"
                     << "\n"
@@ -309,6 +308,7 @@ TEST_CASE("peers: CLD2 adapter with the full tables (skipped when not built)") {
   CHECK(sh(q(peer.string()) + " < " + c1.string()).out == "und\n");
   CHECK(sh(q(peer.string()) + " --clean < " + c1.string()).out == "fr\n");
 }
+#endif  // LANGSIFT_HAVE_CLD2_PEER
 
 TEST_CASE("peers: fastText wrapper keeps lines aligned and maps codes (fake fasttext CLI)") {
   fs::path bin = scratch() / "fake-bin";
