@@ -7,16 +7,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <deque>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -24,6 +19,7 @@
 #include "common/cli.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/page.hpp"
+#include "langsift/parallel.hpp"
 #include "langsift/warc.hpp"
 #include "langsift/warc_report.hpp"
 #include "subcommands.hpp"
@@ -108,94 +104,6 @@ outcome process(const settings& s, const langsift::warc_record& r, const std::st
                  static_cast<unsigned long long>(r.offset));
   return o;
 }
-
-/// Prints outcomes in input order and adds them to the statistics. Workers hand in results in any
-/// order; the reader waits while too many records are in flight (bounded memory).
-class ordered_output {
- public:
-  ordered_output(const settings& s, statistics& st, std::size_t max_in_flight)
-      : s_(s), stats_(st), max_in_flight_(max_in_flight) {}
-
-  /// The reader: waits for room, then returns the record's sequence number.
-  std::uint64_t admit() {
-    std::unique_lock lock(m_);
-    room_.wait(lock, [&] { return in_flight_ < max_in_flight_; });
-    ++in_flight_;
-    return admitted_++;
-  }
-
-  void done(std::uint64_t seq, outcome o) {
-    std::lock_guard lock(m_);
-    ready_.emplace(seq, std::move(o));
-    while (!ready_.empty() && ready_.begin()->first == next_) {
-      emit(ready_.begin()->second);
-      ready_.erase(ready_.begin());
-      ++next_;
-      --in_flight_;
-    }
-    room_.notify_all();
-  }
-
-  void count_malformed() {
-    std::lock_guard lock(m_);
-    stats_.add_malformed();
-  }
-
- private:
-  void emit(const outcome& o) {
-    stats_.add(o);
-    if (!s_.stats && !o.line.empty()) std::fwrite(o.line.data(), 1, o.line.size(), stdout);
-  }
-
-  const settings& s_;
-  statistics& stats_;
-  std::size_t max_in_flight_;
-  std::mutex m_;
-  std::condition_variable room_;
-  std::map<std::uint64_t, outcome> ready_;
-  std::uint64_t admitted_ = 0, next_ = 0;
-  std::size_t in_flight_ = 0;
-};
-
-/// A queue of records for the workers.
-class work_queue {
- public:
-  void push(std::uint64_t seq, langsift::warc_record r, const std::string* file) {
-    {
-      std::lock_guard lock(m_);
-      q_.push_back({seq, std::move(r), file});
-    }
-    cv_.notify_one();
-  }
-  void close() {
-    {
-      std::lock_guard lock(m_);
-      closed_ = true;
-    }
-    cv_.notify_all();
-  }
-  bool pop(std::uint64_t& seq, langsift::warc_record& r, const std::string*& file) {
-    std::unique_lock lock(m_);
-    cv_.wait(lock, [&] { return closed_ || !q_.empty(); });
-    if (q_.empty()) return false;
-    seq = q_.front().seq;
-    r = std::move(q_.front().record);
-    file = q_.front().file;
-    q_.pop_front();
-    return true;
-  }
-
- private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  struct job {
-    std::uint64_t seq;
-    langsift::warc_record record;
-    const std::string* file;
-  };
-  std::deque<job> q_;
-  bool closed_ = false;
-};
 
 }  // namespace
 
@@ -302,22 +210,23 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
 
   const auto t0 = std::chrono::steady_clock::now();
   statistics stats;
-  // In flight: records read but not yet printed (each at most --max-record-bytes).
-  ordered_output out(s, stats, 2 * static_cast<std::size_t>(s.threads) + 2);
-  work_queue queue;
-  std::vector<std::thread> workers;
-  if (s.threads > 1) {
-    for (unsigned t = 0; t < s.threads; ++t)
-      workers.emplace_back([&] {
-        std::uint64_t seq;
-        langsift::warc_record r;
-        const std::string* file = nullptr;
-        while (queue.pop(seq, r, file)) out.done(seq, process(s, r, file));
+  // Records are worked on by --threads workers and printed in input order, with at most
+  // 2 * threads + 2 of them (each at most --max-record-bytes) read but not yet printed.
+  struct job {
+    langsift::warc_record record;
+    const std::string* file;
+  };
+  langsift::ordered_pool<job, outcome> pool(
+      s.threads, 2 * static_cast<std::size_t>(s.threads) + 2,
+      [&](job& j) { return process(s, j.record, j.file); },
+      [&](outcome& o) {
+        stats.add(o);
+        if (!s.stats && !o.line.empty()) std::fwrite(o.line.data(), 1, o.line.size(), stdout);
       });
-  }
 
   int rc = 0;
   bool malformed = false;
+  std::uint64_t malformed_records = 0;  // counted here, added to stats once the workers are done
   // stdin's name: --name, else what Hadoop Streaming puts in the environment (mapreduce_map_input_file
   // from Hadoop 2 on, map_input_file before), else "stdin" for messages and no "file" field.
   if (stdin_label.empty())
@@ -353,24 +262,19 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
         std::fprintf(stderr, "%s: %s: offset %llu: %s\n", kProgram, name.c_str(),
                      static_cast<unsigned long long>(reader.error_offset()), reader.error().c_str());
         malformed = true;
-        out.count_malformed();
+        ++malformed_records;
         if (st == langsift::warc_status::error) continue;
       }
       shown.update(input_bytes + reader.input_bytes());
-      const std::uint64_t seq = out.admit();
-      if (s.threads > 1) {
-        queue.push(seq, std::move(r), file_field);
-        r = langsift::warc_record{};
-      } else {
-        out.done(seq, process(s, r, file_field));
-      }
+      pool.submit(job{std::move(r), file_field});
+      r = langsift::warc_record{};
     }
     input_bytes += reader.input_bytes();
     if (std::ferror(f)) rc = fail(kProgram, name + ": read error");
     if (f != stdin) std::fclose(f);
   }
-  queue.close();
-  for (auto& w : workers) w.join();
+  pool.finish();
+  stats.add_malformed(malformed_records);
   shown.finish();
   std::fflush(stdout);
 

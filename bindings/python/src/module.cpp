@@ -29,6 +29,7 @@
 #include "langsift/frontier.hpp"
 #include "langsift/language_codes.hpp"
 #include "langsift/page.hpp"
+#include "langsift/parallel.hpp"
 #include "langsift/url_models.hpp"
 #include "langsift/version.hpp"
 #include "langsift/warc.hpp"
@@ -1022,42 +1023,16 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
     out[i] = o;
     PyList_SET_ITEM(r.ptr(), static_cast<Py_ssize_t>(i), reinterpret_cast<PyObject*>(o));
   }
-  std::atomic<bool> failed{false};
   {
+    // Chunks of 16 texts from a shared counter, at least 16 texts a thread; an exception (bad_alloc)
+    // is rethrown once the threads are joined, with the GIL held again (MemoryError).
     py::gil_scoped_release nogil;
-    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    unsigned nt = threads ? threads : hw;
-    nt = static_cast<unsigned>(std::min<std::size_t>(nt, (n + 15) / 16));  // at least 16 texts a thread
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-      constexpr std::size_t kChunk = 16;
-      try {
-        for (;;) {
-          const std::size_t b = next.fetch_add(kChunk, std::memory_order_relaxed);
-          if (b >= n) return;
-          const std::size_t e = std::min(n, b + kChunk);
-          for (std::size_t i = b; i < e; ++i) {
-            py_detection& d = out[i]->v;
-            py_detection::fill(d, langsift::detect(*c.model->m, in[i].text, c.opt), c.codes);
-            mark_input(d, in[i].truncated, in[i].replaced);
-          }
-        }
-      } catch (...) {  // std::bad_alloc: raised as MemoryError once the threads are joined
-        failed.store(true, std::memory_order_relaxed);
-        next.store(n, std::memory_order_relaxed);
-      }
-    };
-    if (nt <= 1) {
-      work();
-    } else {
-      std::vector<std::thread> pool;
-      pool.reserve(nt - 1);
-      for (unsigned k = 1; k < nt; ++k) pool.emplace_back(work);
-      work();
-      for (auto& th : pool) th.join();
-    }
+    langsift::parallel_for(n, threads, 16, 16, [&](std::size_t i) {
+      py_detection& d = out[i]->v;
+      py_detection::fill(d, langsift::detect(*c.model->m, in[i].text, c.opt), c.codes);
+      mark_input(d, in[i].truncated, in[i].replaced);
+    });
   }
-  if (failed.load()) throw std::bad_alloc();
   return r;
 }
 
