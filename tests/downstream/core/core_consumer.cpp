@@ -1,6 +1,8 @@
-// A downstream program that uses only langsift::core (header-only; no ICU, uchardet or zlib, no
-// langsift library linked): loads a model file, extracts the text of an HTML page, identifies its
-// language, resolves a link and keys URLs with xxHash (the frontier). Exits 0 only on the known answers.
+// A downstream program that uses only the core (no ICU, uchardet or zlib), built both ways: linked
+// with langsift::core, or with langsift::header_only (LANGSIFT_HEADER_ONLY, no langsift library
+// linked). Loads a model file, extracts the text of an HTML page, identifies its language, resolves
+// a link, keys URLs (the frontier) and splits a host at its public suffix. Exits 0 only on the
+// known answers.
 // Usage: core_consumer MODEL_FILE
 #include <cstdio>
 #include <string>
@@ -9,6 +11,7 @@
 #include <langsift/frontier.hpp>
 #include <langsift/html.hpp>
 #include <langsift/model.hpp>
+#include <langsift/psl.hpp>
 #include <langsift/uri.hpp>
 #include <langsift/version.hpp>
 
@@ -39,6 +42,10 @@ int main(int argc, char** argv) {
   }
   if (langsift::url_key("https://example.de/a") == langsift::url_key("https://example.de/b")) {
     std::fprintf(stderr, "core_consumer: url_key collides\n");
+    return 1;
+  }
+  if (langsift::split_domain("news.bbc.co.uk").registered_domain != "bbc.co.uk") {
+    std::fprintf(stderr, "core_consumer: split_domain\n");
     return 1;
   }
   std::printf("core_consumer: langsift %s core ok (%zu languages)\n", langsift::version(), m.language_count());
