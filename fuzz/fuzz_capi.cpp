@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   langsift_url_result u;
-  if (langsift_classify_url(detector(), body, len, (flags & 0x80) ? "FR" : nullptr, &u) != LANGSIFT_OK) std::abort();
+  if (langsift_url_classify(body, len, (flags & 0x80) ? "FR" : nullptr, &u) != LANGSIFT_OK) std::abort();
   check_string(u.language);
   if (u.count < 0 || u.count > 3) std::abort();
   for (int i = 0; i < u.count; ++i)

@@ -12,11 +12,12 @@
  *   langsift_result r;
  *   langsift_detect(d, body, body_len, &o, &r);        // r.languages[0].code: "de"
  *   langsift_url_result u;
- *   langsift_classify_url(d, "http://www.lemonde.fr/politique/", (size_t)-1, NULL, &u);
+ *   langsift_url_classify("http://www.lemonde.fr/politique/", (size_t)-1, NULL, &u);
  *   langsift_detector_free(d);
  *
  * Thread safety: a detector is immutable once created; any number of threads may call
- * langsift_detect / langsift_detect_text / langsift_classify_url on the same detector at once.
+ * langsift_detect / langsift_detect_text on the same detector at once; langsift_url_classify needs
+ * no detector and may be called from any thread.
  * Create and free are not concurrent with use of the same detector.
  *
  * Strings in: UTF-8 (a body may be in any encoding: it is detected and converted). Lengths are in
@@ -32,6 +33,14 @@
 #define LANGSIFT_C_API __declspec(dllexport)
 #else
 #define LANGSIFT_C_API __attribute__((visibility("default")))
+#endif
+
+/* Functions kept for binary compatibility only. Define LANGSIFT_NO_DEPRECATION_WARNINGS to
+ * silence the warning. */
+#if defined(LANGSIFT_NO_DEPRECATION_WARNINGS) || !(defined(__GNUC__) || defined(__clang__))
+#define LANGSIFT_DEPRECATED(msg)
+#else
+#define LANGSIFT_DEPRECATED(msg) __attribute__((deprecated(msg)))
 #endif
 
 #ifdef __cplusplus
@@ -67,9 +76,14 @@ typedef struct langsift_detector langsift_detector;
  * error/error_size are given, a message (NUL-terminated, truncated to fit) is written there. */
 LANGSIFT_C_API langsift_status langsift_detector_new(const char* model_path, langsift_detector** out,
                                                      char* error, size_t error_size);
-/* As above from model bytes in memory (copied). */
-LANGSIFT_C_API langsift_status langsift_detector_new_from_memory(const void* model_bytes, size_t len,
-                                                                 langsift_detector** out);
+/* As above from model bytes in memory (copied), with the same error message. */
+LANGSIFT_C_API langsift_status langsift_detector_new_from_bytes(const void* model_bytes, size_t len,
+                                                                langsift_detector** out, char* error,
+                                                                size_t error_size);
+/* Deprecated (0.1): langsift_detector_new_from_bytes without the message. Kept for binary
+ * compatibility; it calls the former. */
+LANGSIFT_C_API LANGSIFT_DEPRECATED("use langsift_detector_new_from_bytes")
+langsift_status langsift_detector_new_from_memory(const void* model_bytes, size_t len, langsift_detector** out);
 /* NULL is allowed. */
 LANGSIFT_C_API void langsift_detector_free(langsift_detector* d);
 
@@ -143,10 +157,17 @@ typedef struct langsift_url_result {
   langsift_status status; /* ok, truncated (a prefix was classified), empty_input, invalid_argument */
 } langsift_url_result;
 
-/* Language of the page a URL leads to, from the URL alone (the built-in URL models).
- * country_hint: ISO 3166 code of the host's country (e.g. from geo-IP), or NULL. */
-LANGSIFT_C_API langsift_status langsift_classify_url(const langsift_detector* d, const char* url, size_t len,
-                                                     const char* country_hint, langsift_url_result* out);
+/* Language of the page a URL leads to, from the URL alone (the built-in URL models; no detector
+ * is needed). country_hint: ISO 3166 code of the host's country (e.g. from geo-IP), or NULL.
+ * Returns LANGSIFT_OK when *out holds an answer (see out->status), or LANGSIFT_INVALID_ARGUMENT
+ * (NULL out, NULL url with len > 0). */
+LANGSIFT_C_API langsift_status langsift_url_classify(const char* url, size_t len, const char* country_hint,
+                                                     langsift_url_result* out);
+/* Deprecated (0.1): langsift_url_classify with a detector argument it never used (NULL is still
+ * LANGSIFT_INVALID_ARGUMENT, as it was). Kept for binary compatibility. */
+LANGSIFT_C_API LANGSIFT_DEPRECATED("use langsift_url_classify")
+langsift_status langsift_classify_url(const langsift_detector* d, const char* url, size_t len,
+                                      const char* country_hint, langsift_url_result* out);
 
 /* ============================================================================================
  * Crawl frontier (langsift/frontier.hpp; docs/frontier.md). Thread-safe: any number of threads may

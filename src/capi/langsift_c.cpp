@@ -148,22 +148,38 @@ langsift_status langsift_detector_new(const char* model_path, langsift_detector*
   }
 }
 
-langsift_status langsift_detector_new_from_memory(const void* model_bytes, size_t len, langsift_detector** out) {
-  if (!out) return LANGSIFT_INVALID_ARGUMENT;
+langsift_status langsift_detector_new_from_bytes(const void* model_bytes, size_t len, langsift_detector** out,
+                                                 char* error, size_t error_size) {
+  if (!out) {
+    copy_message(error, error_size, "out is NULL");
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
   *out = nullptr;
-  if (!model_bytes || len == 0) return LANGSIFT_INVALID_ARGUMENT;
+  if (!model_bytes || len == 0) {
+    copy_message(error, error_size, model_bytes ? "no model bytes (len is 0)" : "model_bytes is NULL");
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
   try {
     auto d = std::make_unique<langsift_detector>();
     const langsift::status st =
         langsift::model::load_copy(std::string_view(static_cast<const char*>(model_bytes), len), d->owned);
-    if (st != langsift::status::ok) return to_c(st);
+    if (st != langsift::status::ok) {
+      copy_message(error, error_size, "model bytes: " + std::string(langsift::status_name(st)));
+      return to_c(st);
+    }
     d->m = &d->owned;
     return finish_new(std::move(d), out);
   } catch (const std::bad_alloc&) {
+    copy_message(error, error_size, "out of memory");
     return LANGSIFT_OUT_OF_MEMORY;
   } catch (...) {
+    copy_message(error, error_size, "internal error");
     return LANGSIFT_INTERNAL_ERROR;
   }
+}
+
+langsift_status langsift_detector_new_from_memory(const void* model_bytes, size_t len, langsift_detector** out) {
+  return langsift_detector_new_from_bytes(model_bytes, len, out, nullptr, 0);
 }
 
 void langsift_detector_free(langsift_detector* d) { delete d; }

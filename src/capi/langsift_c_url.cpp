@@ -15,12 +15,12 @@ std::string_view view(const char* s) noexcept { return s ? std::string_view(s) :
 
 extern "C" {
 
-langsift_status langsift_classify_url(const langsift_detector* d, const char* url, size_t len,
-                                      const char* country_hint, langsift_url_result* out) {
+langsift_status langsift_url_classify(const char* url, size_t len, const char* country_hint,
+                                      langsift_url_result* out) {
   if (!out) return LANGSIFT_INVALID_ARGUMENT;
   std::memset(out, 0, sizeof *out);
   copy_string(out->language, "und");
-  if (!d || (!url && len > 0)) {
+  if (!url && len > 0) {
     out->status = LANGSIFT_INVALID_ARGUMENT;
     return LANGSIFT_INVALID_ARGUMENT;
   }
@@ -44,6 +44,19 @@ langsift_status langsift_classify_url(const langsift_detector* d, const char* ur
     out->status = LANGSIFT_INTERNAL_ERROR;
     return LANGSIFT_INTERNAL_ERROR;
   }
+}
+
+langsift_status langsift_classify_url(const langsift_detector* d, const char* url, size_t len,
+                                      const char* country_hint, langsift_url_result* out) {
+  if (!d) {
+    if (out) {
+      std::memset(out, 0, sizeof *out);
+      copy_string(out->language, "und");
+      out->status = LANGSIFT_INVALID_ARGUMENT;
+    }
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
+  return langsift_url_classify(url, len, country_hint, out);
 }
 
 }  // extern "C"

@@ -126,27 +126,60 @@ static void test_errors(langsift_detector* d) {
   CHECK(bad == NULL);
   CHECK(strstr(msg, "/no/such/model.lsm") != NULL);
   CHECK(langsift_detector_new(NULL, NULL, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
-  CHECK(langsift_detector_new_from_memory("not a model at all", 18, &bad) == LANGSIFT_CORRUPT_MODEL);
+  msg[0] = 'x';
+  CHECK(langsift_detector_new_from_bytes("not a model at all", 18, &bad, msg, sizeof msg) == LANGSIFT_CORRUPT_MODEL);
   CHECK(bad == NULL);
-  CHECK(langsift_detector_new_from_memory(NULL, 0, &bad) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(strcmp(msg, "model bytes: corrupt_model") == 0);
+  CHECK(langsift_detector_new_from_bytes(NULL, 0, &bad, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(strcmp(msg, "model_bytes is NULL") == 0);
+  CHECK(langsift_detector_new_from_bytes("x", 1, NULL, NULL, 0) == LANGSIFT_INVALID_ARGUMENT);
   langsift_detector_free(NULL);
 
   CHECK(langsift_detector_language_count(NULL) == 0);
   CHECK(strcmp(langsift_detector_language(d, 100000), "") == 0);
 }
 
-static void test_url(langsift_detector* d) {
+static void test_url(void) {
   langsift_url_result u;
-  CHECK(langsift_classify_url(d, "http://www.lemonde.fr/politique/article.html", (size_t)-1, NULL, &u) == LANGSIFT_OK);
+  CHECK(langsift_url_classify("http://www.lemonde.fr/politique/article.html", (size_t)-1, NULL, &u) == LANGSIFT_OK);
   CHECK(strcmp(u.language, "fr") == 0);
   CHECK(u.count >= 1 && u.languages[0].score > 0.0f && u.languages[0].score <= 1.0f);
-  CHECK(langsift_classify_url(d, "https://www.spiegel.de/politik/deutschland/", (size_t)-1, "DE", &u) == LANGSIFT_OK);
+  CHECK(langsift_url_classify("https://www.spiegel.de/politik/deutschland/", (size_t)-1, "DE", &u) == LANGSIFT_OK);
   CHECK(strcmp(u.language, "de") == 0);
-  CHECK(langsift_classify_url(d, "", 0, NULL, &u) == LANGSIFT_OK);
+  CHECK(langsift_url_classify("", 0, NULL, &u) == LANGSIFT_OK);
   CHECK(strcmp(u.language, "und") == 0 && u.count == 0);
-  CHECK(langsift_classify_url(d, NULL, 4, NULL, &u) == LANGSIFT_INVALID_ARGUMENT);
-  CHECK(langsift_classify_url(d, "http://x.com/", (size_t)-1, NULL, NULL) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_url_classify(NULL, 4, NULL, &u) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_url_classify("http://x.com/", (size_t)-1, NULL, NULL) == LANGSIFT_INVALID_ARGUMENT);
 }
+
+/* The 0.1 functions kept for binary compatibility answer as their replacements. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+static void test_deprecated_shims(langsift_detector* d, const char* model_path) {
+  langsift_url_result a, b;
+  CHECK(langsift_classify_url(d, "http://www.lemonde.fr/politique/", (size_t)-1, NULL, &a) == LANGSIFT_OK);
+  CHECK(langsift_url_classify("http://www.lemonde.fr/politique/", (size_t)-1, NULL, &b) == LANGSIFT_OK);
+  CHECK(memcmp(&a, &b, sizeof a) == 0);
+  CHECK(langsift_classify_url(NULL, "http://x.com/", (size_t)-1, NULL, &a) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(a.status == LANGSIFT_INVALID_ARGUMENT && strcmp(a.language, "und") == 0);
+  langsift_detector* bad = (langsift_detector*)1;
+  CHECK(langsift_detector_new_from_memory("not a model at all", 18, &bad) == LANGSIFT_CORRUPT_MODEL && bad == NULL);
+  CHECK(langsift_detector_new_from_memory(NULL, 0, &bad) == LANGSIFT_INVALID_ARGUMENT);
+  if (model_path) {
+    size_t len = 0;
+    char* bytes = read_file(model_path, &len);
+    langsift_detector* m = NULL;
+    CHECK(bytes && langsift_detector_new_from_memory(bytes, len, &m) == LANGSIFT_OK && m != NULL);
+    if (m) CHECK(langsift_detector_language_count(m) == langsift_detector_language_count(d));
+    langsift_detector_free(m);
+    free(bytes);
+  }
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 /* Threads share one detector and must agree with the single-threaded answer. */
 struct job {
@@ -196,7 +229,8 @@ int main(int argc, char** argv) {
   CHECK(strlen(langsift_detector_language(d, 0)) >= 2);
   test_detect(d);
   test_errors(d);
-  test_url(d);
+  test_url();
+  test_deprecated_shims(d, argc > 1 ? argv[1] : NULL);
   test_threads(d);
 
   /* The same model from a file and from memory gives the same answers. */
@@ -207,7 +241,7 @@ int main(int argc, char** argv) {
     char* bytes = read_file(argv[1], &len);
     CHECK(bytes != NULL);
     langsift_detector* m = NULL;
-    CHECK(bytes && langsift_detector_new_from_memory(bytes, len, &m) == LANGSIFT_OK);
+    CHECK(bytes && langsift_detector_new_from_bytes(bytes, len, &m, msg, sizeof msg) == LANGSIFT_OK);
     free(bytes); /* copied */
     if (f && m) {
       langsift_result a, b, c;
@@ -219,7 +253,7 @@ int main(int argc, char** argv) {
       /* Truncated model bytes are rejected. */
       bytes = read_file(argv[1], &len);
       langsift_detector* t = NULL;
-      CHECK(langsift_detector_new_from_memory(bytes, len / 2, &t) == LANGSIFT_CORRUPT_MODEL && t == NULL);
+      CHECK(langsift_detector_new_from_bytes(bytes, len / 2, &t, msg, sizeof msg) == LANGSIFT_CORRUPT_MODEL && t == NULL);
       free(bytes);
     }
     langsift_detector_free(f);

@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
 
   /* URL scores: a classifier answer for an unknown URL */
   langsift_url_result u;
-  CHECK(langsift_classify_url(det, "http://www.spiegel.de/politik/deutschland/", (size_t)-1, NULL, &u) == LANGSIFT_OK);
+  CHECK(langsift_url_classify("http://www.spiegel.de/politik/deutschland/", (size_t)-1, NULL, &u) == LANGSIFT_OK);
   CHECK(langsift_frontier_decide(f, "http://www.spiegel.de/politik/deutschland/", (size_t)-1, &u, &x) == LANGSIFT_OK);
   CHECK(x.fetch == 1 && strcmp(x.language, "de") == 0);
 

@@ -209,7 +209,7 @@ JNIEXPORT jobject JNICALL Java_org_langsift_LangSift_nativeClassifyUrl(JNIEnv* e
     return NULL;
   }
   langsift_url_result r;
-  langsift_status st = langsift_classify_url((const langsift_detector*)(intptr_t)handle, (const char*)bytes, (size_t)n, cc, &r);
+  langsift_status st = langsift_url_classify((const char*)bytes, (size_t)n, cc, &r);
   (*env)->ReleaseByteArrayElements(env, url, bytes, JNI_ABORT);
   free(cc);
   if (st != LANGSIFT_OK) {
