@@ -1,7 +1,8 @@
 # Packaging: included by the top-level CMakeLists.txt when LANGSIFT_INSTALL is on. What is installed
 # where, the components and the tests: docs/packaging.md.
 #
-#  - pkg-config files: langsift-core.pc (the header-only core: xxHash's headers) and langsift.pc
+#  - pkg-config files: langsift-core.pc (the core library: no dependency), langsift-header-only.pc
+#    (the core without a library: LANGSIFT_HEADER_ONLY and xxHash's headers) and langsift.pc
 #    (every C++ component: + ICU, uchardet, zlib);
 #  - man pages of the user tools, generated from their --help at build time with help2man;
 #  - the developer tools' generators under -DLANGSIFT_INSTALL_DEV_TOOLS=ON (tools/CMakeLists.txt
@@ -10,28 +11,45 @@
 #  - the tests of the man pages and of the .deb (tests/downstream/man.cmake, deb.cmake).
 
 # ---------------------------------------------------------------------------------------------
-# pkg-config. warc.hpp calls zlib from the consumer's own code, so zlib is always a public
-# requirement; ICU and uchardet are public only for static archives. The top-level CMakeLists.txt
-# configures langsift.pc.in first; it is configured again here with the requirement lines.
+# pkg-config. The static archives need zlib, ICU and uchardet at link time (Requires); shared
+# libraries only privately. langsift.pc requires langsift-core for the core library (which comes
+# last on the link line). The top-level CMakeLists.txt configures langsift.pc.in first; it is
+# configured again here with the requirement lines.
 if(BUILD_SHARED_LIBS)
-  set(LANGSIFT_PC_DEPS "Requires: langsift-core zlib\nRequires.private: icu-uc uchardet")
+  set(LANGSIFT_PC_DEPS "Requires: langsift-core\nRequires.private: icu-uc uchardet zlib")
 else()
   set(LANGSIFT_PC_DEPS "Requires: langsift-core icu-uc uchardet zlib")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/langsift.pc.in ${PROJECT_BINARY_DIR}/langsift.pc @ONLY)
-# langsift-core: header-only. xxHash is used inline (XXH_INLINE_ALL): its Cflags are needed, its
-# library is not, hence Requires.private (pkg-config gives the Cflags of both).
+# langsift-core: the core library (liblangsift_core); its headers need nothing else.
 file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/langsift-core.pc @ONLY CONTENT [=[
+# Relocatable: the prefix is found relative to this file.
+prefix=${pcfiledir}/@LANGSIFT_PC_RELATIVE_PREFIX@
+libdir=${prefix}/@CMAKE_INSTALL_LIBDIR@
+includedir=${prefix}/@CMAKE_INSTALL_INCLUDEDIR@
+
+Name: langsift-core
+Description: @PROJECT_DESCRIPTION@: the core (detection with a model you load, HTML, URI, URL, frontier; no ICU)
+Version: @PROJECT_VERSION@
+Libs: -L${libdir} -llangsift_core
+Libs.private: -lstdc++
+Cflags: -I${includedir} -std=c++20
+]=])
+# langsift-header-only: the same core without a library (LANGSIFT_HEADER_ONLY: the headers include
+# their implementations, which use xxHash inline: its Cflags are needed, its library is not, hence
+# Requires.private, as pkg-config gives the Cflags of both).
+file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/langsift-header-only.pc @ONLY CONTENT [=[
 # Relocatable: the prefix is found relative to this file.
 prefix=${pcfiledir}/@LANGSIFT_PC_RELATIVE_PREFIX@
 includedir=${prefix}/@CMAKE_INSTALL_INCLUDEDIR@
 
-Name: langsift-core
-Description: @PROJECT_DESCRIPTION@: the header-only core (detection with a model you load, HTML, URI, URL, frontier; no ICU)
+Name: langsift-header-only
+Description: @PROJECT_DESCRIPTION@: the core, header-only (no library; xxHash's headers)
 Version: @PROJECT_VERSION@
 Requires.private: libxxhash
-Cflags: -I${includedir} -std=c++20
+Cflags: -I${includedir} -std=c++20 -DLANGSIFT_HEADER_ONLY
 ]=])
+install(FILES ${PROJECT_BINARY_DIR}/langsift-header-only.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${PROJECT_BINARY_DIR}/langsift-core.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # ---------------------------------------------------------------------------------------------
@@ -114,9 +132,9 @@ endif()
 # ---------------------------------------------------------------------------------------------
 # CPack: one Debian package with everything installed (tools, man pages, headers, static
 # libraries, liblangsift_c.so, the JNI library and jar, CMake and pkg-config files). Runtime
-# dependencies come from dpkg-shlibdeps (Debian dpkg-dev); the headers need xxHash's headers;
-# ICU's, uchardet's and zlib's headers are needed only by the langsift::encoding and langsift::warc
-# targets, hence Recommends.
+# dependencies come from dpkg-shlibdeps (Debian dpkg-dev). Building against the package needs ICU's
+# and uchardet's development files for langsift::encoding, zlib's for langsift::warc (static
+# archives) and xxHash's headers for header-only use (langsift::header_only): Recommends.
 set(CPACK_PACKAGE_NAME langsift)
 set(CPACK_PACKAGE_VENDOR langsift)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -144,8 +162,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR})
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libxxhash-dev")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libicu-dev, libuchardet-dev, zlib1g-dev, pkg-config")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libicu-dev, libuchardet-dev, zlib1g-dev, libxxhash-dev, pkg-config")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "default-jre-headless | java11-runtime-headless")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SOURCE_GENERATOR TGZ)  # `make package_source`: the source tree less git and build trees

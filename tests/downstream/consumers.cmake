@@ -25,8 +25,9 @@ function(langsift_check_layout prefix)
   string(REGEX REPLACE "/cmake/langsift/langsiftConfig.cmake$" "" libdir "${config}")
   set(expected include/langsift.hpp include/langsift.h include/langsift/detector.hpp
     include/langsift/version_config.hpp)
-  set(in_libdir pkgconfig/langsift.pc pkgconfig/langsift-core.pc liblangsift_models.a liblangsift_encoding.a
-    liblangsift_c.so liblangsift_c.so.0)
+  set(in_libdir pkgconfig/langsift.pc pkgconfig/langsift-core.pc pkgconfig/langsift-header-only.pc
+    liblangsift_core.a liblangsift_models.a liblangsift_encoding.a liblangsift_warc.a liblangsift_c.so
+    liblangsift_c.so.0)
   if(CACHED_LANGSIFT_BUILD_TOOLS)
     list(APPEND expected bin/langsift bin/langsift-train bin/langsift-eval)
   endif()
@@ -76,11 +77,16 @@ function(langsift_check_consumers prefix work)
   run(${CMAKE_COMMAND} --build ${work}/package)
   run(${work}/package/consumer)
 
-  # find_package(langsift COMPONENTS core) with ICU, zlib and pkg-config poisoned.
+  # find_package(langsift COMPONENTS core), and COMPONENTS header_only (no library linked), with
+  # ICU, zlib and pkg-config poisoned.
   run(${CMAKE_COMMAND} -S ${src}/core -B ${work}/core -G ${GENERATOR}
       -DCMAKE_PREFIX_PATH=${prefix})
   run(${CMAKE_COMMAND} --build ${work}/core)
   run(${work}/core/core_consumer ${model})
+  run(${CMAKE_COMMAND} -S ${src}/core -B ${work}/header-only -G ${GENERATOR}
+      -DCMAKE_PREFIX_PATH=${prefix} -DLANGSIFT_CONSUMER_COMPONENTS=header_only)
+  run(${CMAKE_COMMAND} --build ${work}/header-only)
+  run(${work}/header-only/core_consumer ${model})
   # ... the negative control: asking for encoding must hit the poisoned FindICU.
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${src}/core -B ${work}/core-control -G ${GENERATOR}
       -DCMAKE_PREFIX_PATH=${prefix} -DLANGSIFT_CONSUMER_COMPONENTS=encoding
@@ -90,11 +96,12 @@ function(langsift_check_consumers prefix work)
   endif()
   message(STATUS "ok: COMPONENTS encoding looks for ICU (negative control)")
 
-  # pkg-config: langsift (static archives: --static) and langsift-core (Cflags only, no library).
+  # pkg-config: langsift (static archives: --static), langsift-core (the core library) and
+  # langsift-header-only (Cflags only, no library).
   file(GLOB_RECURSE pcfile ${prefix}/*/pkgconfig/langsift.pc)
   get_filename_component(pcdir "${pcfile}" DIRECTORY)
   set(ENV{PKG_CONFIG_PATH} ${pcdir})
-  foreach(pc langsift langsift-core)
+  foreach(pc langsift langsift-core langsift-header-only)
     set(static "")
     if(pc STREQUAL "langsift")
       set(static --static)
@@ -107,14 +114,19 @@ function(langsift_check_consumers prefix work)
     message(STATUS "pkg-config ${pc}: ${flags_${pc}}")
     separate_arguments(flags_${pc} UNIX_COMMAND "${flags_${pc}}")
   endforeach()
-  foreach(f IN LISTS flags_langsift-core)
+  foreach(f IN LISTS flags_langsift-header-only)
     if(f MATCHES "^-l")
-      message(FATAL_ERROR "langsift-core.pc links ${f}: the core is header-only")
+      message(FATAL_ERROR "langsift-header-only.pc links ${f}: it is header-only")
     endif()
   endforeach()
+  if(NOT "-DLANGSIFT_HEADER_ONLY" IN_LIST flags_langsift-header-only OR NOT "-llangsift_core" IN_LIST flags_langsift-core)
+    message(FATAL_ERROR "langsift-header-only.pc must define LANGSIFT_HEADER_ONLY, langsift-core.pc link -llangsift_core")
+  endif()
   run(c++ ${src}/consumer.cpp -o ${work}/consumer-pc ${flags_langsift})
   run(${work}/consumer-pc)
   run(c++ ${src}/core/core_consumer.cpp -o ${work}/core-consumer-pc ${flags_langsift-core})
   run(${work}/core-consumer-pc ${model})
+  run(c++ ${src}/core/core_consumer.cpp -o ${work}/header-only-consumer-pc ${flags_langsift-header-only})
+  run(${work}/header-only-consumer-pc ${model})
   unset(ENV{PKG_CONFIG_PATH})
 endfunction()

@@ -1,6 +1,7 @@
 # The Debian package (docs/packaging.md): `cpack -G DEB` from the already built tree, then
-#  1. its control fields: Package, Version, Depends (dpkg-shlibdeps: ICU, uchardet, zlib, libstdc++;
-#     and libxxhash-dev for the headers), and that it would install on this system
+#  1. its control fields: Package, Version, Depends (dpkg-shlibdeps: ICU, uchardet, zlib, libstdc++),
+#     Recommends (the development files, libxxhash-dev for header-only use), and that it would
+#     install on this system
 #     (`apt-get -s install`: dependencies resolved, nothing written);
 #  2. unpacked with `dpkg -x` into a scratch root (no root needed): what is installed where;
 #  3. consumers built against that root and run (find_package: every component and core alone;
@@ -36,7 +37,7 @@ endif()
 message(STATUS "control:\n${control}")
 foreach(re "Package: langsift\n" "Version: [0-9]+\\.[0-9]+\\.[0-9]+" "Depends:[^\n]*libicu[0-9]+"
     "Depends:[^\n]*libuchardet0" "Depends:[^\n]*zlib1g" "Depends:[^\n]*libstdc\\+\\+6" "Depends:[^\n]*libc6"
-    "Depends:[^\n]*libxxhash-dev" "Recommends:[^\n]*libicu-dev")
+    "Recommends:[^\n]*libxxhash-dev" "Recommends:[^\n]*libicu-dev")
   if(NOT control MATCHES "${re}")
     message(FATAL_ERROR "control fields do not match '${re}':\n${control}")
   endif()
