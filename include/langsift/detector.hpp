@@ -23,6 +23,8 @@
 //     own training text gives `score` and the `und` decision; its margin gives `reliable`.
 // Cost is linear in the input: at most `max_text_bytes` are examined (sampled across longer
 // text), and no allocation happens per call once a thread's scratch space has grown.
+// Each step is a function of its own, a stage of langsift/detail/detect_stages.hpp (defined in
+// langsift/impl/detect/, one file per stage, numbered in the order `detect` calls them).
 //
 // Thread safety: `detect` only reads the model; any number of threads may call it at once on the
 // same model (each thread uses its own scratch space).
