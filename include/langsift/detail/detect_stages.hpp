@@ -1,0 +1,149 @@
+// langsift — the stages of `detect` (langsift/detector.hpp), over one scratch type. Each stage
+// reads what the stages before it left in the scratch and adds its own part; `detect` calls them
+// in this order (impl/detector-inl.hpp), and the tests call them one at a time. Their definitions
+// are in impl/detect/, one file per stage, numbered in this order:
+//
+//   0 begin          the call's settings: restrictions (`only`), hints, early exit
+//   1 sample         the regions of the text to examine: all of it, or evenly spaced windows
+//   2 script_units   script runs cut into units; the signs of text that is not language
+//   3 score          n-gram scores of the units, per language of their script's group
+//   4 segment        a language per unit (Viterbi over each run); unclear short runs unattributed
+//   5 top_three      bytes per language: the top three with percent, bytes and fit
+//   6 und_confidence confidence of the top language, or und for text that is not language
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "langsift/config.hpp"
+#include "langsift/model.hpp"
+#include "langsift/script.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+struct detect_options;
+struct detection;
+
+namespace detail {
+
+/// The score of a language that may not be chosen (not allowed, or a padding lane of a group).
+inline constexpr float kNoScore = -3.0e38f;
+
+/// A piece of a script run, scored on its own.
+struct unit {
+  std::string_view text;               // the unit's text (a view into the input)
+  std::size_t bytes;                   // text bytes this unit stands for
+  std::uint32_t run;                   // index of its script run (segmentation runs within a run)
+  std::uint32_t score_begin;           // into scratch.scores / hits: size_pad floats, by local index
+  const group_table* g;                // the languages of its script; null: decided without scores
+  std::uint32_t group;
+  script sc;
+  int lang = -1;                       // model language index, after segmentation
+  std::string_view decided;            // a language decided by the script alone, outside the model
+  float features = 0;                  // features with a weight (0 until scored)
+  float letters = 0;                   // letters those features came from
+  bool scored = false;
+};
+
+/// Bytes of one language (stage 5).
+struct language_bytes {
+  double bytes;
+  int lang;  // model index, or -1 for a language decided by its script alone (`code`)
+  std::string_view code;
+};
+
+/// What flows between the stages of one call, and their buffers. The buffers are grown, never
+/// shrunk: once a thread's scratch has grown, a call allocates nothing.
+struct detect_scratch {
+  // 0. The call
+  bool restricted = false;                // `only` is set: per group a mask of allowed languages
+  bool hinted = false;                    // hints are given: `bonus` holds them
+  bool use_rank = false;                  // scorer::rank
+  int zh = -1;                            // the model's Simplified Chinese (model::chinese)
+  double exit_z = 1e300;                  // calibrated margin that ends a unit's reading early
+  std::vector<float> allowed;             // per group: size_pad, 0 allowed / kNoScore not (restricted calls)
+  std::vector<std::uint32_t> allowed_at;  // per group: offset into `allowed`, or ~0 when not built
+  std::vector<std::uint32_t> allowed_count;
+  std::vector<float> bonus;               // per model language (hints)
+
+  // 1. Sample: the regions [first, second) of the text examined
+  std::array<std::pair<std::size_t, std::size_t>, 16> regions{};
+  std::size_t nregions = 0;
+  bool sampled = false;  // the text exceeds max_text_bytes: `regions` are windows of it
+
+  // 2. Script units, and the signs of text that is not natural language
+  std::vector<script_run> runs;  // of the region being cut
+  std::vector<unit> units;       // in text order; the units of a run are consecutive
+  std::size_t examined = 0;      // bytes of the regions
+  std::size_t text_bytes = 0;    // bytes of their script runs
+  std::size_t letters = 0;       // letters and marks in those runs
+  std::size_t code_symbols = 0;  // see count_symbols_and_case
+  std::size_t case_switches = 0;
+  int distinct = 0;              // distinct byte values of letters, counted up to 5
+  std::size_t score_size = 0;    // floats of `scores` and `hits` the units use
+
+  // 3. Scores
+  std::vector<float> scores, hits;        // per scored unit: size_pad floats, by local language
+  std::vector<std::uint64_t> feats;       // a unit's features
+  std::vector<std::uint16_t> acc16;       // per group language: quantised weights of a batch
+  std::vector<std::uint32_t> slotv;       // slots of a unit's features
+  std::vector<std::uint32_t> by_type;     // their payloads grouped by type (group_table::add_all)
+  std::vector<slot_address> addr;         // their bucket addresses
+  std::vector<float> acc;                 // per model language (rank scorer)
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> ranks;  // a run's profile (rank scorer)
+
+  // 4. Segmentation
+  std::vector<float> viterbi;
+  std::vector<std::int32_t> back;
+  std::vector<std::uint32_t> order;  // the scored units of a run, in order
+
+  // 5. Top three
+  std::vector<language_bytes> items;  // most bytes first
+  double top_fit_letters = 0;         // letters behind the top language's fit
+
+  // 6. Und, confidence
+  std::vector<float> own;  // per language of the top's group: scores summed over the top's units
+};
+
+/// The stages, in the order `detect` calls them (see the top of this file).
+namespace detect_stage {
+
+/// 0. Prepares `s` for a call with `opt`: restrictions, hint bonuses, the scorer's settings.
+void begin(const model& m, const detect_options& opt, detect_scratch& s);
+/// 1. The regions of `text` to examine: all of it up to max_text_bytes, else 16 evenly spaced
+/// windows starting and ending at code point boundaries (`sampled`).
+void sample(std::string_view text, const detect_options& opt, detect_scratch& s);
+/// 2. Cuts the regions into script runs and the runs into units: a run whose script decides its
+/// language (one candidate, or no model group) is one unit with its language; the others are
+/// cut into units of about unit_bytes at whitespace, each with room in `scores`. Counts text
+/// bytes, letters and the signs of text that is not natural language.
+void script_units(const model& m, const detect_options& opt, std::string_view text, detect_scratch& s);
+/// 3. Scores the units of every run with a group: bayes (skimming long runs: every third unit and
+/// the last), or rank (one profile per run, its score shared by the run's units by bytes).
+void score(const model& m, const detect_options& opt, detect_scratch& s);
+/// Scores one unit with the bayes scorer: scores[local] and hits[local] of its group's languages.
+void score_unit(const model& m, const detect_options& opt, detect_scratch& s, unit& u);
+/// 4. Labels the units of every run with a group (Viterbi, a switch costing switch_penalty);
+/// a skimmed run whose labels disagree is scored in full and labelled again. Then a short run
+/// in a document of mostly other text loses its label unless its language is clear.
+void segment(const model& m, const detect_options& opt, detect_scratch& s);
+/// 5. Bytes per language into `items`, and the top three into `d` (percent of text bytes,
+/// bytes scaled to the whole input of `input_bytes`, fit); `d.count` is 0 when no unit has a language.
+void top_three(const model& m, const detect_options& opt, std::size_t input_bytes, detect_scratch& s, detection& d);
+/// 6. The top language's confidence and margin, `reliable`, or und (d.count = 0) when the text
+/// is not natural language. Needs d.count > 0.
+void und_confidence(const model& m, const detect_options& opt, detect_scratch& s, detection& d);
+
+}  // namespace detect_stage
+}  // namespace detail
+}  // namespace v1
+}  // namespace langsift
+
+#if defined(LANGSIFT_HEADER_ONLY)
+#include "langsift/impl/detector-inl.hpp"
+#endif

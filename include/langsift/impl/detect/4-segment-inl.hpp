@@ -1,0 +1,146 @@
+// langsift — detect, stage 4: a language per unit. The units of a run are labelled by the best
+// path through them (Viterbi over the group's languages): the sum of the units' scores minus
+// switch_penalty for every change of language; unscored units take their neighbours' labels.
+// See langsift/detail/detect_stages.hpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "langsift/detail/detect_stages.hpp"
+#include "langsift/detector.hpp"
+#include "langsift/impl/detect/3-score-inl.hpp"
+#include "langsift/impl/detect/kernels-inl.hpp"
+
+namespace langsift {
+inline namespace v1 {
+namespace detail {
+
+/// Labels the scored units of [i, j) (two or more) by the best path over the nc (size_pad)
+/// local languages of group g.
+inline void label_by_viterbi(const detect_options& opt, detect_scratch& s, std::size_t i, std::size_t j,
+                             const group_table& g, std::uint32_t nc) {
+  s.viterbi.assign(nc, 0.0f);
+  s.back.resize((j - i) * nc);
+  std::uint32_t k = 0;  // scored units seen
+  std::vector<std::uint32_t>& order = s.order;
+  order.clear();
+  for (std::size_t x = i; x < j; ++x) {
+    if (!s.units[x].scored) continue;
+    order.push_back(static_cast<std::uint32_t>(x));
+    const float* sc = s.scores.data() + s.units[x].score_begin;
+    if (k == 0) {  // the first unit: no switch to weigh
+      for (std::uint32_t c = 0; c < nc; ++c) {
+        s.back[c] = static_cast<std::int32_t>(c);
+        s.viterbi[c] = sc[c];
+      }
+      ++k;
+      continue;
+    }
+    const std::uint32_t best_prev = first_argmax(s.viterbi.data(), nc);
+    const float switch_from = s.viterbi[best_prev] - opt.switch_penalty;
+    for (std::uint32_t c = 0; c < nc; ++c) {
+      const bool sw = switch_from > s.viterbi[c];
+      s.back[std::size_t{k} * nc + c] = sw ? static_cast<std::int32_t>(best_prev) : static_cast<std::int32_t>(c);
+      s.viterbi[c] = (sw ? switch_from : s.viterbi[c]) + sc[c];
+    }
+    ++k;
+  }
+  std::uint32_t c = first_argmax(s.viterbi.data(), nc);
+  for (std::uint32_t q = k; q-- > 0;) {
+    s.units[order[q]].lang = g.langs[c];
+    c = static_cast<std::uint32_t>(s.back[std::size_t{q} * nc + c]);
+  }
+}
+
+/// Labels the units [i, j) of a run: the scored ones by their best path (one scored unit, a
+/// sentence or a short page: its best language, as the Viterbi pass would find), the unscored
+/// ones by the scored unit before them (after them, at the start).
+inline void label_run(const detect_options& opt, detect_scratch& s, std::size_t i, std::size_t j) {
+  const group_table& g = *s.units[i].g;
+  const std::uint32_t nc = static_cast<std::uint32_t>(g.size_pad());
+  std::size_t only = j, scored = 0;
+  for (std::size_t x = i; x < j && scored < 2; ++x)
+    if (s.units[x].scored) {
+      only = x;
+      ++scored;
+    }
+  if (scored == 1)
+    s.units[only].lang = g.langs[first_argmax(s.scores.data() + s.units[only].score_begin, nc)];
+  else
+    label_by_viterbi(opt, s, i, j, g, nc);
+  int last = -1;
+  for (std::size_t x = i; x < j; ++x) {
+    if (s.units[x].scored)
+      last = s.units[x].lang;
+    else if (last >= 0)
+      s.units[x].lang = last;
+  }
+  for (std::size_t x = j; x-- > i;) {
+    if (s.units[x].scored) last = s.units[x].lang;
+    else if (s.units[x].lang < 0) s.units[x].lang = last;
+  }
+}
+
+/// Whether two scored units of [i, j) have different labels (unit i is scored).
+inline bool labels_disagree(const detect_scratch& s, std::size_t i, std::size_t j) noexcept {
+  for (std::size_t k = i + 1; k < j; ++k)
+    if (s.units[k].scored && s.units[k].lang != s.units[i].lang) return true;
+  return false;
+}
+
+/// A short run in a document that is mostly other text ("iPhone" in Russian prose, "COVID" in
+/// Khmer) is left unattributed unless its language is clear: a label for two words is noise.
+inline void unattribute_unclear_short_runs(const model& m, detect_scratch& s) {
+  const model_params& P = m.params();
+  std::size_t i = 0;
+  while (i < s.units.size()) {
+    std::size_t j = i;
+    double run_bytes = 0;
+    while (j < s.units.size() && s.units[j].run == s.units[i].run) run_bytes += static_cast<double>(s.units[j++].bytes);
+    if (const group_table* g = s.units[i].g; g && run_bytes < 24 && run_bytes * 10 < static_cast<double>(s.text_bytes)) {
+      float best = kNoScore, second = kNoScore;
+      for (std::uint32_t c = 0; c < g->size(); ++c) {
+        float sum = 0;
+        for (std::size_t k = i; k < j; ++k)
+          if (s.units[k].scored) sum += s.scores[s.units[k].score_begin + c];
+        if (sum > best) {
+          second = best;
+          best = sum;
+        } else if (sum > second) {
+          second = sum;
+        }
+      }
+      const double z = P.calibration_a * (static_cast<double>(best) - second) + P.calibration_b;
+      if (z < 2.2)  // confidence < 0.9
+        for (std::size_t k = i; k < j; ++k) s.units[k].lang = -1;
+    }
+    i = j;
+  }
+}
+
+namespace detect_stage {
+
+LANGSIFT_INLINE void segment(const model& m, const detect_options& opt, detect_scratch& s) {
+  for (std::size_t i = 0, j; i < s.units.size(); i = j) {
+    j = run_end(s, i);
+    if (!s.units[i].g) continue;
+    label_run(opt, s, i, j);
+    // A skimmed run is in one language when its scored units agree. When any two disagree, every
+    // unit is scored: a language may also hide in the gaps (boilerplate every few units, as in a
+    // page that alternates HTTP headers and Portuguese), so scoring only between disagreeing
+    // neighbours is not enough.
+    if (skims(opt, s, i, j) && labels_disagree(s, i, j)) {
+      for (std::size_t k = i; k < j; ++k)
+        if (!s.units[k].scored) score_unit(m, opt, s, s.units[k]);
+      label_run(opt, s, i, j);
+    }
+  }
+  if (!s.use_rank) unattribute_unclear_short_runs(m, s);
+}
+
+}  // namespace detect_stage
+}  // namespace detail
+}  // namespace v1
+}  // namespace langsift

@@ -1,0 +1,235 @@
+// langsift — the detector's kernels: byte scans and per-language vector arithmetic, SSE2 where
+// the target has it, with scalar loops that give the same results. Part of the implementation of
+// langsift/detector.hpp (impl/detector-inl.hpp includes it).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "langsift/detector.hpp"
+#include "langsift/unicode.hpp"  // LANGSIFT_ALWAYS_INLINE
+
+namespace langsift {
+inline namespace v1 {
+namespace detail {
+
+/// The code symbols as ranges of ASCII: " # $ % &  ( ) * +  /  : ; < = >  @  [ \\ ] ^ _  { | } ~
+inline constexpr std::pair<char, char> kCodeSymbolRanges[] = {{0x22, 0x26}, {0x28, 0x2B}, {0x2F, 0x2F}, {0x3A, 0x3E},
+                                                              {0x40, 0x40}, {0x5B, 0x5F}, {0x7B, 0x7E}};
+static_assert(
+    [] {
+      for (int c = 0; c < 128; ++c) {
+        bool in = false;
+        for (const auto& [lo, hi] : kCodeSymbolRanges) in = in || (c >= lo && c <= hi);
+        if (in != is_code_symbol(static_cast<char>(c))) return false;
+      }
+      return true;
+    }(),
+    "kCodeSymbolRanges must be is_code_symbol");
+
+/// Per byte value: 1 = code symbol, 2 = ASCII upper-case letter, 4 = ASCII lower-case letter,
+/// 8 = a byte of a letter (an ASCII letter or any byte of a multi-byte sequence).
+inline constexpr auto kByteFlags = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    t[b] = static_cast<std::uint8_t>((is_code_symbol(c) ? 1 : 0) | (b >= 'A' && b <= 'Z' ? 2 : 0) |
+                                     (b >= 'a' && b <= 'z' ? 4 : 0) | (b >= 0x80 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') ? 8 : 0));
+  }
+  return t;
+}();
+
+/// Counts, in bytes[0, n), the code symbols (a run of one symbol counting once) and the case
+/// switches (an ASCII capital right after an ASCII lower-case letter); the byte before bytes[0]
+/// counts as 0. 16 bytes at a time without branches: byte-class masks of each block and of the
+/// same block shifted by one byte, combined and counted.
+LANGSIFT_INLINE void count_symbols_and_case(const unsigned char* bytes, std::size_t n, std::size_t& code_symbols,
+                                            std::size_t& case_switches) noexcept {
+  auto one = [&](std::size_t i) LANGSIFT_ALWAYS_INLINE {
+    const unsigned f = kByteFlags[bytes[i]];
+    if ((f & 3u) == 0) return;
+    const unsigned char prev = i ? bytes[i - 1] : 0;
+    if (f & 1u) code_symbols += bytes[i] != prev;        // "____" counts once
+    else case_switches += (kByteFlags[prev] >> 2) & 1u;  // lower-case, then upper-case
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  if (n >= 17) {
+    one(0);
+    i = 1;
+    // x in [lo, hi] for ASCII lo..hi (signed compares: bytes >= 0x80 are negative, never inside);
+    // the bounds as vectors once, outside the loop
+    constexpr std::size_t R = std::size(kCodeSymbolRanges);
+    __m128i below[R + 2], above[R + 2];
+    for (std::size_t r = 0; r < R; ++r) {
+      below[r] = _mm_set1_epi8(static_cast<char>(kCodeSymbolRanges[r].first - 1));
+      above[r] = _mm_set1_epi8(static_cast<char>(kCodeSymbolRanges[r].second + 1));
+    }
+    below[R] = _mm_set1_epi8('A' - 1), above[R] = _mm_set1_epi8('Z' + 1);
+    below[R + 1] = _mm_set1_epi8('a' - 1), above[R + 1] = _mm_set1_epi8('z' + 1);
+    auto in = [&](__m128i x, std::size_t r) LANGSIFT_ALWAYS_INLINE {
+      return _mm_and_si128(_mm_cmpgt_epi8(x, below[r]), _mm_cmplt_epi8(x, above[r]));
+    };
+    // Per-lane counts (a mask lane is -1: subtracting it adds 1), summed every 255 blocks.
+    __m128i sym_count = _mm_setzero_si128(), switch_count = _mm_setzero_si128();
+    unsigned blocks = 0;
+    auto drain = [&] {
+      const __m128i zero = _mm_setzero_si128();
+      const __m128i a = _mm_sad_epu8(sym_count, zero), b = _mm_sad_epu8(switch_count, zero);
+      code_symbols += static_cast<std::size_t>(_mm_cvtsi128_si32(a) + _mm_extract_epi16(a, 4));
+      case_switches += static_cast<std::size_t>(_mm_cvtsi128_si32(b) + _mm_extract_epi16(b, 4));
+      sym_count = switch_count = zero;
+      blocks = 0;
+    };
+    for (; i + 16 <= n; i += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
+      const __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i - 1));
+      static_assert(R == 7);
+      const __m128i sym = _mm_or_si128(_mm_or_si128(_mm_or_si128(in(x, 0), in(x, 1)), _mm_or_si128(in(x, 2), in(x, 3))),
+                                       _mm_or_si128(_mm_or_si128(in(x, 4), in(x, 5)), in(x, 6)));
+      const __m128i new_sym = _mm_andnot_si128(_mm_cmpeq_epi8(x, prev), sym);
+      const __m128i switches = _mm_and_si128(in(x, R), in(prev, R + 1));
+      sym_count = _mm_sub_epi8(sym_count, new_sym);
+      switch_count = _mm_sub_epi8(switch_count, switches);
+      if (++blocks == 255) drain();
+    }
+    drain();
+  }
+#endif
+  for (; i < n; ++i) one(i);
+}
+
+/// The end of the piece of about `target` bytes that starts at `begin` (< end): cut at a
+/// whitespace within half a target after it, else at a code point boundary.
+inline std::size_t next_piece(std::string_view text, std::size_t begin, std::size_t end, std::size_t target) noexcept {
+  if (target < 16) target = 16;
+  if (end - begin <= target + target / 2) return end;
+  std::size_t stop = begin + target;
+  std::size_t fwd = stop;  // forward to the next space (within target/2), else back to a boundary
+  while (fwd < end && fwd < stop + target / 2 && text[fwd] != ' ' && text[fwd] != '\n') ++fwd;
+  if (fwd < end && (text[fwd] == ' ' || text[fwd] == '\n')) return fwd;
+  while (stop > begin + target / 2 && (static_cast<unsigned char>(text[stop]) & 0xC0) == 0x80) --stop;
+  return stop;
+}
+
+/// The first index of the largest of v[0, n) (n >= 1; no NaN): as a scalar loop of strict
+/// "greater than" tests, four lanes at a time when n is a multiple of 4.
+LANGSIFT_INLINE std::uint32_t first_argmax(const float* v, std::uint32_t n) noexcept {
+#if defined(__SSE2__)
+  if (n >= 4 && n % 4 == 0) {
+    __m128 m = _mm_loadu_ps(v);
+    for (std::uint32_t i = 4; i < n; i += 4) m = _mm_max_ps(m, _mm_loadu_ps(v + i));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    for (std::uint32_t i = 0; i < n; i += 4)
+      if (const int eq = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(v + i), m)))
+        return i + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(eq)));
+  }
+#endif
+  std::uint32_t best = 0;
+  for (std::uint32_t i = 1; i < n; ++i)
+    if (v[i] > v[best]) best = i;
+  return best;
+}
+
+/// y[k] += a × x[k] for k < n (n a multiple of 4): a floor times a feature count, per language.
+LANGSIFT_INLINE void add_scaled(float* __restrict y, float a, const float* __restrict x, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n % 4 == 0) {
+    const __m128 va = _mm_set1_ps(a);
+    for (std::size_t k = 0; k < n; k += 4)
+      _mm_storeu_ps(y + k, _mm_add_ps(_mm_loadu_ps(y + k), _mm_mul_ps(va, _mm_loadu_ps(x + k))));
+    return;
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) y[k] += a * x[k];
+}
+
+/// y[k] = h[k] + a1 × x1[k] + a2 × x2[k] for k < n (n a multiple of 4), added in that order (the
+/// same floats as a copy and two add_scaled passes): a unit's scores from its hits and the floors
+/// of its two feature kinds, in one pass.
+LANGSIFT_INLINE void copy_add_scaled2(float* __restrict y, const float* __restrict h, float a1, const float* __restrict x1,
+                                      float a2, const float* __restrict x2, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n % 4 == 0) {
+    const __m128 v1 = _mm_set1_ps(a1), v2 = _mm_set1_ps(a2);
+    for (std::size_t k = 0; k < n; k += 4) {
+      const __m128 t = _mm_add_ps(_mm_loadu_ps(h + k), _mm_mul_ps(v1, _mm_loadu_ps(x1 + k)));
+      _mm_storeu_ps(y + k, _mm_add_ps(t, _mm_mul_ps(v2, _mm_loadu_ps(x2 + k))));
+    }
+    return;
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) y[k] = (h[k] + a1 * x1[k]) + a2 * x2[k];
+}
+
+/// hits[k] += acc[k] × step, then acc[k] = 0, for k < n (n a multiple of 8): a batch of
+/// quantised weights moved into the float sums.
+LANGSIFT_INLINE void drain_batch(float* __restrict hits, std::uint16_t* __restrict acc, float step, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n % 8 == 0) {
+    const __m128 vs = _mm_set1_ps(step);
+    const __m128i zero = _mm_setzero_si128();
+    for (std::size_t k = 0; k < n; k += 8) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + k));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + k), zero);
+      const __m128 lo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(a, zero)), hi = _mm_cvtepi32_ps(_mm_unpackhi_epi16(a, zero));
+      _mm_storeu_ps(hits + k, _mm_add_ps(_mm_loadu_ps(hits + k), _mm_mul_ps(lo, vs)));
+      _mm_storeu_ps(hits + k + 4, _mm_add_ps(_mm_loadu_ps(hits + k + 4), _mm_mul_ps(hi, vs)));
+    }
+    return;
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) {
+    hits[k] += static_cast<float>(acc[k]) * step;
+    acc[k] = 0;
+  }
+}
+
+/// The largest and the second largest of v[0..n) (equal when the largest occurs twice); n >= 2.
+LANGSIFT_INLINE void top_two(const float* v, std::size_t n, float& best, float& second) noexcept {
+#if defined(__SSE2__)
+  if (n >= 4 && n % 4 == 0) {
+    __m128 m1 = _mm_loadu_ps(v), m2 = _mm_set1_ps(-std::numeric_limits<float>::infinity());
+    for (std::size_t k = 4; k < n; k += 4) {  // per lane: the largest and second largest
+      const __m128 x = _mm_loadu_ps(v + k);
+      m2 = _mm_max_ps(m2, _mm_min_ps(m1, x));
+      m1 = _mm_max_ps(m1, x);
+    }
+    alignas(16) float a[4], b[4];
+    _mm_store_ps(a, m1);
+    _mm_store_ps(b, m2);
+    float s1 = a[0], s2 = b[0];
+    for (int l = 1; l < 4; ++l) {
+      s2 = std::max(s2, std::max(b[l], std::min(s1, a[l])));
+      s1 = std::max(s1, a[l]);
+    }
+    best = s1;
+    second = s2;
+    return;
+  }
+#endif
+  best = second = -std::numeric_limits<float>::infinity();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (v[k] > best) {
+      second = best;
+      best = v[k];
+    } else if (v[k] > second) {
+      second = v[k];
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace v1
+}  // namespace langsift

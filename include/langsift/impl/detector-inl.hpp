@@ -1,0 +1,56 @@
+// langsift — implementation of langsift/detector.hpp (compiled into langsift::core, or included
+// by the header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp): `detect` runs the stages of
+// langsift/detail/detect_stages.hpp, defined in impl/detect/ one file per stage, in order.
+#pragma once
+
+#include "langsift/detector.hpp"
+#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect/kernels-inl.hpp"
+#include "langsift/impl/detect/0-begin-inl.hpp"
+#include "langsift/impl/detect/1-sample-inl.hpp"
+#include "langsift/impl/detect/2-script-units-inl.hpp"
+#include "langsift/impl/detect/3-score-inl.hpp"
+#include "langsift/impl/detect/4-segment-inl.hpp"
+#include "langsift/impl/detect/5-top-three-inl.hpp"
+#include "langsift/impl/detect/6-und-confidence-inl.hpp"
+
+namespace langsift {
+inline namespace v1 {
+
+namespace detail {
+
+/// The calling thread's scratch: each thread grows its own, so threads share only the model.
+inline detect_scratch& thread_scratch() {
+  thread_local detect_scratch s;
+  return s;
+}
+
+}  // namespace detail
+
+LANGSIFT_INLINE detection detect(const model& m, std::string_view text, const detect_options& opt) {
+  namespace stage = detail::detect_stage;
+  detection d;
+  if (m.language_count() == 0) {
+    d.st = status::invalid_argument;
+    return d;
+  }
+  detail::detect_scratch& s = detail::thread_scratch();
+  stage::begin(m, opt, s);
+  stage::sample(text, opt, s);
+  stage::script_units(m, opt, text, s);
+  d.sampled = s.sampled;
+  d.examined_bytes = s.examined;
+  if (s.text_bytes == 0) {
+    d.st = status::empty_input;
+    d.is_short = true;
+    return d;
+  }
+  stage::score(m, opt, s);
+  stage::segment(m, opt, s);
+  stage::top_three(m, opt, text.size(), s, d);
+  if (d.count) stage::und_confidence(m, opt, s, d);
+  return d;
+}
+
+}  // namespace v1
+}  // namespace langsift

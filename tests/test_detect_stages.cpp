@@ -1,0 +1,360 @@
+// The stages of detect (langsift/detail/detect_stages.hpp), each alone on a scratch set up by
+// hand or by the stages before it, with the built-in model.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "langsift/default_model.hpp"
+#include "langsift/detail/detect_stages.hpp"
+#include "langsift/detector.hpp"
+
+using namespace langsift;
+using langsift::detail::detect_scratch;
+namespace stage = langsift::detail::detect_stage;
+
+namespace {
+
+const model& M() { return default_model(); }
+
+int lang_index(std::string_view code) {
+  const int l = M().find_language(code);
+  REQUIRE(l >= 0);
+  return l;
+}
+
+std::size_t local_of(std::string_view code) { return M().language(static_cast<std::size_t>(lang_index(code))).local; }
+
+// Stages 0 to 2 on `text`.
+void units_of(std::string_view text, detect_scratch& s, const detect_options& opt = {}) {
+  stage::begin(M(), opt, s);
+  stage::sample(text, opt, s);
+  stage::script_units(M(), opt, text, s);
+}
+
+// `n` scored units of one Latin run, every language scoring -10000 (the padding kNoScore).
+const group_table& latin_run(detect_scratch& s, std::size_t n, std::size_t bytes_each) {
+  const group_table* g = M().group_of_script(script::latin);
+  REQUIRE(g != nullptr);
+  s.units.clear();
+  s.scores.assign(n * g->size_pad(), -10000.0f);
+  s.text_bytes = n * bytes_each;
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t c = g->size(); c < g->size_pad(); ++c) s.scores[k * g->size_pad() + c] = detail::kNoScore;
+    detail::unit u{};
+    u.bytes = bytes_each;
+    u.run = 1;
+    u.score_begin = static_cast<std::uint32_t>(k * g->size_pad());
+    u.g = g;
+    u.group = static_cast<std::uint32_t>(g - &M().group(0));
+    u.sc = script::latin;
+    u.scored = true;
+    s.units.push_back(u);
+  }
+  return *g;
+}
+
+float& score_of(detect_scratch& s, std::size_t unit, std::string_view code) {
+  return s.scores[s.units[unit].score_begin + local_of(code)];
+}
+
+}  // namespace
+
+TEST_CASE("stage 1, sample: short text whole, long text in 16 windows at code point boundaries") {
+  detect_scratch s;
+  detect_options opt;
+  stage::sample("kurz", opt, s);
+  CHECK_FALSE(s.sampled);
+  REQUIRE(s.nregions == 1);
+  CHECK(s.regions[0] == std::pair<std::size_t, std::size_t>(0, 4));
+
+  opt.max_text_bytes = 10;  // raised to 256: a 200-byte text is whole
+  stage::sample(std::string(200, 'a'), opt, s);
+  CHECK_FALSE(s.sampled);
+
+  std::string text;
+  while (text.size() < 10000) text += "é€𝄞";  // 2-, 3- and 4-byte sequences
+  opt.max_text_bytes = 1600;
+  stage::sample(text, opt, s);
+  CHECK(s.sampled);
+  REQUIRE(s.nregions == 16);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < s.nregions; ++i) {
+    const auto [a, b] = s.regions[i];
+    REQUIRE(a < b);
+    REQUIRE(b <= text.size());
+    CHECK((static_cast<unsigned char>(text[a]) & 0xC0) != 0x80);
+    CHECK((b == text.size() || (static_cast<unsigned char>(text[b]) & 0xC0) != 0x80));
+    CHECK(a >= i * (text.size() / 16));  // evenly spaced over the whole text
+    CHECK(a < i * (text.size() / 16) + 4);
+    total += b - a;
+  }
+  CHECK(total <= 1600);
+  CHECK(total >= 1600 - 16 * 6);  // each window loses at most 3 bytes at either end
+}
+
+TEST_CASE("stage 2, script units: runs decided by their script, others cut at whitespace") {
+  detect_scratch s;
+  units_of("안녕하세요 여러분", s);  // Hangul: Korean at once, nothing to score
+  REQUIRE(s.units.size() == 1);
+  CHECK(s.units[0].g == nullptr);
+  CHECK(s.units[0].lang == lang_index("ko"));
+  CHECK(s.score_size == 0);
+
+  units_of("ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ", s);  // Cherokee: no model language, decided by the script table
+  REQUIRE(s.units.size() == 1);
+  CHECK(s.units[0].lang == -1);
+  CHECK(s.units[0].decided == "chr");
+
+  detect_options only_fr;
+  const std::string_view fr[] = {"fr"};
+  only_fr.only = fr;
+  units_of("Bonjour à tous", s, only_fr);  // one allowed Latin language: decided without scores
+  REQUIRE(s.units.size() == 1);
+  CHECK(s.units[0].g == nullptr);
+  CHECK(s.units[0].lang == lang_index("fr"));
+
+  std::string text;
+  while (text.size() < 600) text += "Die Katze schläft auf dem warmen Sofa im Wohnzimmer. ";
+  units_of(text, s);
+  const group_table* latin = M().group_of_script(script::latin);
+  REQUIRE(s.units.size() >= 6);
+  std::size_t bytes = 0;
+  for (std::size_t k = 0; k < s.units.size(); ++k) {
+    const auto& u = s.units[k];
+    CHECK(u.g == latin);
+    CHECK(u.run == s.units[0].run);  // one run
+    CHECK(u.score_begin == k * latin->size_pad());
+    CHECK(u.bytes == u.text.size());
+    if (k + 1 < s.units.size()) {
+      CHECK(u.bytes >= 64);  // about unit_bytes, cut at a space
+      CHECK(u.bytes <= 96);
+      CHECK(s.units[k + 1].text.front() == ' ');
+    }
+    bytes += u.bytes;
+  }
+  CHECK(bytes == s.text_bytes);
+  CHECK(s.score_size == s.units.size() * latin->size_pad());
+
+  units_of("a short sentence, under three units", s);  // one unit
+  CHECK(s.units.size() == 1);
+}
+
+TEST_CASE("stage 2, script units: the signs of text that is not language") {
+  detect_scratch s;
+  units_of("if (x == y) { z[i] = f(a, b); } // done", s);
+  CHECK(s.code_symbols == 12);  // ( == ) { [ ] = ( ) ; } // (a run of one symbol counts once)
+  units_of("aGVsbG8gV29ybGQgaGVsbG8gV29ybGQ", s);
+  CHECK(s.case_switches >= 4);
+  units_of("hahahahahahahahahahahahahahahahahahahahahahaha", s);
+  CHECK(s.distinct == 2);
+  CHECK(s.letters == 46);
+  units_of("Привет, мир", s);
+  CHECK(s.distinct == 5);  // counted up to 5
+  CHECK(s.code_symbols == 0);
+}
+
+TEST_CASE("stage 3, score: the unit's language scores best, a language not allowed scores kNoScore") {
+  detect_scratch s;
+  const std::string_view text = "Der schnelle braune Fuchs springt über den faulen Hund.";
+  detect_options opt;
+  units_of(text, s, opt);
+  stage::score(M(), opt, s);
+  REQUIRE(s.units.size() == 1);
+  const auto& u = s.units[0];
+  CHECK(u.scored);
+  CHECK(u.features > 0);
+  CHECK(u.letters > 0);
+  const float* sc = s.scores.data() + u.score_begin;
+  CHECK(detail::first_argmax(sc, static_cast<std::uint32_t>(u.g->size_pad())) == local_of("de"));
+  for (std::size_t c = u.g->size(); c < u.g->size_pad(); ++c) CHECK(sc[c] <= detail::kNoScore / 2);
+
+  const std::string_view only[] = {"nl", "en"};
+  opt.only = only;
+  units_of(text, s, opt);
+  stage::score(M(), opt, s);
+  const float* r = s.scores.data() + s.units[0].score_begin;
+  CHECK(r[local_of("de")] <= detail::kNoScore / 2);
+  CHECK(r[local_of("nl")] > detail::kNoScore / 2);
+  const std::uint32_t best = detail::first_argmax(r, static_cast<std::uint32_t>(s.units[0].g->size_pad()));
+  CHECK((best == local_of("nl") || best == local_of("en")));
+}
+
+TEST_CASE("stage 3, score: a long run is skimmed, every third unit and the last") {
+  detect_scratch s;
+  std::string text;
+  while (text.size() < 1200) text += "La casa de mi abuela tiene un jardín lleno de flores. ";
+  detect_options opt;
+  units_of(text, s, opt);
+  stage::score(M(), opt, s);
+  const std::size_t n = s.units.size();
+  REQUIRE(n >= 8);
+  for (std::size_t k = 0; k < n; ++k) CHECK(s.units[k].scored == (k % 3 == 0 || k == n - 1));
+  opt.skim = false;
+  units_of(text, s, opt);
+  stage::score(M(), opt, s);
+  for (const auto& u : s.units) CHECK(u.scored);
+}
+
+TEST_CASE("stage 4, segment: the best path, a switch costing switch_penalty, the gaps take their neighbours'") {
+  detect_scratch s;
+  detect_options opt;
+  opt.switch_penalty = 300.0f;
+  opt.skim = false;
+  stage::begin(M(), opt, s);
+  latin_run(s, 5, 100);
+  const float de[] = {1000, 1000, 0, 0, 0}, fr[] = {0, 0, 0, 900, 900};
+  for (std::size_t k = 0; k < 5; ++k) {
+    score_of(s, k, "de") = de[k];
+    score_of(s, k, "fr") = fr[k];
+  }
+  s.units[2].scored = false;  // between: labelled as the unit before
+  stage::segment(M(), opt, s);
+  const int DE = lang_index("de"), FR = lang_index("fr");
+  CHECK(s.units[0].lang == DE);
+  CHECK(s.units[1].lang == DE);
+  CHECK(s.units[2].lang == DE);
+  CHECK(s.units[3].lang == FR);
+  CHECK(s.units[4].lang == FR);
+
+  opt.switch_penalty = 2000.0f;  // a switch costs more than French gains: all German
+  for (auto& u : s.units) u.lang = -1;
+  stage::segment(M(), opt, s);
+  for (const auto& u : s.units) CHECK(u.lang == DE);
+}
+
+TEST_CASE("stage 4, segment: a short unclear run in a long document loses its label") {
+  detect_scratch s;
+  detect_options opt;
+  stage::begin(M(), opt, s);
+  latin_run(s, 1, 10);
+  s.text_bytes = 1000;  // the rest of the document is other text
+  score_of(s, 0, "de") = 101;
+  score_of(s, 0, "nl") = 100;  // close: unclear
+  stage::segment(M(), opt, s);
+  CHECK(s.units[0].lang == -1);
+
+  score_of(s, 0, "de") = 100 + 100.0f / static_cast<float>(M().params().calibration_a);  // clear
+  stage::segment(M(), opt, s);
+  CHECK(s.units[0].lang == lang_index("de"));
+
+  s.text_bytes = 50;  // most of the document: kept even when unclear
+  score_of(s, 0, "de") = 101;
+  stage::segment(M(), opt, s);
+  CHECK(s.units[0].lang == lang_index("de"));
+}
+
+TEST_CASE("stage 5, top three: bytes per language, most first, percent of the text bytes") {
+  detect_scratch s;
+  detect_options opt;
+  opt.method = scorer::rank;  // no fit to measure: every score is 1
+  stage::begin(M(), opt, s);
+  const int DE = lang_index("de"), FR = lang_index("fr"), IT = lang_index("it"), ES = lang_index("es");
+  const int langs[] = {DE, FR, DE, IT, ES, -1, -1};
+  const std::size_t bytes[] = {300, 200, 100, 150, 50, 100, 100};
+  s.units.clear();
+  for (std::size_t k = 0; k < 7; ++k) {
+    detail::unit u{};
+    u.bytes = bytes[k];
+    u.lang = langs[k];
+    s.units.push_back(u);
+  }
+  s.units[5].decided = "chr";  // decided by its script; unit 6 is unattributed
+  s.text_bytes = s.examined = 1000;
+  s.sampled = false;
+  detection d;
+  stage::top_three(M(), opt, 1000, s, d);
+  REQUIRE(s.items.size() == 5);
+  REQUIRE(d.count == 3);
+  CHECK(d.languages[0].code == "de");
+  CHECK(d.languages[0].bytes == 400);
+  CHECK(d.languages[0].percent == 40);
+  CHECK(d.languages[1].code == "fr");
+  CHECK(d.languages[1].percent == 20);
+  CHECK(d.languages[2].code == "it");
+  CHECK(d.languages[2].percent == 15);
+  CHECK(d.languages[0].score == 1.0f);
+  CHECK(d.text_bytes == 1000);
+  CHECK_FALSE(d.is_short);
+
+  s.sampled = true;  // 1000 bytes examined of 4000: bytes scale, percent does not
+  detection sampled;
+  stage::top_three(M(), opt, 4000, s, sampled);
+  CHECK(sampled.text_bytes == 4000);
+  CHECK(sampled.languages[0].bytes == 1600);
+  CHECK(sampled.languages[0].percent == 40);
+}
+
+TEST_CASE("stage 6, und/confidence: the margin over another base's language, or und") {
+  detect_scratch s;
+  detect_options opt;
+  std::string text;
+  while (text.size() < 300) text += "Het weer is vandaag erg mooi en de zon schijnt over de stad. ";
+  units_of(text, s, opt);
+  stage::score(M(), opt, s);
+  stage::segment(M(), opt, s);
+  detection d;
+  stage::top_three(M(), opt, text.size(), s, d);
+  REQUIRE(d.count >= 1);
+  REQUIRE(d.languages[0].code == "nl");
+  stage::und_confidence(M(), opt, s, d);
+  CHECK(d.count >= 1);
+  CHECK(d.margin > 0);
+  CHECK(std::isfinite(d.margin));
+  const double z = M().params().calibration_a * d.margin + M().params().calibration_b;
+  CHECK(d.confidence == Approx(1.0 / (1.0 + std::exp(-z))).epsilon(1e-4));
+  CHECK(d.reliable);
+
+  // The same answer with the text's signs of code: und.
+  detection code = {};
+  stage::top_three(M(), opt, text.size(), s, code);
+  s.code_symbols = s.letters;
+  stage::und_confidence(M(), opt, s, code);
+  CHECK(code.count == 0);
+  CHECK(code.confidence == 0);
+  CHECK(code.margin == 0);
+  CHECK(code.language() == "und");
+
+  // Korean, decided by its script: no rival, full confidence.
+  units_of("안녕하세요 여러분, 오늘 날씨가 좋네요", s, opt);
+  stage::score(M(), opt, s);
+  stage::segment(M(), opt, s);
+  detection ko;
+  stage::top_three(M(), opt, 0, s, ko);
+  REQUIRE(ko.count == 1);
+  stage::und_confidence(M(), opt, s, ko);
+  CHECK(ko.language() == "ko");
+  CHECK(ko.confidence == 1.0f);
+  CHECK(std::isinf(ko.margin));
+}
+
+TEST_CASE("the stages in order are detect") {
+  const std::string_view texts[] = {"Ceci est une phrase en français, assez longue pour être sûre.",
+                                    "This is English. Dies ist Deutsch und es ist ein bisschen länger als das Englische.",
+                                    "{ \"key\": [1, 2, 3], \"value\": null }"};
+  for (std::string_view text : texts) {
+    detect_scratch s;
+    const detect_options opt;
+    units_of(text, s, opt);
+    stage::score(M(), opt, s);
+    stage::segment(M(), opt, s);
+    detection d;
+    d.sampled = s.sampled;
+    d.examined_bytes = s.examined;
+    stage::top_three(M(), opt, text.size(), s, d);
+    if (d.count) stage::und_confidence(M(), opt, s, d);
+    const detection want = detect(M(), text, opt);
+    CHECK(d.language() == want.language());
+    REQUIRE(d.count == want.count);
+    for (std::size_t i = 0; i < d.count; ++i) {
+      CHECK(d.languages[i].code == want.languages[i].code);
+      CHECK(d.languages[i].percent == want.languages[i].percent);
+      CHECK(d.languages[i].score == want.languages[i].score);
+    }
+    CHECK(d.confidence == want.confidence);
+    CHECK(d.reliable == want.reliable);
+  }
+}
