@@ -23,6 +23,7 @@
 #include "langsift/ngram.hpp"
 #include "langsift/script.hpp"
 #include "langsift/unicode.hpp"
+#include "langsift/detail/xxhash.hpp"
 
 namespace langsift {
 inline namespace v1 {
