@@ -3,6 +3,7 @@
 #pragma once
 
 #include "langsift/script.hpp"
+#include "langsift/detail/unicode_lookup.hpp"
 
 #if defined(__SSE2__)
 #include <immintrin.h>  // SSE2: the x86-64 baseline, so no run-time choice is needed
