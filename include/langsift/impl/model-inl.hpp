@@ -50,7 +50,6 @@ inline void add_rows_portable(std::uint16_t* acc, const std::uint8_t* rows, cons
 }
 
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-#define LANGSIFT_HAS_AVX2_KERNELS 1
 
 /// add_rows_portable with AVX2 instructions (16 lanes of u16 per add); only called when the CPU
 /// has AVX2.
@@ -72,19 +71,20 @@ inline bool cpu_has_avx2() noexcept {
   static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") != 0);
   return yes;
 }
-#endif
 
 /// add_rows_portable with the best kernel of the CPU.
 inline void add_rows(std::uint16_t* acc, const std::uint8_t* rows, const std::uint32_t* idx, std::size_t count,
                      std::size_t n) noexcept {
-#if defined(LANGSIFT_HAS_AVX2_KERNELS)
-  if (cpu_has_avx2()) {
-    add_rows_avx2(acc, rows, idx, count, n);
-    return;
-  }
-#endif
+  if (cpu_has_avx2()) add_rows_avx2(acc, rows, idx, count, n);
+  else add_rows_portable(acc, rows, idx, count, n);
+}
+#else
+/// add_rows_portable: the only kernel here.
+inline void add_rows(std::uint16_t* acc, const std::uint8_t* rows, const std::uint32_t* idx, std::size_t count,
+                     std::size_t n) noexcept {
   add_rows_portable(acc, rows, idx, count, n);
 }
+#endif
 
 }  // namespace detail
 
