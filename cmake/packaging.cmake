@@ -14,12 +14,13 @@
 # requirement; ICU and uchardet are public only for static archives. The top-level CMakeLists.txt
 # configures langsift.pc.in first; it is configured again here with the requirement lines.
 if(BUILD_SHARED_LIBS)
-  set(LANGSIFT_PC_DEPS "Requires: langsift-core zlib\nRequires.private: icu-uc uchardet")
+  set(LANGSIFT_PC_DEPS "Requires: zlib\nRequires.private: libxxhash icu-uc uchardet")
 else()
-  set(LANGSIFT_PC_DEPS "Requires: langsift-core icu-uc uchardet zlib")
+  set(LANGSIFT_PC_DEPS "Requires: icu-uc uchardet zlib\nRequires.private: libxxhash")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/langsift.pc.in ${PROJECT_BINARY_DIR}/langsift.pc @ONLY)
-# langsift-core: header-only. xxHash is used inline (XXH_INLINE_ALL): its Cflags are needed, its
+# langsift-core: the core header-only (LANGSIFT_HEADER_ONLY in Cflags; see langsift/config.hpp),
+# so no library is linked. xxHash is used inline (XXH_INLINE_ALL): its Cflags are needed, its
 # library is not, hence Requires.private (pkg-config gives the Cflags of both).
 file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/langsift-core.pc @ONLY CONTENT [=[
 # Relocatable: the prefix is found relative to this file.
@@ -30,7 +31,7 @@ Name: langsift-core
 Description: @PROJECT_DESCRIPTION@: the header-only core (detection with a model you load, HTML, URI, URL, frontier; no ICU)
 Version: @PROJECT_VERSION@
 Requires.private: libxxhash
-Cflags: -I${includedir} -std=c++20
+Cflags: -I${includedir} -std=c++20 -DLANGSIFT_HEADER_ONLY
 ]=])
 install(FILES ${PROJECT_BINARY_DIR}/langsift-core.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
