@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "langsift/config.hpp"
 #include "langsift/detector.hpp"
 
 namespace langsift {
@@ -30,25 +31,14 @@ struct language_filter {
 };
 
 /// True when `e` passes every enabled filter of `f`.
-inline bool passes(const language_estimate& e, const language_filter& f) noexcept {
-  if (f.use_labels) {
-    bool found = false;
-    for (const auto& l : f.labels) found = found || detail::code_matches(e.code, l);
-    if (!found) return false;
-  }
-  if (f.use_min_bytes && e.bytes < f.min_bytes) return false;
-  if (f.use_max_bytes && e.bytes > f.max_bytes) return false;
-  if (f.use_min_percent && e.percent < f.min_percent) return false;
-  return true;
-}
+bool passes(const language_estimate& e, const language_filter& f) noexcept;
 
 /// True when the page is kept: some detected language passes every enabled filter.
-inline bool keep(const detection& d, const language_filter& f) noexcept {
-  if (!f.enabled()) return true;
-  for (std::size_t i = 0; i < d.count; ++i)
-    if (passes(d.languages[i], f)) return true;
-  return false;
-}
+bool keep(const detection& d, const language_filter& f) noexcept;
 
 }  // namespace v1
 }  // namespace langsift
+
+#if defined(LANGSIFT_HEADER_ONLY)
+#include "langsift/impl/filter-inl.hpp"
+#endif

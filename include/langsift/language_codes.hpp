@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "langsift/config.hpp"
+
 namespace langsift {
 inline namespace v1 {
 
@@ -33,84 +35,27 @@ struct iso639_pair {
   const char* three;
 };
 
-}  // namespace detail
-}  // namespace v1
-}  // namespace langsift
-
-#include "langsift/detail/iso639_table.inc"
-
-namespace langsift {
-inline namespace v1 {
-namespace detail {
-
-/// Splits "zh-Hant" into the lower-cased primary subtag (at most 8 letters, into `buf`) and the rest
-/// ("-Hant", as given). False when the primary subtag is empty or longer than 8.
-inline bool split_primary(std::string_view code, char (&buf)[9], std::size_t& n, std::string_view& rest) noexcept {
-  n = 0;
-  std::size_t i = 0;
-  while (i < code.size() && code[i] != '-' && code[i] != '_') {
-    if (n == 8) return false;
-    char c = code[i++];
-    buf[n++] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
-  }
-  buf[n] = '\0';
-  rest = code.substr(i);
-  return n > 0;
-}
+/// ISO 639-1 code -> ISO 639-3 code, sorted by the first: the generated detail/iso639_table.inc
+/// (included by the implementation only). The size is that of the table ICU 72.1 gives.
+extern const iso639_pair iso639_table[183];
 
 }  // namespace detail
 
 /// The ISO 639-3 code of an ISO 639-1 code ("de" -> "deu"), "" when `two` is not one.
-inline std::string_view iso639_3_of(std::string_view two) noexcept {
-  if (two.size() != 2) return {};
-  std::size_t lo = 0, hi = std::size(detail::iso639_table);
-  while (lo < hi) {  // sorted by the two-letter code
-    const std::size_t mid = (lo + hi) / 2;
-    const std::string_view k = detail::iso639_table[mid].two;
-    if (k == two) return detail::iso639_table[mid].three;
-    if (k < two) lo = mid + 1;
-    else hi = mid;
-  }
-  return {};
-}
+std::string_view iso639_3_of(std::string_view two) noexcept;
 
 /// The ISO 639-1 code of an ISO 639-3 code ("deu" -> "de"), "" when it has none.
-inline std::string_view iso639_1_of(std::string_view three) noexcept {
-  if (three.size() != 3) return {};
-  for (const auto& p : detail::iso639_table)
-    if (three == p.three) return p.two;
-  return {};
-}
+std::string_view iso639_1_of(std::string_view three) noexcept;
 
 /// `code` in ISO 639-3 form: its primary subtag lower-cased and replaced by its three-letter code
 /// where it has two letters, any script or region subtag kept ("zh-Hant" -> "zho-Hant"). "und" and
 /// codes that are already three letters stay as they are; a two-letter code ICU does not know is
 /// returned lower-cased, unchanged.
-inline std::string to_iso639_3(std::string_view code) {
-  char buf[9];
-  std::size_t n = 0;
-  std::string_view rest;
-  if (!detail::split_primary(code, buf, n, rest)) return std::string(code);
-  const std::string_view primary(buf, n);
-  const std::string_view three = iso639_3_of(primary);
-  std::string r(three.empty() ? primary : three);
-  r += rest;
-  return r;
-}
+std::string to_iso639_3(std::string_view code);
 
 /// `code` in langsift's default form: ISO 639-1 where the language has a two-letter code
 /// ("deu" -> "de", "zho-Hant" -> "zh-Hant"), else as given with its primary subtag lower-cased.
-inline std::string to_iso639_1(std::string_view code) {
-  char buf[9];
-  std::size_t n = 0;
-  std::string_view rest;
-  if (!detail::split_primary(code, buf, n, rest)) return std::string(code);
-  const std::string_view primary(buf, n);
-  const std::string_view two = iso639_1_of(primary);
-  std::string r(two.empty() ? primary : two);
-  r += rest;
-  return r;
-}
+std::string to_iso639_1(std::string_view code);
 
 /// `code` in the given form.
 inline std::string code_in_style(std::string_view code, code_style s) {
@@ -119,3 +64,7 @@ inline std::string code_in_style(std::string_view code, code_style s) {
 
 }  // namespace v1
 }  // namespace langsift
+
+#if defined(LANGSIFT_HEADER_ONLY)
+#include "langsift/impl/language_codes-inl.hpp"
+#endif

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "langsift/config.hpp"
 #include "langsift/unicode.hpp"
 
 namespace langsift {
@@ -99,17 +100,9 @@ constexpr std::uint64_t window_mask(unsigned order) noexcept {
 
 constexpr std::uint32_t kBoundary = 0x20;  // the padding marker (a space never occurs in a word)
 
-/// ASCII: the case-folded letter, or 0 for a byte that is not a word character (from the tables).
-inline constexpr auto kAsciiWordFold = [] {
-  std::array<char32_t, 128> t{};
-  for (unsigned c = 0; c < 128; ++c) {
-    const uni_value& v = uni_values[uni_ascii[c]];
-    const auto cls = static_cast<char_class>(v.cls);
-    if (cls == char_class::letter || cls == char_class::mark)
-      t[c] = static_cast<char32_t>(static_cast<std::int32_t>(c) + v.fold);
-  }
-  return t;
-}();
+/// ASCII: the case-folded letter, or 0 for a byte that is not a word character (from the tables;
+/// defined in impl/ngram-inl.hpp).
+extern const std::array<char32_t, 128> kAsciiWordFold;
 
 }  // namespace detail
 
@@ -244,3 +237,7 @@ std::size_t for_each_feature(std::string_view text, Sink&& sink) {
 
 }  // namespace v1
 }  // namespace langsift
+
+#if defined(LANGSIFT_HEADER_ONLY)
+#include "langsift/impl/ngram-inl.hpp"
+#endif

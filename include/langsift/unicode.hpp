@@ -1,8 +1,9 @@
 // langsift — Unicode properties of code points and UTF-8 decoding, for the hot path of the
-// script prefilter and the n-gram normaliser. Header-only, no ICU: the tables in
-// detail/unicode_tables.inc are generated from ICU's data by tools/gen/gen_unicode_tables.cpp
-// (target regen-unicode-tables) and checked against ICU over every code point by
-// tests/test_unicode.cpp. Part of langsift::core. See docs/script.md.
+// script prefilter and the n-gram normaliser. No ICU: the tables in detail/unicode_tables.inc
+// (included by impl/unicode-inl.hpp only) and the `script` enum in detail/unicode_scripts.inc are
+// generated from ICU's data by tools/gen/gen_unicode_tables.cpp (target regen-unicode-tables) and
+// checked against ICU over every code point by tests/test_unicode.cpp. Part of langsift::core.
+// See docs/script.md.
 //
 //   const char* p = text.data(); const char* e = p + text.size();
 //   while (p < e) {
@@ -23,6 +24,8 @@
 #include <optional>
 #include <string_view>
 
+#include "langsift/config.hpp"
+
 namespace langsift {
 inline namespace v1 {
 
@@ -42,8 +45,8 @@ enum class char_class : std::uint8_t {
 }  // namespace langsift
 
 // Defines `enum class script` (ICU's scripts with at least one assigned code point, plus
-// `japanese` = Jpan and `korean` = Kore), `script_count`, and the tables.
-#include "langsift/detail/unicode_tables.inc"
+// `japanese` = Jpan and `korean` = Kore), `script_count`, and the scripts' codes and names.
+#include "langsift/detail/unicode_scripts.inc"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LANGSIFT_ALWAYS_INLINE __attribute__((always_inline))  // for hot-loop helpers and lambdas
@@ -65,29 +68,11 @@ struct code_point_info {
 
 namespace detail {
 
-/// The index into uni_values of code point cp (U+0080..U+10FFFF): the three-stage lookup alone,
-/// for decoders that know cp is not ASCII.
-constexpr std::uint32_t uni_index_nonascii(char32_t cp) noexcept {
-  const std::uint32_t i1 = uni_stage1[cp >> uni_shift1];
-  const std::uint32_t i2 =
-      uni_stage2[(i1 << (uni_shift1 - uni_shift2)) |
-                 ((cp >> uni_shift2) & ((1u << (uni_shift1 - uni_shift2)) - 1))];
-  return uni_stage3[(i2 << uni_shift2) | (cp & ((1u << uni_shift2) - 1))];
-}
-
-/// The index into uni_values of code point cp (<= U+10FFFF).
-constexpr std::uint32_t uni_index(char32_t cp) noexcept { return cp < 0x80 ? uni_ascii[cp] : uni_index_nonascii(cp); }
-
-inline const uni_value& uni_lookup(char32_t cp) noexcept { return uni_values[uni_index(cp)]; }
-
-/// uni_values index of every two-byte UTF-8 sequence (U+0080..U+07FF: Latin-1 and Latin
-/// Extended, Greek, Cyrillic, Armenian, Hebrew, Arabic...), by (lead - 0xC2) * 64 + (trail & 0x3F):
-/// one load instead of three for the most common non-ASCII letters.
-inline constexpr auto uni_two_byte = [] {
-  std::array<std::uint16_t, 30 * 64> t{};
-  for (char32_t cp = 0x80; cp < 0x800; ++cp) t[((cp >> 6) - 2) * 64 + (cp & 0x3F)] = static_cast<std::uint16_t>(uni_index(cp));
-  return t;
-}();
+/// A code point's entry in the tables (detail/unicode_tables.inc).
+struct uni_value {
+  std::uint8_t sc, cls, ccc, reserved;
+  std::int32_t fold;  // simple case folding - code point
+};
 
 /// A decoded code point (U+FFFD for an invalid sequence) and its table entry.
 struct decoded_props {
@@ -98,17 +83,10 @@ struct decoded_props {
 }  // namespace detail
 
 /// Properties of `cp`; a value above U+10FFFF gives {unknown, control, cp}.
-inline code_point_info code_point_props(char32_t cp) noexcept {
-  if (cp > 0x10FFFF) return {script::unknown, char_class::control, cp};
-  const detail::uni_value& v = detail::uni_lookup(cp);
-  return {static_cast<script>(v.sc), static_cast<char_class>(v.cls),
-          static_cast<char32_t>(static_cast<std::int32_t>(cp) + v.fold)};
-}
+code_point_info code_point_props(char32_t cp) noexcept;
 
 /// Canonical combining class (0 for starters and for values above U+10FFFF).
-inline std::uint8_t combining_class(char32_t cp) noexcept {
-  return cp > 0x10FFFF ? 0 : detail::uni_lookup(cp).ccc;
-}
+std::uint8_t combining_class(char32_t cp) noexcept;
 
 /// ISO 15924 code of a script: "Latn", "Cyrl", "Hani", "Jpan", "Zyyy" (common), "Zinh"
 /// (inherited), "Zzzz" (unknown, also for a value out of range).
@@ -139,31 +117,7 @@ constexpr std::optional<script> script_from_code(std::string_view code) noexcept
 
 /// Canonical (NFC) primary composite of the pair a + b, or 0 if there is none. Composition
 /// exclusions give 0; Hangul LV and LVT syllables are composed algorithmically.
-inline char32_t compose_pair(char32_t a, char32_t b) noexcept {
-  // Hangul: L + V -> LV, LV + T -> LVT (Unicode 3.12).
-  constexpr char32_t s_base = 0xAC00, l_base = 0x1100, v_base = 0x1161, t_base = 0x11A7;
-  constexpr char32_t l_count = 19, v_count = 21, t_count = 28, n_count = v_count * t_count;
-  if (a - l_base < l_count && b - v_base < v_count)
-    return s_base + ((a - l_base) * v_count + (b - v_base)) * t_count;
-  if (a - s_base < l_count * n_count && (a - s_base) % t_count == 0 && b - t_base - 1 < t_count - 1)
-    return a + (b - t_base);
-  if (a > 0x10FFFF || b > 0x10FFFF) return 0;
-  const std::uint64_t key = (static_cast<std::uint64_t>(a) << 21) | b;
-  const std::uint64_t* first = detail::compose_keys;
-  std::size_t n = std::size(detail::compose_keys);
-  while (n > 0) {  // lower_bound
-    std::size_t half = n / 2;
-    if (first[half] < key) {
-      first += half + 1;
-      n -= half + 1;
-    } else {
-      n = half;
-    }
-  }
-  if (first != std::end(detail::compose_keys) && *first == key)
-    return detail::compose_values[first - detail::compose_keys];
-  return 0;
-}
+char32_t compose_pair(char32_t a, char32_t b) noexcept;
 
 // ---- UTF-8 --------------------------------------------------------------------------------------
 
@@ -228,26 +182,9 @@ inline char32_t decode_utf8(const char*& p, const char* end) noexcept {
 namespace detail {
 
 /// decode_utf8 and the code point's properties in one step (p < end): p advances past the
-/// sequence (or its maximal invalid subpart). Two-byte sequences take one table load.
-LANGSIFT_ALWAYS_INLINE inline decoded_props decode_props(const char*& p, const char* end) noexcept {
-  const auto* s = reinterpret_cast<const unsigned char*>(p);
-  const unsigned b0 = s[0];
-  if (b0 - 0xC2u < 30u && end - p >= 2 && (s[1] & 0xC0) == 0x80) {
-    p += 2;
-    return {static_cast<char32_t>(((b0 & 0x1Fu) << 6) | (s[1] & 0x3Fu)), &uni_values[uni_two_byte[(b0 - 0xC2u) * 64 + (s[1] & 0x3Fu)]]};
-  }
-  if ((b0 & 0xF0u) == 0xE0u && end - p >= 3 && ((s[1] & 0xC0u) | ((s[2] & 0xC0u) >> 2)) == 0xA0u) {
-    // a well-formed three-byte sequence: not overlong, not a surrogate (else decode_utf8 below
-    // finds the maximal invalid subpart)
-    const char32_t cp = ((b0 & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
-    if (cp >= 0x800 && cp - 0xD800u >= 0x800u) {
-      p += 3;
-      return {cp, &uni_values[uni_index_nonascii(cp)]};
-    }
-  }
-  const char32_t cp = ::langsift::decode_utf8(p, end);
-  return {cp, &uni_lookup(cp)};
-}
+/// sequence (or its maximal invalid subpart). Two-byte sequences take one table load. Inlined
+/// where its definition is seen (langsift::core, or LANGSIFT_HEADER_ONLY).
+decoded_props decode_props(const char*& p, const char* end) noexcept;
 
 }  // namespace detail
 
@@ -279,3 +216,7 @@ inline bool is_valid_utf8(const char* data, std::size_t len) noexcept {
 
 }  // namespace v1
 }  // namespace langsift
+
+#if defined(LANGSIFT_HEADER_ONLY)
+#include "langsift/impl/unicode-inl.hpp"
+#endif

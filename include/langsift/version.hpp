@@ -1,4 +1,7 @@
-// langsift — version of the library and of the model file format it reads.
+// langsift — the library version: the CMake project version, through the generated
+// langsift/version_config.hpp (macros LANGSIFT_VERSION_MAJOR, _MINOR, _PATCH and _STRING).
+// The model file format versions read and written are in langsift/model.hpp
+// (kOldestModelFormatVersion, kModelFormatVersion).
 #pragma once
 
 #include "langsift/version_config.hpp"

@@ -51,9 +51,10 @@ int main(int argc, char** argv) {
     << " (uloc_getISOLanguages, uloc_getISO3Language). Do not edit.\n"
        "// Regenerate: cmake --build <build dir> --target regen-iso639-table\n"
        "// ISO 639-1 code -> ISO 639-3 code (the ISO 639-2/T code, which ISO 639-3 shares), sorted by\n"
-       "// the first.\n"
+       "// the first. Included by langsift/impl/language_codes-inl.hpp only; langsift/language_codes.hpp\n"
+       "// declares the table with its size (a new size is a compile error there, to update).\n"
        "namespace langsift {\ninline namespace v1 {\nnamespace detail {\n\n"
-       "inline constexpr iso639_pair iso639_table[] = {\n";
+       "LANGSIFT_INLINE constexpr iso639_pair iso639_table[] = {\n";
   for (const auto& [two, three] : pairs) o << "    {\"" << two << "\", \"" << three << "\"},\n";
   o << "};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
   if (out_path.empty()) {

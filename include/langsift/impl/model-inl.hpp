@@ -1,0 +1,416 @@
+// langsift — implementation of langsift/model.hpp (compiled into langsift::core, or included by the
+// header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
+#pragma once
+
+#include "langsift/model.hpp"
+#include "langsift/detail/xxhash.hpp"
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+namespace langsift {
+inline namespace v1 {
+namespace detail {
+
+template <class T>
+inline T load_le(const unsigned char* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;  // little-endian hosts only; checked at load
+}
+
+inline bool host_is_little_endian() noexcept {
+  const std::uint16_t one = 1;
+  unsigned char b;
+  std::memcpy(&b, &one, 1);
+  return b == 1;
+}
+
+/// acc[i] += rows[idx[k] × n + i] for every k < count and i < n (n a multiple of 32): widening
+/// byte adds. Integer adds, so every kernel gives the same sums; the AVX2 kernel is chosen at run
+/// time (cpu_has_avx2), so a build for the x86-64 baseline has it too.
+inline void add_rows_portable(std::uint16_t* acc, const std::uint8_t* rows, const std::uint32_t* idx, std::size_t count,
+                              std::size_t n) noexcept {
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint8_t* row = rows + std::size_t{idx[k]} * n;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (std::size_t i = 0; i < n; i += 16) {
+      const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i));
+      __m128i* a0 = reinterpret_cast<__m128i*>(acc + i);
+      __m128i* a1 = reinterpret_cast<__m128i*>(acc + i + 8);
+      _mm_storeu_si128(a0, _mm_add_epi16(_mm_loadu_si128(a0), _mm_unpacklo_epi8(w, zero)));
+      _mm_storeu_si128(a1, _mm_add_epi16(_mm_loadu_si128(a1), _mm_unpackhi_epi8(w, zero)));
+    }
+#else
+    for (std::size_t i = 0; i < n; ++i) acc[i] = static_cast<std::uint16_t>(acc[i] + row[i]);
+#endif
+  }
+}
+
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+
+/// add_rows_portable with AVX2 instructions (16 lanes of u16 per add); only called when the CPU
+/// has AVX2.
+__attribute__((target("avx2"))) inline void add_rows_avx2(std::uint16_t* acc, const std::uint8_t* rows,
+                                                          const std::uint32_t* idx, std::size_t count,
+                                                          std::size_t n) noexcept {
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint8_t* row = rows + std::size_t{idx[k]} * n;
+    for (std::size_t i = 0; i < n; i += 16) {
+      const __m256i w = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i)));
+      __m256i* a = reinterpret_cast<__m256i*>(acc + i);
+      _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a), w));
+    }
+  }
+}
+
+/// True if the CPU running the program has AVX2 (asked once).
+inline bool cpu_has_avx2() noexcept {
+  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") != 0);
+  return yes;
+}
+
+/// add_rows_portable with the best kernel of the CPU.
+inline void add_rows(std::uint16_t* acc, const std::uint8_t* rows, const std::uint32_t* idx, std::size_t count,
+                     std::size_t n) noexcept {
+  if (cpu_has_avx2()) add_rows_avx2(acc, rows, idx, count, n);
+  else add_rows_portable(acc, rows, idx, count, n);
+}
+#else
+/// add_rows_portable: the only kernel here.
+inline void add_rows(std::uint16_t* acc, const std::uint8_t* rows, const std::uint32_t* idx, std::size_t count,
+                     std::size_t n) noexcept {
+  add_rows_portable(acc, rows, idx, count, n);
+}
+#endif
+
+}  // namespace detail
+
+LANGSIFT_INLINE std::uint32_t group_table::find(const detail::slot_address& a) const noexcept {
+  const std::uint32_t* s1 = slots + 4 * static_cast<std::size_t>(a.b1);
+  const std::uint32_t* s2 = slots + 4 * static_cast<std::size_t>(a.b2);
+  const unsigned shift = 32 - fp_bits;
+#if defined(__SSE2__)
+  // The last match in the first bucket, else the first in the second (as the loops below).
+  const __m128i fp = _mm_set1_epi32(static_cast<int>(a.fp)), count = _mm_cvtsi32_si128(static_cast<int>(shift));
+  const auto match = [&](const std::uint32_t* b) {
+    const __m128i x = _mm_srl_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), count);
+    return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, fp))));
+  };
+  // Both buckets are fetched anyway; selects instead of branches (which bucket holds a feature,
+  // and whether any does, is a coin toss the branch predictor loses).
+  const unsigned m1 = match(s1), m2 = match(s2);
+  const std::uint32_t v1 = s1[31 - __builtin_clz(m1 | 1u)], v2 = s2[__builtin_ctz(m2 | 8u)];
+  const std::uint32_t use1 = 0u - static_cast<std::uint32_t>(m1 != 0), use2 = 0u - static_cast<std::uint32_t>(m2 != 0);
+  return (v1 & use1) | (v2 & use2 & ~use1);  // masks: the compiler kept a branch for "?:"
+#else
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (s1[i] >> shift) == a.fp ? s1[i] : v;
+  for (int i = 0; i < 4; ++i) v = (!v && (s2[i] >> shift) == a.fp) ? s2[i] : v;
+  return v;
+#endif
+}
+
+LANGSIFT_INLINE void group_table::add_all(const std::uint32_t* v, std::size_t n, std::uint32_t* scratch, std::uint16_t* acc) const noexcept {
+  const unsigned payload_bits = 30 - fp_bits;
+  const std::uint32_t payload_mask = (1u << payload_bits) - 1;
+  std::uint32_t* const by_type[4] = {scratch, scratch + n, scratch + 2 * n, scratch + 3 * n};
+  std::size_t count[4] = {};
+  for (std::size_t i = 0; i < n; ++i) {  // without branches: every list written, one advances
+    const std::uint32_t type = (v[i] >> payload_bits) & 3u, payload = v[i] & payload_mask;
+    for (std::uint32_t t = 0; t < 4; ++t) {
+      by_type[t][count[t]] = payload;
+      count[t] += t == type;
+    }
+  }
+  const unsigned qb = rec->inline_q_bits;
+  const std::uint32_t qmask = (1u << qb) - 1;
+  for (std::size_t i = 0; i < count[0]; ++i) acc[by_type[0][i] >> qb] += static_cast<std::uint16_t>(by_type[0][i] & qmask);
+  auto add_lists = [&](auto entry) LANGSIFT_ALWAYS_INLINE {  // the entry width tested once, not per record
+    using Entry = decltype(entry);
+    for (std::size_t i = 0; i < count[1]; ++i) add_record<kListEntries, Entry>(lists, by_type[1][i], acc);
+    for (std::size_t i = 0; i < count[3]; ++i) add_record<kShortListEntries, Entry>(short_lists, by_type[3][i], acc);
+  };
+  if (rec->entry_bytes == 2) add_lists(std::uint16_t{});
+  else add_lists(std::uint32_t{});
+  if (count[2]) detail::add_rows(acc, rows, by_type[2], count[2], rec->size_pad);
+}
+
+LANGSIFT_INLINE status model::load_in_place(std::string_view bytes, model& out, bool verify_checksum,
+                                    bool verify_structure) noexcept {
+  model m;
+  m.bytes_ = bytes;
+  status s = m.parse(verify_checksum, verify_structure);
+  if (s == status::ok) out = std::move(m);
+  return s;
+}
+
+LANGSIFT_INLINE status model::load_view(std::string_view bytes, model& out, bool verify_structure) noexcept {
+  return load_in_place(bytes, out, /*verify_checksum=*/true, verify_structure);
+}
+
+LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out) noexcept {
+  try {
+    auto owned = std::make_shared<const std::string>(bytes);
+    model m;
+    m.owned_ = owned;
+    m.bytes_ = *owned;
+    status s = m.parse(/*verify_checksum=*/true, /*verify_structure=*/true);
+    if (s == status::ok) out = std::move(m);
+    return s;
+  } catch (const std::bad_alloc&) {
+    return status::out_of_memory;
+  }
+}
+
+LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std::string* error) noexcept {
+  auto set_error = [&](const std::string& e) {
+    if (error) {
+      try {
+        *error = e;
+      } catch (...) {
+      }
+    }
+  };
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    set_error(path + ": cannot open");
+    return status::io_error;
+  }
+  std::string data;
+  bool ok = true;
+  try {
+    char buf[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+      data.append(buf, n);
+      if (data.size() > (std::size_t{1} << 32)) {  // no model is this large; stop reading junk
+        ok = false;
+        break;
+      }
+    }
+    if (std::ferror(f)) ok = false;
+  } catch (const std::bad_alloc&) {
+    std::fclose(f);
+    set_error(path + ": out of memory");
+    return status::out_of_memory;
+  }
+  std::fclose(f);
+  if (!ok) {
+    set_error(path + ": read error or not a model file");
+    return status::io_error;
+  }
+  status s = load_copy(data, out);
+  if (s != status::ok) {
+    switch (s) {
+      case status::model_version:
+        set_error(path + ": model format version is not " + std::to_string(kOldestModelFormatVersion) + " to " +
+                  std::to_string(kModelFormatVersion));
+        break;
+      case status::corrupt_model:
+        set_error(path + ": not a langsift model, or truncated or corrupt (checksum or structure)");
+        break;
+      default:
+        set_error(path + ": " + std::string(status_name(s)));
+    }
+  }
+  return s;
+}
+
+LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept {
+  using detail::load_le;
+  if (!detail::host_is_little_endian()) return status::model_version;
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes_.data());
+  const std::size_t n = bytes_.size();
+  if (n < 64 || std::memcmp(b, kModelMagic, 8) != 0) return status::corrupt_model;
+  const std::uint32_t version = load_le<std::uint32_t>(b + 8);
+  if (version < kOldestModelFormatVersion || version > kModelFormatVersion) return status::model_version;
+  if (load_le<std::uint32_t>(b + 12) != 64 || load_le<std::uint64_t>(b + 16) != n) return status::corrupt_model;
+  checksum_ = load_le<std::uint64_t>(b + 24);
+  hashing_ = hashing_of_version(version);
+  for (std::size_t i = 36; i < 64; ++i)  // flags and padding: reserved, zero (the checksum starts at 64)
+    if (b[i]) return status::corrupt_model;
+  if (verify_checksum && XXH3_64bits(b + 64, n - 64) != checksum_) return status::corrupt_model;
+  const std::uint32_t nsec = load_le<std::uint32_t>(b + 32);
+  if (nsec > 64 || 64 + std::size_t{nsec} * 24 > n) return status::corrupt_model;
+  if (reinterpret_cast<std::uintptr_t>(b) % 8 != 0) return status::invalid_argument;  // needs 8-byte alignment
+
+  auto section = [&](const char (&name)[5], std::size_t& size) -> const unsigned char* {
+    const std::uint32_t tag = model_tag(name);
+    for (std::uint32_t i = 0; i < nsec; ++i) {
+      const unsigned char* e = b + 64 + std::size_t{i} * 24;
+      if (load_le<std::uint32_t>(e) != tag) continue;
+      const std::uint64_t off = load_le<std::uint64_t>(e + 8), sz = load_le<std::uint64_t>(e + 16);
+      if (off % 8 || off > n || sz > n - off) return nullptr;
+      size = static_cast<std::size_t>(sz);
+      return b + off;
+    }
+    return nullptr;
+  };
+
+  std::size_t sz = 0;
+  const unsigned char* p = section("INFO", sz);
+  if (!p) return status::corrupt_model;
+  info_ = std::string_view(reinterpret_cast<const char*>(p), sz);
+
+  p = section("PARM", sz);
+  if (!p || sz != sizeof(model_params)) return status::corrupt_model;
+  std::memcpy(&params_, p, sizeof params_);
+  const model_params& P = params_;
+  if (P.min_order < 1 || P.max_order > kMaxNgramOrder || P.min_order > P.max_order) return status::corrupt_model;
+  if (P.fp_bits < 8 || P.fp_bits > 20) return status::corrupt_model;
+  if (!(P.weight_step > 0) || P.weight_step > 1e6f) return status::corrupt_model;
+  if (P.language_count == 0 || P.language_count > 65535) return status::corrupt_model;
+  if (P.group_count == 0 || P.group_count > P.language_count) return status::corrupt_model;
+  for (float w : P.order_weight)
+    if (!(w >= 0) || w > 1e6f) return status::corrupt_model;
+  if (!(P.calibration_a > 0) || P.calibration_a > 1e3f || !(std::fabs(P.calibration_b) < 1e3f)) return status::corrupt_model;
+
+  p = section("LANG", sz);
+  if (!p || sz != std::size_t{P.language_count} * sizeof(language_record)) return status::corrupt_model;
+  langs_ = {reinterpret_cast<const language_record*>(p), P.language_count};
+  for (const auto& L : langs_) {
+    if (L.code[0] == 0 || L.code[sizeof L.code - 1] != 0) return status::corrupt_model;
+    if (L.script >= script_count || L.group >= P.group_count) return status::corrupt_model;
+    for (float f : L.floor)
+      if (!(f <= 0) || f < -1e9f) return status::corrupt_model;
+    if (!(L.expected_fit >= 0) || L.expected_fit > 1e9f) return status::corrupt_model;
+  }
+
+  std::size_t gsz = 0, tsz = 0;
+  const unsigned char* gp = section("GRUP", gsz);
+  const unsigned char* tp = section("TABL", tsz);
+  if (!gp || !tp || gsz != std::size_t{P.group_count} * sizeof(group_record)) return status::corrupt_model;
+  try {
+    codes_.clear();
+    for (const auto& L : langs_) codes_.emplace_back(L.code, strnlen(L.code, sizeof L.code));
+    base_ids_.assign(codes_.size(), 0);
+    for (std::size_t i = 0; i < codes_.size(); ++i) {
+      const std::string_view base = codes_[i].substr(0, codes_[i].find('-'));
+      base_ids_[i] = static_cast<std::uint16_t>(i);
+      for (std::size_t j = 0; j < i; ++j)
+        if (codes_[j].substr(0, codes_[j].find('-')) == base) {
+          base_ids_[i] = base_ids_[j];
+          break;
+        }
+    }
+    zh_ = find_language("zh");
+    groups_.assign(P.group_count, group_table{});
+    script_group_.assign(script_count, -1);
+    std::vector<std::uint8_t> seen(P.language_count, 0);
+    const unsigned shift = 32 - P.fp_bits, payload_bits = shift - 2;
+    for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
+      const auto* rec = reinterpret_cast<const group_record*>(gp + std::size_t{gi} * sizeof(group_record));
+      // Every array must lie inside TABL, aligned for its type.
+      auto array = [&](std::uint64_t off, std::uint64_t count, std::uint64_t elem, std::uint64_t align) -> const unsigned char* {
+        if (off % align || off > tsz || count > (tsz - off) / elem) return nullptr;
+        return tp + off;
+      };
+      if (rec->script >= script_count || script_group_[rec->script] >= 0) return status::corrupt_model;
+      if (rec->size == 0 || rec->size > P.language_count || rec->size_pad < rec->size || rec->size_pad % 32 ||
+          rec->size_pad > 65536)
+        return status::corrupt_model;
+      if (rec->entry_bytes != 2 && rec->entry_bytes != 4) return status::corrupt_model;
+      if (rec->entry_bytes == 2 && rec->size > 256) return status::corrupt_model;
+      if (rec->inline_q_bits < 1 || rec->inline_q_bits > 8 || rec->lang_bits + rec->inline_q_bits > payload_bits ||
+          (std::size_t{1} << rec->lang_bits) < rec->size)
+        return status::corrupt_model;
+      if (rec->size_pad > 512 || rec->bucket_count == 0 || rec->list_count >= (1u << payload_bits) ||
+          rec->short_list_count >= (1u << payload_bits) || rec->row_count >= (1u << payload_bits))
+        return status::corrupt_model;
+      group_table& g = groups_[gi];
+      g.rec = rec;
+      g.fp_bits = P.fp_bits;
+      // Format 1 had no per-group kinds: every group holds the kinds weighted in PARM.
+      const std::uint32_t kinds = version >= 2 ? rec->kinds : weighted_kinds(P.order_weight);
+      if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
+      g.features = features_of_kinds(kinds);
+      g.features.hashing = hashing_;
+      g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
+      g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
+      g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,
+                      rec->entry_bytes);
+      g.short_lists = array(rec->short_lists_offset, std::uint64_t{rec->short_list_count} * group_table::kShortListEntries,
+                            rec->entry_bytes, rec->entry_bytes);
+      g.rows = array(rec->rows_offset, std::uint64_t{rec->row_count} * rec->size_pad, 1, 1);
+      if (!g.langs || !g.slots || !g.lists || !g.short_lists || !g.rows) return status::corrupt_model;
+      for (std::uint32_t i = 0; i < rec->size; ++i) {
+        const std::uint16_t l = g.langs[i];
+        if (l >= P.language_count || seen[l] || langs_[l].group != gi || langs_[l].local != i ||
+            (i && g.langs[i - 1] >= l))
+          return status::corrupt_model;
+        seen[l] = 1;
+      }
+      // List entries name languages of the group; a zero entry ends a list, and the rest of its
+      // record is zero too (detection adds every entry of a record, without testing for the end).
+      for (const auto& [base, count, cap] :
+           {std::tuple{g.lists, std::size_t{rec->list_count} * group_table::kListEntries, std::size_t{group_table::kListEntries}},
+            std::tuple{g.short_lists, std::size_t{rec->short_list_count} * group_table::kShortListEntries,
+                       std::size_t{group_table::kShortListEntries}}}) {
+        bool ended = false;
+        for (std::size_t i = 0; verify && i < count; ++i) {
+          const std::uint32_t x = rec->entry_bytes == 2 ? reinterpret_cast<const std::uint16_t*>(base)[i]
+                                                        : reinterpret_cast<const std::uint32_t*>(base)[i];
+          if (i % cap == 0) ended = false;
+          if ((x >> 8) >= rec->size || (ended && x)) return status::corrupt_model;
+          ended = ended || !x;
+        }
+      }
+      // Padding lanes of the rows are zero, so no weight lands beyond the group's languages.
+      for (std::uint32_t r = 0; verify && r < rec->row_count; ++r)
+        for (std::uint32_t i = rec->size; i < rec->size_pad; ++i)
+          if (g.rows[std::size_t{r} * rec->size_pad + i]) return status::corrupt_model;
+      for (std::size_t i = 0; verify && i < std::size_t{rec->bucket_count} * 4; ++i) {
+        const std::uint32_t v = g.slots[i];
+        if (!v) continue;
+        const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
+        if (type == 0 ? (payload >> rec->inline_q_bits) >= rec->size
+                      : type == 1 ? payload >= rec->list_count
+                                  : type == 2 ? payload >= rec->row_count : payload >= rec->short_list_count)
+          return status::corrupt_model;
+      }
+      script_group_[rec->script] = static_cast<int>(gi);
+    }
+    for (std::uint8_t x : seen)
+      if (!x) return status::corrupt_model;  // every language in exactly one group
+    group_floors_.assign(P.group_count, {});
+    for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
+      const group_table& g = groups_[gi];
+      auto& f = group_floors_[gi];
+      f.assign(std::size_t{feature_kind_count} * g.size_pad(), 0.0f);
+      for (std::uint32_t i = 0; i < g.size(); ++i)
+        for (unsigned k = 0; k < feature_kind_count; ++k) f[k * g.size_pad() + i] = langs_[g.langs[i]].floor[k];
+    }
+    for (const auto& L : langs_)
+      if (static_cast<int>(L.group) != script_group_[L.script]) return status::corrupt_model;
+  } catch (const std::bad_alloc&) {
+    return status::out_of_memory;
+  }
+
+  // Rank-order profiles: u32 key count, u32 posting count, u64 keys (ascending), u32 offsets
+  // [key count + 1], then (u16 language, u16 rank) postings.
+  p = section("RANK", sz);
+  if (!p || sz < 8) return status::corrupt_model;
+  {
+    const std::uint32_t nk = load_le<std::uint32_t>(p), np = load_le<std::uint32_t>(p + 4);
+    const std::size_t need = 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4 + std::size_t{np} * 4;
+    if (nk > sz / 8 || np > sz / 4 || need > sz) return status::corrupt_model;
+    rank_keys_ = reinterpret_cast<const std::uint64_t*>(p + 8);
+    rank_key_count_ = nk;
+    rank_offsets_ = reinterpret_cast<const std::uint32_t*>(p + 8 + std::size_t{nk} * 8);
+    rank_postings_ = reinterpret_cast<const posting*>(p + 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4);
+    if (rank_offsets_[0] != 0 || rank_offsets_[nk] != np) return status::corrupt_model;
+    for (std::uint32_t i = 0; verify && i < nk; ++i)
+      if ((i && rank_keys_[i - 1] >= rank_keys_[i]) || rank_offsets_[i] > rank_offsets_[i + 1]) return status::corrupt_model;
+    for (std::uint32_t i = 0; verify && i < np; ++i)
+      if (rank_postings_[i].lang >= P.language_count || rank_postings_[i].q >= P.rank_profile_size)
+        return status::corrupt_model;
+  }
+  return status::ok;
+}
+
+}  // namespace v1
+}  // namespace langsift
+

@@ -1,0 +1,1 @@
+#include "langsift/impl/language_codes-inl.hpp"

@@ -1,0 +1,1 @@
+#include "langsift/impl/script-inl.hpp"

@@ -1,0 +1,1 @@
+#include "langsift/impl/train-inl.hpp"

@@ -1,0 +1,1 @@
+#include "langsift/impl/unicode-inl.hpp"
