@@ -54,12 +54,6 @@
 #include "langsift/config.hpp"
 #include "langsift/unicode.hpp"
 
-// Transitional: detector.hpp uses SSE2 intrinsics and has them from this header. Remove this when
-// the detector's implementation moves to impl/ and includes <immintrin.h> itself (issue #23).
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
-
 namespace langsift {
 inline namespace v1 {
 
