@@ -127,6 +127,35 @@ TEST_CASE("langsift-train: a failed write leaves the previous model as it was (w
   CHECK(langsift::model::load_file(keep.string(), m) == langsift::status::ok);
 }
 
+TEST_CASE("langsift-train: a device, a FIFO or a symbolic link as the output stays what it is") {
+  // The atomic write renames a temporary file into place: over /dev/null it replaced the device
+  // with a regular file (as root), and over a symbolic link it replaced the link.
+  const fs::path dir = scratch("test-train-special");
+  const std::string train = q(kBin + "langsift-train") + " -q " + q(kCorpus) + " -o ";
+  // A FIFO: the model goes through it, to a reader.
+  const fs::path fifo = dir / "model.fifo", got = dir / "from-fifo.lsm";
+  REQUIRE(sh("mkfifo " + q(fifo.string())).status == 0);
+  const auto r = sh("cat " + q(fifo.string()) + " > " + q(got.string()) + " & " + train + q(fifo.string()) + "; s=$?; wait; exit $s");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(fs::is_fifo(fifo));
+  langsift::model m;
+  CHECK(langsift::model::load_file(got.string(), m) == langsift::status::ok);
+  // A symbolic link: the file it names is replaced, the link stays a link.
+  const fs::path target = dir / "v1.lsm", link = dir / "current.lsm";
+  {
+    std::ofstream(target) << "OLD\n";
+  }
+  fs::create_symlink(target.filename(), link);
+  REQUIRE(sh(train + q(link.string())).status == 0);
+  CHECK(fs::is_symlink(link));
+  CHECK(langsift::model::load_file(target.string(), m) == langsift::status::ok);
+  // A directory is a one-line error.
+  const auto d = sh(train + q(dir.string()));
+  CHECK(d.status == 1);
+  CHECK(contains(d.err, "is a directory"));
+}
+
 TEST_CASE("langsift-train: an empty language file is refused, text that is not the language is warned about") {
   const fs::path dir = scratch("test-train-empty");
   const fs::path corpus = dir / "corpus";

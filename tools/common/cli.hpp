@@ -185,8 +185,10 @@ int guard_memory(std::string_view program, F&& body) noexcept {
 /// (same directory, so the rename stays on one file system), which replaces `path` only when
 /// commit() has flushed it to disk (fsync) and renamed it. A failed write, or an output abandoned
 /// without commit(), removes the temporary file and leaves any previous `path` as it was. "-" is
-/// stdout, written directly. Every file the tools write goes through this (langsift-train's
-/// models, `langsift warc --stats-file`, langsift-eval's reports...).
+/// stdout, and a `path` that exists but is not a regular file (/dev/null, /dev/stdout, a FIFO) is
+/// written directly: a rename would replace the device or pipe with a file. A symbolic link is
+/// followed: the file it names is replaced, the link stays. Every file the tools write goes
+/// through this (langsift-train's models, `langsift warc --stats-file`, langsift-eval's reports...).
 class atomic_output {
  public:
   explicit atomic_output(std::string path) : path_(std::move(path)) {}
@@ -200,7 +202,25 @@ class atomic_output {
       f_ = stdout;
       return true;
     }
-    tmp_ = path_ + ".tmp-XXXXXX";
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) {
+        error = path_ + ": is a directory";
+        return false;
+      }
+      if (!(f_ = std::fopen(path_.c_str(), "wb"))) {
+        error = path_ + ": cannot open: " + std::strerror(errno);
+        return false;
+      }
+      direct_ = true;
+      return true;
+    }
+    target_ = path_;
+    if (char* real = ::realpath(path_.c_str(), nullptr)) {  // an existing file, maybe through links
+      target_ = real;
+      std::free(real);
+    }
+    tmp_ = target_ + ".tmp-XXXXXX";
     const int fd = ::mkstemp(tmp_.data());
     if (fd < 0 || !(f_ = ::fdopen(fd, "wb"))) {
       error = path_ + ": cannot create a temporary file beside it: " + std::strerror(errno);
@@ -229,6 +249,17 @@ class atomic_output {
       }
       return true;
     }
+    if (direct_) {
+      const bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
+      const int e = errno;
+      const bool closed = std::fclose(f_) == 0;
+      f_ = nullptr;
+      if (!ok || !closed) {
+        error = path_ + ": write error: " + std::strerror(e ? e : EIO);
+        return false;
+      }
+      return true;
+    }
     const mode_t mask = ::umask(0);  // the mode a plain fopen would have given
     ::umask(mask);
     bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
@@ -242,7 +273,7 @@ class atomic_output {
       abandon();
       return false;
     }
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    if (std::rename(tmp_.c_str(), target_.c_str()) != 0) {
       error = path_ + ": cannot rename the written file into place: " + std::strerror(errno);
       abandon();
       return false;
@@ -259,8 +290,9 @@ class atomic_output {
     tmp_.clear();
   }
 
-  std::string path_, tmp_;
+  std::string path_, target_, tmp_;  // target_: path_ with its symbolic links resolved
   std::FILE* f_ = nullptr;
+  bool direct_ = false;  // not a regular file: written in place
 };
 
 /// Writes `data` to `path` through atomic_output.
