@@ -1,12 +1,15 @@
 // langsift — the URL models' arithmetic kernels (SSE2 where available): e^x, the softmax of a
-// model's scores, and the sum of a dense row of weights. Included by the implementation of the URL
-// models (langsift/impl/url/*-inl.hpp) and by their tests; not by the public headers.
+// model's scores, the sum of a dense row of weights, and a bucket's weights added to the scores.
+// Included by the implementation of the URL models (langsift/impl/url/*-inl.hpp) and by their
+// tests; not by the public headers.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#include "langsift/url/model_file.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -112,6 +115,26 @@ inline void url_add_row(std::int32_t* s, const std::int8_t* r, std::size_t n) no
   }
 #endif
   for (std::size_t k = 0; k < n; ++k) s[k] += r[k];
+}
+
+/// url_model::add_bucket (inline: the classifier's posterior calls it once per feature).
+inline void url_add_bucket(const url_model& m, std::uint32_t b, std::int32_t* s) noexcept {
+  using posting = url_model::posting;
+  if (b & 0x80000000u) {
+    if (b & 0x40000000u) {  // a dense row of all languages' weights
+      url_add_row(s, m.rows.data() + std::size_t{b & 0x3FFFFFFFu} * m.languages.size(), m.languages.size());
+      return;
+    }
+    const posting* p = m.postings.data() + ((b >> 8) & 0x3FFFFF);
+    const std::size_t n = b & 0xFF;
+    for (std::size_t k = 0; k < n; ++k) s[p[k].lang] += p[k].weight;
+    return;
+  }
+  // inline: two 15-bit postings (weight 0 = none)
+  for (int k = 0; k < 2; ++k, b >>= 15) {
+    const std::uint32_t x = b & 0x7FFF;
+    s[x & 0xFF] += static_cast<std::int32_t>(x << 17) >> 25;  // the 7-bit signed weight in bits 8-14
+  }
 }
 
 }  // namespace detail

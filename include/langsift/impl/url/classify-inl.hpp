@@ -216,7 +216,7 @@ LANGSIFT_INLINE bool url_classifier::posterior(const url_model& m, const std::ar
     idx[j] = b;
   }
   for (std::size_t j = 0; j < n; ++j)
-    if (idx[j]) m.add_bucket(idx[j], acc);
+    if (idx[j]) detail::url_add_bucket(m, idx[j], acc);
   if (hits == 0) return false;
   detail::url_softmax(acc, m.bias.data(), nl, m.scale / m.temperature, m.temperature, out);
   return true;

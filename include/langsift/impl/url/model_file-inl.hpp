@@ -14,21 +14,7 @@ namespace langsift {
 inline namespace v1 {
 
 LANGSIFT_INLINE void url_model::add_bucket(std::uint32_t b, std::int32_t* s) const noexcept {
-  if (b & 0x80000000u) {
-    if (b & 0x40000000u) {  // a dense row of all languages' weights
-      detail::url_add_row(s, rows.data() + std::size_t{b & 0x3FFFFFFFu} * languages.size(), languages.size());
-      return;
-    }
-    const posting* p = postings.data() + ((b >> 8) & 0x3FFFFF);
-    const std::size_t n = b & 0xFF;
-    for (std::size_t k = 0; k < n; ++k) s[p[k].lang] += p[k].weight;
-    return;
-  }
-  // inline: two 15-bit postings (weight 0 = none)
-  for (int k = 0; k < 2; ++k, b >>= 15) {
-    const std::uint32_t x = b & 0x7FFF;
-    s[x & 0xFF] += static_cast<std::int32_t>(x << 17) >> 25;  // the 7-bit signed weight in bits 8-14
-  }
+  detail::url_add_bucket(*this, b, s);
 }
 
 LANGSIFT_INLINE void url_model::build_buckets(std::vector<std::vector<std::pair<std::uint8_t, float>>>& acc, float prune) {
