@@ -283,7 +283,7 @@ inline std::uint32_t idna_process(std::string_view domain, const idna_options& o
   bool non_ascii = false;
   // 1. Map.
   for (const char *p = domain.data(), *e = p + domain.size(); p < e;) {
-    const char32_t c = decode_utf8(p, e);
+    const char32_t c = ::langsift::decode_utf8(p, e);
     if (c < 0x80) {
       s.push_back(c >= 'A' && c <= 'Z' ? c + 32 : c);
       continue;
