@@ -41,6 +41,11 @@
 // State files: save()/load() write and read a versioned, checksummed binary file (header, language
 // table with quotas and counts, URL slots sorted by key, XXH3-64 of it all). A truncated, corrupt
 // or foreign file is rejected with a status and a message; the frontier is then left unchanged.
+//
+// The parts: frontier/keys.hpp (URL normalisation and keys), frontier/policy.hpp (options, quotas,
+// decisions), frontier/key_table.hpp (the sharded URL table); the frontier class below, whose
+// definitions are compiled along the same seams (impl/frontier/policy, votes and state, the last
+// the state-file codec).
 #pragma once
 
 #include <algorithm>
@@ -60,6 +65,7 @@
 
 #include "langsift/common.hpp"
 #include "langsift/detector.hpp"
+#include "langsift/frontier/key_table.hpp"
 #include "langsift/frontier/keys.hpp"
 #include "langsift/frontier/policy.hpp"
 #include "langsift/uri.hpp"
@@ -73,7 +79,7 @@ inline namespace v1 {
 
 class frontier {
  public:
-  static constexpr std::size_t kGuesses = 4;        ///< languages a URL collects votes for
+  static constexpr std::size_t kGuesses = detail::frontier_slot::kGuesses;  ///< languages a URL collects votes for
   static constexpr std::size_t kMaxLanguages = 254; ///< distinct language codes
   static constexpr unsigned kShardBits = 6;
   static constexpr std::size_t kShards = std::size_t{1} << kShardBits;
@@ -185,48 +191,13 @@ class frontier {
   frontier_io load_file(const std::string& path);
 
  private:
-  static constexpr std::uint8_t kNone = 0xFE;
-  static constexpr std::uint8_t kFetched = 0xFF;
+  static constexpr std::uint8_t kNone = detail::frontier_slot::kNone;
+  static constexpr std::uint8_t kFetched = detail::frontier_slot::kFetched;
   static constexpr char kMagic[8] = {'L', 'S', 'F', 'R', 'O', 'N', 'T', '\0'};
   static constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;
 
-  struct slot {
-    std::uint64_t key = 0;  // 0: empty
-    std::array<std::uint8_t, kGuesses> lang{kNone, kNone, kNone, kNone};
-    std::array<std::uint8_t, kGuesses> votes{};
-  };
-  static_assert(sizeof(slot) == 16);
-
-  struct shard {
-    mutable std::mutex mu;
-    std::vector<slot> slots;  // power-of-two size, or empty
-    std::size_t used = 0;
-
-    static std::size_t home(std::uint64_t key, std::size_t mask) noexcept {
-      return static_cast<std::size_t>(key) & mask;  // low bits; the shard took the high ones
-    }
-    const slot* find(std::uint64_t key) const noexcept {
-      if (slots.empty()) return nullptr;
-      const std::size_t mask = slots.size() - 1;
-      for (std::size_t i = home(key, mask);; i = (i + 1) & mask) {
-        if (slots[i].key == key) return &slots[i];
-        if (!slots[i].key) return nullptr;
-      }
-    }
-    slot* find_or_insert(std::uint64_t key, std::size_t limit) {
-      if (const slot* p = find(key)) return const_cast<slot*>(p);
-      if (limit && used >= limit) return nullptr;
-      if ((used + 1) * 4 > slots.size() * 3) grow();
-      const std::size_t mask = slots.size() - 1;
-      std::size_t i = home(key, mask);
-      while (slots[i].key) i = (i + 1) & mask;
-      slots[i] = slot{};
-      slots[i].key = key;
-      ++used;
-      return &slots[i];
-    }
-    void grow();
-  };
+  using slot = detail::frontier_slot;
+  using shard = detail::frontier_shard;
 
   shard& shard_of(std::uint64_t key) const noexcept { return shards_[key >> (64 - kShardBits)]; }
   std::size_t limit() const noexcept { return opt_.max_urls ? opt_.max_urls / kShards + 1 : 0; }
@@ -292,5 +263,5 @@ class frontier {
 #if defined(LANGSIFT_HEADER_ONLY)
 #include "langsift/impl/frontier/policy-inl.hpp"
 #include "langsift/impl/frontier/state-inl.hpp"
-#include "langsift/impl/frontier/table-inl.hpp"
+#include "langsift/impl/frontier/votes-inl.hpp"
 #endif

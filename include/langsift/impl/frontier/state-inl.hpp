@@ -1,5 +1,6 @@
-// langsift — implementation of langsift/frontier.hpp: the state-file codec: save() and load() (compiled into
-// langsift::core, or included by the header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
+// langsift — implementation of langsift/frontier.hpp: the state-file codec: save() and load()
+// (compiled into langsift::core, or included by the header under LANGSIFT_HEADER_ONLY; see
+// langsift/config.hpp).
 #pragma once
 
 #include "langsift/frontier.hpp"

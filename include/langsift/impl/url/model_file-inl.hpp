@@ -17,7 +17,8 @@ LANGSIFT_INLINE void url_model::add_bucket(std::uint32_t b, std::int32_t* s) con
   detail::url_add_bucket(*this, b, s);
 }
 
-LANGSIFT_INLINE void url_model::build_buckets(std::vector<std::vector<std::pair<std::uint8_t, float>>>& acc, float prune) {
+LANGSIFT_INLINE void url_model::build_buckets(std::vector<std::vector<std::pair<std::uint8_t, float>>>& acc,
+                                              float prune) {
   float maxw = 1e-6f;
   for (const auto& a : acc)
     for (const auto& [l, w] : a) maxw = std::max(maxw, std::fabs(w));

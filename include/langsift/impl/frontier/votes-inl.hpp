@@ -1,5 +1,6 @@
-// langsift — implementation of langsift/frontier.hpp: the sharded URL table: votes, fetches, sizes (compiled into
-// langsift::core, or included by the header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
+// langsift — implementation of langsift/frontier.hpp: votes, fetches and sizes, over the URL table
+// (compiled into langsift::core, or included by the header under LANGSIFT_HEADER_ONLY; see
+// langsift/config.hpp).
 #pragma once
 
 #include "langsift/frontier.hpp"
@@ -148,19 +149,6 @@ LANGSIFT_INLINE bool frontier::vote_index(std::uint64_t key, std::uint8_t l) {
   e->lang[weakest] = l;
   e->votes[weakest] = 1;
   return true;
-}
-
-LANGSIFT_INLINE void frontier::shard::grow() {
-  std::vector<slot> old;
-  old.swap(slots);
-  slots.assign(old.empty() ? 16 : old.size() * 2, slot{});
-  const std::size_t mask = slots.size() - 1;
-  for (const slot& e : old)
-    if (e.key) {
-      std::size_t i = home(e.key, mask);
-      while (slots[i].key) i = (i + 1) & mask;
-      slots[i] = e;
-    }
 }
 
 }  // namespace v1
