@@ -24,9 +24,10 @@
 //    cctld_plus_language (ccTLD+). See docs/url.md.
 //
 // Allocation: parse_url writes into the strings of its url_parts (reused across calls, as the
-// classifier's scratch is, they stop growing) and allocates temporary strings for a URL without a
-// scheme, a percent-encoded host and a non-ASCII host; the classifier allocates a second feature
-// buffer where it consults the words model with a configuration of its own (see url_classifier).
+// classifier's scratch is, they stop growing) and builds temporary strings for a URL without a
+// scheme, a percent-encoded host and a non-ASCII host (see parse_url); the classifier allocates a
+// second feature buffer where it consults the words model with a configuration of its own (see
+// url_classifier). Feature extraction and scoring use fixed buffers.
 #pragma once
 
 #include "langsift/common.hpp"

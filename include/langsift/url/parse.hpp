@@ -15,8 +15,8 @@ inline namespace v1 {
 
 enum class host_kind : std::uint8_t { none, name, ipv4, ipv6 };
 
-/// A parsed URL. Strings are owned (re-used across calls: pass the same object to avoid
-/// allocation). All views returned point into this object.
+/// A parsed URL. Strings are owned (re-used across calls: passed the same object, they stop
+/// growing). All views returned point into this object.
 struct url_parts {
   std::string scheme;  ///< lower case; "http" assumed for "example.com/x"
   std::string host_;   ///< lower case, IDN labels as UTF-8, no trailing dot, no brackets
@@ -75,7 +75,9 @@ constexpr std::size_t kUrlMaxBytes = 2048;
 /// `max_bytes`: the prefix was parsed), status::empty_input (empty or blank), or
 /// status::invalid_argument (not a URL with a host: "mailto:x", "/relative", a malformed authority,
 /// an empty host). On any status but ok/truncated, `out.kind == host_kind::none`; the path may
-/// still be filled when there is one.
+/// still be filled when there is one. Allocates where `out`'s strings grow, and for temporary
+/// strings: a URL without a scheme (copied behind "http://"), a percent-encoded host (decoded) and
+/// a host with non-ASCII letters (case-folded); short ones fit in the strings' own buffers.
 status parse_url(std::string_view url, url_parts& out, std::size_t max_bytes = kUrlMaxBytes);
 
 }  // namespace v1
