@@ -1,7 +1,8 @@
 # Packaging: included by the top-level CMakeLists.txt when LANGSIFT_INSTALL is on. What is installed
 # where, the components and the tests: docs/packaging.md.
 #
-#  - pkg-config files: langsift-core.pc (the header-only core: xxHash's headers) and langsift.pc
+#  - pkg-config files: langsift-core.pc (the core library, liblangsift_core; xxHash's headers for
+#    header-only use) and langsift.pc
 #    (every C++ component: + ICU, uchardet, zlib);
 #  - man pages of the user tools, generated from their --help at build time with help2man;
 #  - the developer tools' generators under -DLANGSIFT_INSTALL_DEV_TOOLS=ON (tools/CMakeLists.txt
@@ -19,17 +20,20 @@ else()
   set(LANGSIFT_PC_DEPS "Requires: langsift-core icu-uc uchardet zlib")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/langsift.pc.in ${PROJECT_BINARY_DIR}/langsift.pc @ONLY)
-# langsift-core: header-only. xxHash is used inline (XXH_INLINE_ALL): its Cflags are needed, its
-# library is not, hence Requires.private (pkg-config gives the Cflags of both).
+# langsift-core: liblangsift_core (or header-only with -DLANGSIFT_HEADER_ONLY). xxHash is used
+# inline (XXH_INLINE_ALL, in the implementation files): its Cflags are needed for header-only use,
+# its library never, hence Requires.private (pkg-config gives the Cflags of both).
 file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/langsift-core.pc @ONLY CONTENT [=[
 # Relocatable: the prefix is found relative to this file.
 prefix=${pcfiledir}/@LANGSIFT_PC_RELATIVE_PREFIX@
+libdir=${prefix}/@CMAKE_INSTALL_LIBDIR@
 includedir=${prefix}/@CMAKE_INSTALL_INCLUDEDIR@
 
 Name: langsift-core
-Description: @PROJECT_DESCRIPTION@: the header-only core (detection with a model you load, HTML, URI, URL, frontier; no ICU)
+Description: @PROJECT_DESCRIPTION@: the core (detection with a model you load, HTML, URI, URL, frontier; no ICU)
 Version: @PROJECT_VERSION@
 Requires.private: libxxhash
+Libs: -L${libdir} -llangsift_core
 Cflags: -I${includedir} -std=c++20
 ]=])
 install(FILES ${PROJECT_BINARY_DIR}/langsift-core.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
