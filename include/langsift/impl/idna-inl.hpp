@@ -45,7 +45,7 @@ inline void idna_append_expansion(char32_t cp, std::u32string& s) {
 
 /// Canonical ordering and composition (UAX #15) of s[from..), whose non-Hangul code points are
 /// fully decomposed: NFC.
-inline void idna_compose(std::u32string& s, std::size_t from) {
+LANGSIFT_INLINE void idna_compose(std::u32string& s, std::size_t from) {
   // Reorder runs of non-starters by combining class (stable).
   for (std::size_t i = from; i < s.size();) {
     if (combining_class(s[i]) == 0) {
@@ -105,7 +105,7 @@ inline bool idna_is_nfc(std::u32string_view label) {
 }
 
 /// The RFC 5893 section 2 rules for one (non-empty) label of a Bidi domain name.
-inline bool idna_bidi_ok(std::u32string_view l) {
+LANGSIFT_INLINE bool idna_bidi_ok(std::u32string_view l) {
   using B = idna_bidi;
   const B first = idna_bidi_of(idna_props(l[0]));
   if (first != B::L && first != B::R && first != B::AL) return false;  // rule 1
@@ -132,7 +132,7 @@ inline bool idna_bidi_ok(std::u32string_view l) {
 }
 
 /// The ContextJ rules (RFC 5892 appendix A.1, A.2) for the joiner at l[i].
-inline bool idna_joiner_ok(std::u32string_view l, std::size_t i) {
+LANGSIFT_INLINE bool idna_joiner_ok(std::u32string_view l, std::size_t i) {
   if (i > 0 && combining_class(l[i - 1]) == 9) return true;  // after a virama
   if (l[i] == 0x200D) return false;
   // ZWNJ: (Joining_Type:{L,D})(Joining_Type:T)* ZWNJ (Joining_Type:T)*(Joining_Type:{R,D})
@@ -153,7 +153,7 @@ inline bool idna_joiner_ok(std::u32string_view l, std::size_t i) {
 }
 
 /// Validity criteria (UTS #46 4.1) of one label, except Bidi (a property of the whole domain).
-inline std::uint32_t idna_validate(std::u32string_view l, bool decoded, const idna_options& o) {
+LANGSIFT_INLINE std::uint32_t idna_validate(std::u32string_view l, bool decoded, const idna_options& o) {
   if (l.empty()) return 0;
   std::uint32_t err = 0;
   if (o.check_hyphens) {
@@ -182,7 +182,7 @@ inline std::uint32_t idna_validate(std::u32string_view l, bool decoded, const id
 
 /// UTS #46 section 4 Processing of `domain` into `s` (labels separated by '.'), returning the
 /// errors.
-inline std::uint32_t idna_process(std::string_view domain, const idna_options& o, std::u32string& s) {
+LANGSIFT_INLINE std::uint32_t idna_process(std::string_view domain, const idna_options& o, std::u32string& s) {
   s.clear();
   s.reserve(domain.size());
   bool non_ascii = false;
