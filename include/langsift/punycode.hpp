@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "langsift/config.hpp"
 #include "langsift/unicode.hpp"
 
 namespace langsift {

@@ -49,6 +49,7 @@
 #include <string>
 #include <string_view>
 
+#include "langsift/config.hpp"
 #include "langsift/idna.hpp"
 
 namespace langsift {

@@ -9,8 +9,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "langsift/url/model_file.hpp"
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -117,9 +115,12 @@ inline void url_add_row(std::int32_t* s, const std::int8_t* r, std::size_t n) no
   for (std::size_t k = 0; k < n; ++k) s[k] += r[k];
 }
 
-/// url_model::add_bucket (inline: the classifier's posterior calls it once per feature).
-inline void url_add_bucket(const url_model& m, std::uint32_t b, std::int32_t* s) noexcept {
-  using posting = url_model::posting;
+/// url_model::add_bucket (inline: the classifier's posterior calls it once per feature). A
+/// template so that this header needs no url_model (url/model_file.hpp includes its
+/// implementation, which includes this header, under LANGSIFT_HEADER_ONLY).
+template <class Model>
+inline void url_add_bucket(const Model& m, std::uint32_t b, std::int32_t* s) noexcept {
+  using posting = typename Model::posting;
   if (b & 0x80000000u) {
     if (b & 0x40000000u) {  // a dense row of all languages' weights
       url_add_row(s, m.rows.data() + std::size_t{b & 0x3FFFFFFFu} * m.languages.size(), m.languages.size());
