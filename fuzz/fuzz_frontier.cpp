@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "langsift/detail/xxhash.hpp"  // XXH3-64, to forge state files
 #include "langsift/frontier.hpp"
 
 namespace {

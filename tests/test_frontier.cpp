@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "langsift/default_model.hpp"
+#include "langsift/detail/xxhash.hpp"  // XXH3-64, to forge state files
 #include "langsift/frontier.hpp"
 #include "langsift/url_models.hpp"
 

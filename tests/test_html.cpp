@@ -11,6 +11,7 @@
 
 #include "../tools/eval/bag_of_words.hpp"
 #include "langsift/html.hpp"
+#include "langsift/detail/html_entity_table.hpp"  // the named references, for the table test
 
 using langsift::extract_html;
 using langsift::html_options;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "langsift/detail/xxhash.hpp"  // the models' checksums (XXH3-64)
 #include "langsift/url_train.hpp"
 
 namespace langsift::cli {

@@ -1,0 +1,1 @@
+#include "langsift/impl/country-inl.hpp"

@@ -1,0 +1,1 @@
+#include "langsift/impl/frontier/key_table-inl.hpp"

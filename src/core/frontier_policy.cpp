@@ -1,0 +1,1 @@
+#include "langsift/impl/frontier/policy-inl.hpp"

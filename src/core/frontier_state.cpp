@@ -1,0 +1,1 @@
+#include "langsift/impl/frontier/state-inl.hpp"

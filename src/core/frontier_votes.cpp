@@ -1,0 +1,1 @@
+#include "langsift/impl/frontier/votes-inl.hpp"

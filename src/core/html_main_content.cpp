@@ -1,0 +1,1 @@
+#include "langsift/impl/html/main_content-inl.hpp"

@@ -1,0 +1,1 @@
+#include "langsift/impl/html/tables-inl.hpp"

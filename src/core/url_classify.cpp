@@ -1,0 +1,1 @@
+#include "langsift/impl/url/classify-inl.hpp"

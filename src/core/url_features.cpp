@@ -1,0 +1,1 @@
+#include "langsift/impl/url/features-inl.hpp"

@@ -1,0 +1,1 @@
+#include "langsift/impl/url/model_file-inl.hpp"

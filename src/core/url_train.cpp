@@ -1,0 +1,1 @@
+#include "langsift/impl/url_train-inl.hpp"
