@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
        "// declares the table with its size (a new size is a compile error there, to update).\n"
        "namespace langsift {\ninline namespace v1 {\nnamespace detail {\n\n"
        "LANGSIFT_INLINE constexpr iso639_pair iso639_table[] = {\n";
-  for (const auto& [two, three] : pairs) o << "    {\"" << two << "\", \"" << three << "\"},\n";
+  for (const auto& [code1, code3] : pairs) o << "    {\"" << code1 << "\", \"" << code3 << "\"},\n";
   o << "};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
   if (out_path.empty()) {
     std::cout << o.str();
