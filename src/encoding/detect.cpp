@@ -589,6 +589,101 @@ bool check_detector_answer(const encoding_info& d, const sample_facts& f, std::s
   return true;
 }
 
+// Steps 2 and 3 of detect_encoding: the Content-Type charset (`http`, its encoding if known),
+// then the <meta> / XML declaration prescan (if options.prescan_meta). Records the label in
+// r.declared if none is yet, and r.declared_overridden when the bytes rule a label out. Returns
+// true, with r finished, if a declared encoding is taken.
+bool declared_encoding(std::string_view bytes, const encoding_options& options, const encoding_info* http,
+                       sample_facts& f, encoding_result& r) {
+  if (!r.declared.empty()) {
+    if (http && !declared_impossible(*http, f)) {
+      finish_declared(r, *http, encoding_source::http, f);
+      return true;
+    }
+    r.declared_overridden = true;
+  }
+  if (options.prescan_meta) {
+    prescan_result m = prescan(bytes);
+    if (!m.encoding.empty()) {
+      if (r.declared.empty()) r.declared = m.label;
+      const encoding_info* e = find_encoding(m.encoding);
+      if (e && !declared_impossible(*e, f)) {
+        finish_declared(r, *e, encoding_source::meta, f);
+        return true;
+      }
+      r.declared_overridden = true;
+    } else if (!m.unknown_label.empty()) {
+      if (r.declared.empty()) r.declared = m.unknown_label;
+      r.declared_overridden = true;
+    }
+  }
+  return false;
+}
+
+// Step 4 of detect_encoding, structure: UTF-32/UTF-16 without BOM, then UTF-8 and ASCII. Sets
+// r's name and confidence and returns true if the structure decides.
+bool structural_guess(sample_facts& f, encoding_result& r) {
+  // (Valid multi-byte UTF-8 without NUL bytes is never UTF-16 text: skip the UTF-16 analysis.)
+  if (f.has_nul || (!f.ascii_only() && !f.utf8_valid_multibyte())) {
+    const wide_guess& w = f.wide_guess_();
+    if (!w.name.empty() && (w.nul_pattern || !f.utf8_valid_multibyte())) {
+      r.name = w.name;
+      r.confidence = w.confidence;
+      return true;
+    }
+  }
+  if (f.utf8_valid_multibyte()) {
+    r.name = "utf-8";
+    r.confidence = utf8_confidence(f.utf8);
+    return true;
+  }
+  bool maybe_7bit_cjk = f.ascii_only() && (std::memchr(f.sample.data(), 0x1B, f.sample.size()) ||
+                                           f.sample.find("~{") != std::string_view::npos);
+  if (f.ascii_only() && !maybe_7bit_cjk) {
+    r.name = "ascii";
+    r.confidence = f.complete ? 1.0f : 0.6f;
+    return true;
+  }
+  if (f.utf8.multibyte >= 8 && f.utf8.invalid * 20 <= f.utf8.multibyte) {
+    r.name = "utf-8";  // UTF-8 with a few stray bytes
+    r.confidence = 0.8f;
+    return true;
+  }
+  return false;
+}
+
+// Steps 5 and 6 of detect_encoding: uchardet's answer (recorded in r.detector_answer) if the
+// bytes make it plausible; else ASCII for 7-bit bytes; else the single-byte encoding that makes
+// the best words, if it makes good ones. Sets r's name and confidence and returns true if one
+// of them decides.
+bool content_guess(const sample_facts& f, encoding_result& r) {
+  // 5. uchardet, checked against the bytes.
+  r.detector_answer = run_uchardet(f.sample.data(), f.sample.size());
+  const encoding_info* d = find_encoding(r.detector_answer);
+  std::string_view name;
+  float conf;
+  if (d && check_detector_answer(*d, f, name, conf)) {
+    r.name = name;
+    r.confidence = conf;
+    return true;
+  }
+  if (f.ascii_only()) {
+    r.name = "ascii";
+    r.confidence = f.complete ? 1.0f : 0.6f;
+    return true;
+  }
+  // 6. No plausible answer from uchardet: the single-byte encoding that makes the best words.
+  if (!f.has_nul) {
+    sb_choice b = best_single_byte(f.sample);
+    if (!b.name.empty() && b.p.nonascii >= 8 && b.p.bad_fraction() <= 0.05 && b.p.score() >= 0.5) {
+      r.name = b.name;
+      r.confidence = 0.3f;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 }  // namespace enc_detail
 
@@ -633,79 +728,11 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
     return r;
   }
 
-  // 2. Content-Type charset.
-  if (!r.declared.empty()) {
-    if (http && !declared_impossible(*http, f)) return finish_declared(r, *http, encoding_source::http, f);
-    r.declared_overridden = true;
-  }
-
-  // 3. <meta> / XML declaration prescan.
-  if (options.prescan_meta) {
-    prescan_result m = prescan(bytes);
-    if (!m.encoding.empty()) {
-      if (r.declared.empty()) r.declared = m.label;
-      const encoding_info* e = find_encoding(m.encoding);
-      if (e && !declared_impossible(*e, f)) return finish_declared(r, *e, encoding_source::meta, f);
-      r.declared_overridden = true;
-    } else if (!m.unknown_label.empty()) {
-      if (r.declared.empty()) r.declared = m.unknown_label;
-      r.declared_overridden = true;
-    }
-  }
-
-  // 4. Structure: UTF-32/UTF-16 without BOM, then UTF-8 and ASCII.
+  // 2. Content-Type charset; 3. <meta> / XML declaration prescan.
+  if (declared_encoding(bytes, options, http, f, r)) return r;
+  // 4. Structure; 5. uchardet, checked against the bytes; 6. the best single-byte encoding.
   r.source = encoding_source::detected;
-  // (Valid multi-byte UTF-8 without NUL bytes is never UTF-16 text: skip the UTF-16 analysis.)
-  if (f.has_nul || (!f.ascii_only() && !f.utf8_valid_multibyte())) {
-    const wide_guess& w = f.wide_guess_();
-    if (!w.name.empty() && (w.nul_pattern || !f.utf8_valid_multibyte())) {
-      r.name = w.name;
-      r.confidence = w.confidence;
-      return r;
-    }
-  }
-  if (f.utf8_valid_multibyte()) {
-    r.name = "utf-8";
-    r.confidence = utf8_confidence(f.utf8);
-    return r;
-  }
-  bool maybe_7bit_cjk = f.ascii_only() && (std::memchr(f.sample.data(), 0x1B, f.sample.size()) ||
-                                           f.sample.find("~{") != std::string_view::npos);
-  if (f.ascii_only() && !maybe_7bit_cjk) {
-    r.name = "ascii";
-    r.confidence = f.complete ? 1.0f : 0.6f;
-    return r;
-  }
-  if (f.utf8.multibyte >= 8 && f.utf8.invalid * 20 <= f.utf8.multibyte) {
-    r.name = "utf-8";  // UTF-8 with a few stray bytes
-    r.confidence = 0.8f;
-    return r;
-  }
-
-  // 5. uchardet, checked against the bytes.
-  r.detector_answer = run_uchardet(f.sample.data(), f.sample.size());
-  const encoding_info* d = find_encoding(r.detector_answer);
-  std::string_view name;
-  float conf;
-  if (d && check_detector_answer(*d, f, name, conf)) {
-    r.name = name;
-    r.confidence = conf;
-    return r;
-  }
-  if (f.ascii_only()) {
-    r.name = "ascii";
-    r.confidence = f.complete ? 1.0f : 0.6f;
-    return r;
-  }
-  // 6. No plausible answer from uchardet: the single-byte encoding that makes the best words.
-  if (!f.has_nul) {
-    sb_choice b = best_single_byte(f.sample);
-    if (!b.name.empty() && b.p.nonascii >= 8 && b.p.bad_fraction() <= 0.05 && b.p.score() >= 0.5) {
-      r.name = b.name;
-      r.confidence = 0.3f;
-      return r;
-    }
-  }
+  if (structural_guess(f, r) || content_guess(f, r)) return r;
   // 7. Fallback.
   std::string_view fb = canonical_encoding_name(options.fallback);
   r.name = fb.empty() ? std::string_view("windows-1252") : fb;
