@@ -433,10 +433,10 @@ LANGSIFT_ALWAYS_INLINE inline const char* skip_run_rest(const char* p, const cha
   return p;
 }
 
-// Appends the run [begin, end) of vote `vote` with `letters` letters to out; a CJK vote gives
-// Japanese or Korean if the counts c show enough kana or Hangul, else Han. Two CJK runs that
-// both fell back to Han are one: the later one, and the `mid_letters` of the gap between them,
-// extend the earlier.
+// Appends the run [begin, end) of vote `vote` with `letters` letters to out: a kana or Hangul
+// vote gives Japanese or Korean if the counts c show enough of it against Han, else Han. If the
+// previous run has the same script (two CJK runs that both fell back to Han), the run and the
+// `mid_letters` of the gap between them extend it instead.
 inline void finish_script_run(std::vector<script_run>& out, std::size_t begin, std::size_t end, std::uint16_t vote,
                               const run_letter_counts& c, std::size_t mid_letters, std::size_t letters) {
   script sc;

@@ -163,7 +163,8 @@ inline group_record group_layout(std::size_t n, script sc, const train_config& c
 
 // Encodes each feature's postings (local language << 8 | q, sorted) as a slot value: one posting
 // inline in the slot, 2..4 in a short list record, 5..8 in a list record, more in a dense row;
-// records and rows are de-duplicated. Returns the values, parallel to `postings`.
+// records and rows are de-duplicated, and counted in B.rec and rep. Returns the values, parallel
+// to `postings`.
 inline std::vector<std::uint32_t> encode_postings(std::vector<std::vector<std::uint32_t>>& postings, group_build& B,
                                                   unsigned payload_bits, build_report& rep) {
   std::map<std::vector<std::uint32_t>, std::uint32_t> list_ids, short_list_ids, row_ids;
@@ -278,7 +279,8 @@ inline group_build build_group(const script_groups& groups, std::size_t g, const
 }
 
 // Stage 4: the expected fit of a language on held-out text of its own (for the normalised
-// score): the mean, over its sample lines, of the quantised weight per feature.
+// score): over its held-out sample lines, the mean of a line's quantised weights (0 for a
+// feature not kept) per feature of a weighted kind.
 inline float held_out_fit(const language_counts& c, const lang_model& m, const weight_quantiser& quantise,
                           const train_config& cfg) {
   std::unordered_map<std::uint64_t, float> w;

@@ -621,6 +621,7 @@ LANGSIFT_INLINE bool whatwg_append_host(std::string& out, std::string_view raw) 
   return true;
 }
 
+// '/' or a backslash: a slash in the special URLs that whatwg_parse handles.
 inline bool whatwg_is_slash(char c) noexcept { return c == '/' || c == '\\'; }
 
 // The reference's authority in[p..] (after any slashes), appended to `out` as "//userinfo@host:port"

@@ -131,6 +131,7 @@ LANGSIFT_INLINE void url_token_features(std::string_view text, const url_feature
   flush();
 }
 
+/// Whether cfg asks for features of kind k.
 inline bool url_wants(const url_feature_config& cfg, url_feature_kind k) noexcept { return (cfg.kinds & (1u << k)) != 0; }
 
 /// A language code found in the URL at `place`, and its langcode feature.
@@ -141,7 +142,7 @@ inline void url_add_code_feature(url_language_code& c, url_code_place place, con
   if (url_wants(cfg, url_feat_langcode)) f.add(url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
 }
 
-/// The host's features: TLD, multi-label public suffix, country, hyphens, language and country
+/// The host's features: TLD, multi-label public suffix, the TLD's country, hyphens, language and country
 /// codes of subdomain labels, and (unless cfg.host_if_no_path) the tokens of the labels before
 /// the public suffix. Returns those labels.
 inline std::string_view url_host_features(const url_parts& u, const url_feature_config& cfg, url_features& f) {
