@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "langsift/config.hpp"
 #include "langsift/unicode.hpp"
@@ -120,6 +121,74 @@ constexpr std::uint64_t feature_hash(const char32_t* cps, std::size_t n, unsigne
   return detail::finish_feature(h, kind, hashing == feature_hashing::window);
 }
 
+namespace detail {
+
+/// The state of for_each_feature within a word: the rolling hashes of the padded word and the
+/// word character waiting for a mark to compose with. Its members are scalars, not arrays, and
+/// its functions always inlined, so that the rolling hashes live in registers (orders above hi,
+/// and with window hashing orders up to 4, are computed but never read: the compiler drops them
+/// where hi and the hashing are known at compile time).
+template <class Sink>
+struct feature_roller {
+  Sink& sink;
+  const unsigned lo, hi;
+  const bool window, words;
+  // pK = polynomial hash of the last K code points of the current padded word (K <= len+1).
+  std::uint64_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
+  std::uint64_t w = 0;          // window hashing: the last four code points, 16 bits each
+  std::uint64_t word_poly = 0;  // hash of the word without padding
+  std::size_t word_len = 0;     // code points in the current word
+  std::size_t letters = 0;
+  char32_t pending = 0;  // a word character not yet emitted (it may compose with a following mark)
+  bool in_word = false;
+
+  LANGSIFT_ALWAYS_INLINE std::uint64_t hash(unsigned order, std::uint64_t poly) const noexcept {
+    return finish_feature(window && order <= 4 ? w & window_mask(order) : poly, order, window);
+  }
+
+  /// Feeds one code point of the padded word: updates the rolling hashes and emits the n-grams
+  /// that end with it. `avail` = how many code points of the padded word end here (incl. this one).
+  LANGSIFT_ALWAYS_INLINE void push(char32_t c, std::size_t avail) {
+    const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
+    p5 = p4 * kPolyBase + v;
+    p4 = p3 * kPolyBase + v;
+    p3 = p2 * kPolyBase + v;
+    p2 = p1 * kPolyBase + v;
+    p1 = v;
+    w = (w << 16) ^ static_cast<std::uint64_t>(c);
+    const unsigned top = avail < hi ? static_cast<unsigned>(avail) : hi;
+    if (lo <= 1 && top >= 1 && c != kBoundary) sink(hash(1, p1), 1);  // not the lone boundary
+    if (lo <= 2 && top >= 2) sink(hash(2, p2), 2);
+    if (lo <= 3 && top >= 3) sink(hash(3, p3), 3);
+    if (lo <= 4 && top >= 4) sink(hash(4, p4), 4);
+    if (lo <= 5 && top >= 5) sink(hash(5, p5), 5);
+  }
+  static_assert(kMaxNgramOrder == 5, "push above rolls orders 1..5");
+
+  LANGSIFT_ALWAYS_INLINE void flush_pending() {
+    if (!pending) return;
+    ++word_len;
+    ++letters;
+    word_poly = word_poly * kPolyBase + static_cast<std::uint64_t>(pending) + 1;
+    push(pending, word_len + 1);  // + the leading boundary
+    pending = 0;
+  }
+  LANGSIFT_ALWAYS_INLINE void start_word() {
+    in_word = true;
+    word_len = 0;
+    word_poly = 0;
+    push(kBoundary, 1);
+  }
+  LANGSIFT_ALWAYS_INLINE void end_word() {
+    flush_pending();
+    push(kBoundary, word_len + 2);
+    if (words && word_len <= kMaxWordFeatureLength) sink(finish_feature(word_poly, feature_word, window), feature_word);
+    in_word = false;
+  }
+};
+
+}  // namespace detail
+
 /// Streams the features of `text` to `sink(std::uint64_t hash, unsigned kind)`.
 /// Returns the number of word characters (letters and marks, after composition) seen.
 /// Cost: O(text.size() * max_order), no allocation.
@@ -129,69 +198,14 @@ constexpr std::uint64_t feature_hash(const char32_t* cps, std::size_t n, unsigne
 template <unsigned Lo = 0, unsigned Hi = 0, int Hashing = -1, class Sink>
 std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sink&& sink) noexcept(
     noexcept(sink(std::uint64_t{}, 0u))) {
-  using detail::kBoundary;
-  using detail::kPolyBase;
   static_assert(Lo <= kMaxNgramOrder + 1 && Hi <= kMaxNgramOrder);
-  const unsigned lo = Lo ? Lo : cfg.min_order < 1 ? 1 : cfg.min_order;
-  const unsigned hi = Hi ? Hi : cfg.max_order > kMaxNgramOrder ? kMaxNgramOrder : cfg.max_order;
   static_assert(Hashing >= -1 && Hashing <= 1);
-  const bool window = Hashing < 0 ? cfg.hashing == feature_hashing::window : Hashing == 1;
-
-  // pK = polynomial hash of the last K code points of the current padded word (K <= len+1).
-  std::uint64_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
-  std::uint64_t w = 0;  // window hashing: the last four code points, 16 bits each
-  std::uint64_t word_poly = 0;  // hash of the word without padding
-  std::size_t word_len = 0;     // code points in the current word
-  std::size_t letters = 0;
-  char32_t pending = 0;  // a word character not yet emitted (it may compose with a following mark)
-  bool in_word = false;
-
-  // Feeds one code point of the padded word: updates the rolling hashes and emits the n-grams
-  // that end with it. `avail` = how many code points of the padded word end here (incl. this one).
-  // Scalars, not an array, and inlined, so that the rolling hashes live in registers (orders above
-  // hi, and with window hashing orders up to 4, are computed but never read: the compiler drops
-  // them where hi and the hashing are known at compile time).
-  auto push = [&](char32_t c, std::size_t avail) LANGSIFT_ALWAYS_INLINE {
-    const std::uint64_t v = static_cast<std::uint64_t>(c) + 1;
-    p5 = p4 * kPolyBase + v;
-    p4 = p3 * kPolyBase + v;
-    p3 = p2 * kPolyBase + v;
-    p2 = p1 * kPolyBase + v;
-    p1 = v;
-    w = (w << 16) ^ static_cast<std::uint64_t>(c);
-    const auto hash = [&](unsigned order, std::uint64_t poly) LANGSIFT_ALWAYS_INLINE {
-      return detail::finish_feature(window && order <= 4 ? w & detail::window_mask(order) : poly, order, window);
-    };
-    const unsigned top = avail < hi ? static_cast<unsigned>(avail) : hi;
-    if (lo <= 1 && top >= 1 && c != kBoundary) sink(hash(1, p1), 1);  // not the lone boundary
-    if (lo <= 2 && top >= 2) sink(hash(2, p2), 2);
-    if (lo <= 3 && top >= 3) sink(hash(3, p3), 3);
-    if (lo <= 4 && top >= 4) sink(hash(4, p4), 4);
-    if (lo <= 5 && top >= 5) sink(hash(5, p5), 5);
-  };
-  static_assert(kMaxNgramOrder == 5, "push above rolls orders 1..5");
-  auto flush_pending = [&]() LANGSIFT_ALWAYS_INLINE {
-    if (!pending) return;
-    ++word_len;
-    ++letters;
-    word_poly = word_poly * kPolyBase + static_cast<std::uint64_t>(pending) + 1;
-    push(pending, word_len + 1);  // + the leading boundary
-    pending = 0;
-  };
-  auto start_word = [&]() LANGSIFT_ALWAYS_INLINE {
-    in_word = true;
-    word_len = 0;
-    word_poly = 0;
-    push(kBoundary, 1);
-  };
-  auto end_word = [&]() LANGSIFT_ALWAYS_INLINE {
-    flush_pending();
-    push(kBoundary, word_len + 2);
-    if (cfg.words && word_len <= kMaxWordFeatureLength)
-      sink(detail::finish_feature(word_poly, feature_word, window), feature_word);
-    in_word = false;
-  };
-
+  detail::feature_roller<std::remove_reference_t<Sink>> r{
+      sink,
+      Lo ? Lo : cfg.min_order < 1 ? 1 : cfg.min_order,
+      Hi ? Hi : cfg.max_order > kMaxNgramOrder ? kMaxNgramOrder : cfg.max_order,
+      Hashing < 0 ? cfg.hashing == feature_hashing::window : Hashing == 1,
+      cfg.words};
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
@@ -200,33 +214,33 @@ std::size_t for_each_feature(std::string_view text, const ngram_config& cfg, Sin
       ++p;
       const char32_t folded = detail::kAsciiWordFold[b];
       if (!folded) {
-        if (in_word) end_word();
+        if (r.in_word) r.end_word();
         continue;
       }
-      if (!in_word) start_word();
-      flush_pending();
-      pending = folded;
+      if (!r.in_word) r.start_word();
+      r.flush_pending();
+      r.pending = folded;
       continue;
     }
     const detail::decoded_props d = detail::decode_props(p, end);
     const auto cls = static_cast<char_class>(d.v->cls);
     const bool word_char = cls == char_class::letter || cls == char_class::mark;
     if (!word_char || d.cp == 0xFFFD) {
-      if (in_word) end_word();
+      if (r.in_word) r.end_word();
       continue;
     }
-    if (!in_word) start_word();
-    if (cls == char_class::mark && pending) {
-      if (char32_t composed = compose_pair(pending, d.cp)) {
-        pending = composed;
+    if (!r.in_word) r.start_word();
+    if (cls == char_class::mark && r.pending) {
+      if (char32_t composed = compose_pair(r.pending, d.cp)) {
+        r.pending = composed;
         continue;
       }
     }
-    flush_pending();
-    pending = static_cast<char32_t>(static_cast<std::int32_t>(d.cp) + d.v->fold);
+    r.flush_pending();
+    r.pending = static_cast<char32_t>(static_cast<std::int32_t>(d.cp) + d.v->fold);
   }
-  if (in_word) end_word();
-  return letters;
+  if (r.in_word) r.end_word();
+  return r.letters;
 }
 
 /// Same, with the default configuration (orders 1..5 and words).

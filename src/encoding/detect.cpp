@@ -507,6 +507,183 @@ std::string_view prefer_equivalent(std::string_view name, std::string_view sampl
   return name;
 }
 
+// The byte order mark at the start of p[0..n) and its length, or 0. FF FE 00 00 is UTF-32LE
+// unless what follows is not UTF-32.
+std::size_t byte_order_mark(const unsigned char* p, std::size_t n, std::string_view& name) {
+  if (n >= 4 && p[0] == 0xFF && p[1] == 0xFE && p[2] == 0 && p[3] == 0 &&
+      (n == 4 || (n % 4 == 0 && utf32_stats(p + 4, std::min<std::size_t>(n - 4, 4096), false).cls[k_invalid] == 0))) {
+    name = "utf-32le";
+    return 4;
+  }
+  if (n >= 4 && p[0] == 0 && p[1] == 0 && p[2] == 0xFE && p[3] == 0xFF) {
+    name = "utf-32be";
+    return 4;
+  }
+  if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+    name = "utf-8";
+    return 3;
+  }
+  if (n >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
+    name = "utf-16le";
+    return 2;
+  }
+  if (n >= 2 && p[0] == 0xFE && p[1] == 0xFF) {
+    name = "utf-16be";
+    return 2;
+  }
+  return 0;
+}
+
+// The result for a declared encoding that the sample does not contradict.
+encoding_result& finish_declared(encoding_result& r, const encoding_info& e, encoding_source src,
+                                 const sample_facts& f) {
+  r.source = src;
+  // "ascii" labels decode as windows-1252; name the bytes for what they are.
+  r.name = (e.kind == codec::ascii && !f.ascii_only()) ? std::string_view("windows-1252") : e.name;
+  if (f.ascii_only() && !f.has_nul && e.fam != family::unicode16 && e.fam != family::unicode32)
+    r.confidence = 0.95f;  // any ASCII-compatible label reads 7-bit bytes the same way
+  else if (e.fam == family::unicode8 && f.utf8.invalid == 0)
+    r.confidence = 1.0f;
+  else if (e.fam == family::cjk || e.fam == family::unicode8)
+    r.confidence = 0.95f;  // decoded (nearly) cleanly
+  else
+    r.confidence = 0.9f;  // single-byte: bytes cannot confirm, declarations are usually right
+  return r;
+}
+
+// Whether uchardet's answer d is plausible for the sample; sets the name to report (d's, or an
+// equivalent or clearly better single-byte encoding) and its confidence.
+bool check_detector_answer(const encoding_info& d, const sample_facts& f, std::string_view& name, float& conf) {
+  name = d.name;
+  conf = 0.5f;
+  switch (d.fam) {
+    case family::unicode8: return f.utf8.multibyte >= 2 * f.utf8.invalid && f.utf8.multibyte > 0;
+    case family::unicode16:
+    case family::unicode32: return false;  // no BOM and our own check said no
+    case family::iso2022: conf = 0.9f; return f.ascii_only();
+    case family::cjk: {
+      decode_check c = check_decoding(f.sample, d);
+      conf = c.nonascii >= 20 ? 0.8f : 0.6f;
+      return !c.ok || c.replaced * 50 <= c.nonascii;
+    }
+    case family::single_byte: {
+      if (d.kind == codec::ascii) return f.ascii_only();
+      decode_check c = check_decoding(f.sample, d);
+      conf = c.nonascii >= 20 ? 0.6f : 0.4f;
+      name = prefer_equivalent(name, f.sample);
+      if (const sbcs_table* t = get_sbcs_table(d)) {
+        sb_plausibility mine = single_byte_plausibility(f.sample, *t);
+        if (mine.bad_fraction() > 0.1) {
+          // uchardet's answer makes poor words; take a clearly better single-byte encoding
+          sb_choice b = best_single_byte(f.sample);
+          if (!b.name.empty() && b.p.bad_fraction() <= 0.05 && b.p.score() > mine.score() + 0.2) {
+            name = b.name;
+            conf = 0.4f;
+          }
+        }
+      }
+      return !c.ok || c.replaced * 100 <= c.nonascii;
+    }
+    case family::other: break;
+  }
+  return true;
+}
+
+// Steps 2 and 3 of detect_encoding: the Content-Type charset (`http`, its encoding if known),
+// then the <meta> / XML declaration prescan (if options.prescan_meta). Records the label in
+// r.declared if none is yet, and r.declared_overridden when the bytes rule a label out. Returns
+// true, with r finished, if a declared encoding is taken.
+bool declared_encoding(std::string_view bytes, const encoding_options& options, const encoding_info* http,
+                       sample_facts& f, encoding_result& r) {
+  if (!r.declared.empty()) {
+    if (http && !declared_impossible(*http, f)) {
+      finish_declared(r, *http, encoding_source::http, f);
+      return true;
+    }
+    r.declared_overridden = true;
+  }
+  if (options.prescan_meta) {
+    prescan_result m = prescan(bytes);
+    if (!m.encoding.empty()) {
+      if (r.declared.empty()) r.declared = m.label;
+      const encoding_info* e = find_encoding(m.encoding);
+      if (e && !declared_impossible(*e, f)) {
+        finish_declared(r, *e, encoding_source::meta, f);
+        return true;
+      }
+      r.declared_overridden = true;
+    } else if (!m.unknown_label.empty()) {
+      if (r.declared.empty()) r.declared = m.unknown_label;
+      r.declared_overridden = true;
+    }
+  }
+  return false;
+}
+
+// Step 4 of detect_encoding, structure: UTF-32/UTF-16 without BOM, then UTF-8 and ASCII. Sets
+// r's name and confidence and returns true if the structure decides.
+bool structural_guess(sample_facts& f, encoding_result& r) {
+  // (Valid multi-byte UTF-8 without NUL bytes is never UTF-16 text: skip the UTF-16 analysis.)
+  if (f.has_nul || (!f.ascii_only() && !f.utf8_valid_multibyte())) {
+    const wide_guess& w = f.wide_guess_();
+    if (!w.name.empty() && (w.nul_pattern || !f.utf8_valid_multibyte())) {
+      r.name = w.name;
+      r.confidence = w.confidence;
+      return true;
+    }
+  }
+  if (f.utf8_valid_multibyte()) {
+    r.name = "utf-8";
+    r.confidence = utf8_confidence(f.utf8);
+    return true;
+  }
+  bool maybe_7bit_cjk = f.ascii_only() && (std::memchr(f.sample.data(), 0x1B, f.sample.size()) ||
+                                           f.sample.find("~{") != std::string_view::npos);
+  if (f.ascii_only() && !maybe_7bit_cjk) {
+    r.name = "ascii";
+    r.confidence = f.complete ? 1.0f : 0.6f;
+    return true;
+  }
+  if (f.utf8.multibyte >= 8 && f.utf8.invalid * 20 <= f.utf8.multibyte) {
+    r.name = "utf-8";  // UTF-8 with a few stray bytes
+    r.confidence = 0.8f;
+    return true;
+  }
+  return false;
+}
+
+// Steps 5 and 6 of detect_encoding: uchardet's answer (recorded in r.detector_answer) if the
+// bytes make it plausible; else ASCII for 7-bit bytes; else the single-byte encoding that makes
+// the best words, if it makes good ones. Sets r's name and confidence and returns true if one
+// of them decides.
+bool content_guess(const sample_facts& f, encoding_result& r) {
+  // 5. uchardet, checked against the bytes.
+  r.detector_answer = run_uchardet(f.sample.data(), f.sample.size());
+  const encoding_info* d = find_encoding(r.detector_answer);
+  std::string_view name;
+  float conf;
+  if (d && check_detector_answer(*d, f, name, conf)) {
+    r.name = name;
+    r.confidence = conf;
+    return true;
+  }
+  if (f.ascii_only()) {
+    r.name = "ascii";
+    r.confidence = f.complete ? 1.0f : 0.6f;
+    return true;
+  }
+  // 6. No plausible answer from uchardet: the single-byte encoding that makes the best words.
+  if (!f.has_nul) {
+    sb_choice b = best_single_byte(f.sample);
+    if (!b.name.empty() && b.p.nonascii >= 8 && b.p.bad_fraction() <= 0.05 && b.p.score() >= 0.5) {
+      r.name = b.name;
+      r.confidence = 0.3f;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 }  // namespace enc_detail
 
@@ -522,30 +699,15 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
   const encoding_info* http = http_label.empty() ? nullptr : find_encoding(http_label);
   if (!http_label.empty()) r.declared.assign(http_label.data(), http_label.size());
 
-  // 1. Byte order mark. FF FE 00 00 is UTF-32LE unless what follows is not UTF-32.
-  {
-    std::string_view bom_name;
-    std::size_t bom = 0;
-    if (n >= 4 && p[0] == 0xFF && p[1] == 0xFE && p[2] == 0 && p[3] == 0 &&
-        (n == 4 || (n % 4 == 0 && utf32_stats(p + 4, std::min<std::size_t>(n - 4, 4096), false).cls[k_invalid] == 0))) {
-      bom_name = "utf-32le", bom = 4;
-    } else if (n >= 4 && p[0] == 0 && p[1] == 0 && p[2] == 0xFE && p[3] == 0xFF) {
-      bom_name = "utf-32be", bom = 4;
-    } else if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-      bom_name = "utf-8", bom = 3;
-    } else if (n >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
-      bom_name = "utf-16le", bom = 2;
-    } else if (n >= 2 && p[0] == 0xFE && p[1] == 0xFF) {
-      bom_name = "utf-16be", bom = 2;
-    }
-    if (bom) {
-      r.name = bom_name;
-      r.source = encoding_source::bom;
-      r.confidence = 1.0f;
-      r.bom_bytes = bom;
-      r.declared_overridden = !r.declared.empty() && (!http || http->name != bom_name);
-      return r;
-    }
+  // 1. Byte order mark.
+  std::string_view bom_name;
+  if (const std::size_t bom = byte_order_mark(p, n, bom_name)) {
+    r.name = bom_name;
+    r.source = encoding_source::bom;
+    r.confidence = 1.0f;
+    r.bom_bytes = bom;
+    r.declared_overridden = !r.declared.empty() && (!http || http->name != bom_name);
+    return r;
   }
 
   const std::size_t cap = options.max_detect_bytes ? options.max_detect_bytes : n;
@@ -556,24 +718,9 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
   f.has_nul = !f.sample.empty() && std::memchr(f.sample.data(), 0, f.sample.size()) != nullptr;
   r.examined_bytes = f.sample.size();
 
-  auto finish_declared = [&](const encoding_info& e, encoding_source src) {
-    r.source = src;
-    // "ascii" labels decode as windows-1252; name the bytes for what they are.
-    r.name = (e.kind == codec::ascii && !f.ascii_only()) ? std::string_view("windows-1252") : e.name;
-    if (f.ascii_only() && !f.has_nul && e.fam != family::unicode16 && e.fam != family::unicode32)
-      r.confidence = 0.95f;  // any ASCII-compatible label reads 7-bit bytes the same way
-    else if (e.fam == family::unicode8 && f.utf8.invalid == 0)
-      r.confidence = 1.0f;
-    else if (e.fam == family::cjk || e.fam == family::unicode8)
-      r.confidence = 0.95f;  // decoded (nearly) cleanly
-    else
-      r.confidence = 0.9f;  // single-byte: bytes cannot confirm, declarations are usually right
-    return r;
-  };
-
   if (n == 0) {
     std::string_view fb = canonical_encoding_name(options.fallback);
-    if (http) return finish_declared(*http, encoding_source::http);
+    if (http) return finish_declared(r, *http, encoding_source::http, f);
     r.name = fb.empty() ? std::string_view("windows-1252") : fb;
     r.source = encoding_source::fallback;
     r.confidence = 0.0f;
@@ -581,117 +728,11 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
     return r;
   }
 
-  // 2. Content-Type charset.
-  if (!r.declared.empty()) {
-    if (http && !declared_impossible(*http, f)) return finish_declared(*http, encoding_source::http);
-    r.declared_overridden = true;
-  }
-
-  // 3. <meta> / XML declaration prescan.
-  if (options.prescan_meta) {
-    prescan_result m = prescan(bytes);
-    if (!m.encoding.empty()) {
-      if (r.declared.empty()) r.declared = m.label;
-      const encoding_info* e = find_encoding(m.encoding);
-      if (e && !declared_impossible(*e, f)) return finish_declared(*e, encoding_source::meta);
-      r.declared_overridden = true;
-    } else if (!m.unknown_label.empty()) {
-      if (r.declared.empty()) r.declared = m.unknown_label;
-      r.declared_overridden = true;
-    }
-  }
-
-  // 4. Structure: UTF-32/UTF-16 without BOM, then UTF-8 and ASCII.
+  // 2. Content-Type charset; 3. <meta> / XML declaration prescan.
+  if (declared_encoding(bytes, options, http, f, r)) return r;
+  // 4. Structure; 5. uchardet, checked against the bytes; 6. the best single-byte encoding.
   r.source = encoding_source::detected;
-  // (Valid multi-byte UTF-8 without NUL bytes is never UTF-16 text: skip the UTF-16 analysis.)
-  if (f.has_nul || (!f.ascii_only() && !f.utf8_valid_multibyte())) {
-    const wide_guess& w = f.wide_guess_();
-    if (!w.name.empty() && (w.nul_pattern || !f.utf8_valid_multibyte())) {
-      r.name = w.name;
-      r.confidence = w.confidence;
-      return r;
-    }
-  }
-  if (f.utf8_valid_multibyte()) {
-    r.name = "utf-8";
-    r.confidence = utf8_confidence(f.utf8);
-    return r;
-  }
-  bool maybe_7bit_cjk = f.ascii_only() && (std::memchr(f.sample.data(), 0x1B, f.sample.size()) ||
-                                           f.sample.find("~{") != std::string_view::npos);
-  if (f.ascii_only() && !maybe_7bit_cjk) {
-    r.name = "ascii";
-    r.confidence = f.complete ? 1.0f : 0.6f;
-    return r;
-  }
-  if (f.utf8.multibyte >= 8 && f.utf8.invalid * 20 <= f.utf8.multibyte) {
-    r.name = "utf-8";  // UTF-8 with a few stray bytes
-    r.confidence = 0.8f;
-    return r;
-  }
-
-  // 5. uchardet, checked against the bytes.
-  r.detector_answer = run_uchardet(f.sample.data(), f.sample.size());
-  const encoding_info* d = find_encoding(r.detector_answer);
-  if (d) {
-    std::string_view name = d->name;
-    float conf = 0.5f;
-    bool plausible = true;
-    switch (d->fam) {
-      case family::unicode8: plausible = f.utf8.multibyte >= 2 * f.utf8.invalid && f.utf8.multibyte > 0; break;
-      case family::unicode16:
-      case family::unicode32: plausible = false; break;  // no BOM and our own check said no
-      case family::iso2022: plausible = f.ascii_only(); conf = 0.9f; break;
-      case family::cjk: {
-        decode_check c = check_decoding(f.sample, *d);
-        plausible = !c.ok || c.replaced * 50 <= c.nonascii;
-        conf = c.nonascii >= 20 ? 0.8f : 0.6f;
-        break;
-      }
-      case family::single_byte: {
-        if (d->kind == codec::ascii) {
-          plausible = f.ascii_only();
-          break;
-        }
-        decode_check c = check_decoding(f.sample, *d);
-        plausible = !c.ok || c.replaced * 100 <= c.nonascii;
-        conf = c.nonascii >= 20 ? 0.6f : 0.4f;
-        name = prefer_equivalent(name, f.sample);
-        if (const sbcs_table* t = get_sbcs_table(*d)) {
-          sb_plausibility mine = single_byte_plausibility(f.sample, *t);
-          if (mine.bad_fraction() > 0.1) {
-            // uchardet's answer makes poor words; take a clearly better single-byte encoding
-            sb_choice b = best_single_byte(f.sample);
-            if (!b.name.empty() && b.p.bad_fraction() <= 0.05 && b.p.score() > mine.score() + 0.2) {
-              name = b.name;
-              conf = 0.4f;
-            }
-          }
-        }
-        break;
-      }
-      case family::other: break;
-    }
-    if (plausible) {
-      r.name = name;
-      r.confidence = conf;
-      return r;
-    }
-  }
-  if (f.ascii_only()) {
-    r.name = "ascii";
-    r.confidence = f.complete ? 1.0f : 0.6f;
-    return r;
-  }
-  // 6. No plausible answer from uchardet: the single-byte encoding that makes the best words.
-  if (!f.has_nul) {
-    sb_choice b = best_single_byte(f.sample);
-    if (!b.name.empty() && b.p.nonascii >= 8 && b.p.bad_fraction() <= 0.05 && b.p.score() >= 0.5) {
-      r.name = b.name;
-      r.confidence = 0.3f;
-      return r;
-    }
-  }
+  if (structural_guess(f, r) || content_guess(f, r)) return r;
   // 7. Fallback.
   std::string_view fb = canonical_encoding_name(options.fallback);
   r.name = fb.empty() ? std::string_view("windows-1252") : fb;

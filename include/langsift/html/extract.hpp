@@ -591,6 +591,48 @@ class html_extractor {
     return m;
   }
 
+  /// <html lang> (or xml:lang): the document's language, if not empty and not too long.
+  void note_html_lang(const tag_attrs& a) {
+    if (!a.has(attr::lang) && !a.has(attr::xml_lang)) return;
+    std::string_view v = trim_html_space(a.has(attr::lang) ? a.get(attr::lang) : a.get(attr::xml_lang));
+    if (!v.empty() && v.size() <= kMaxLang) {
+      r_.html_lang.clear();
+      r_.invalid_sequences += decode_into(r_.html_lang, v, true, true);
+      lang_seen_ = true;
+    }
+  }
+
+  /// <meta http-equiv="content-language" content="...">, if not empty and not too long.
+  void note_content_language(const tag_attrs& a) {
+    if (!a.has(attr::content) || !iequals(trim_html_space(a.get(attr::http_equiv)), "content-language")) return;
+    std::string_view v = trim_html_space(a.get(attr::content));
+    if (!v.empty() && v.size() <= 256) {
+      r_.content_language.clear();
+      r_.invalid_sequences += decode_into(r_.content_language, v, true, true);
+      content_language_seen_ = true;
+    }
+  }
+
+  /// An <img alt> before any text of the open link: the alt text is the link's text.
+  void link_alt_text(const tag_attrs& a) {
+    html_link& l = r_.links[link_index_];
+    l.text.clear();
+    decode_into(l.text, a.get(attr::alt).substr(0, kMaxAnchor * 2), true, true);
+    truncate_utf8(l.text, kMaxAnchor);
+    link_alt_set_ = !l.text.empty();
+  }
+
+  /// <area href alt>: a link whose text is its alt text (it has no content).
+  void area_link(const tag_attrs& a) {
+    start_link(a.get(attr::href));
+    if (link_open_) {
+      html_link& l = r_.links[link_index_];
+      if (a.has(attr::alt)) decode_into(l.text, a.get(attr::alt).substr(0, kMaxAnchor * 2), true, true);
+      truncate_utf8(l.text, kMaxAnchor);
+      link_open_ = false;
+    }
+  }
+
   void on_start_tag(html_tag t, const tag_attrs& a, bool self_closing) {
     using T = html_tag;
     const std::uint16_t props = tag_props(t);
@@ -605,14 +647,7 @@ class html_extractor {
     if ((props & tp_block) && !hidden) hard_break();
     switch (t) {
       case T::t_html:
-        if (!lang_seen_ && !hidden && (a.has(attr::lang) || a.has(attr::xml_lang))) {
-          std::string_view v = trim_html_space(a.has(attr::lang) ? a.get(attr::lang) : a.get(attr::xml_lang));
-          if (!v.empty() && v.size() <= kMaxLang) {
-            r_.html_lang.clear();
-            r_.invalid_sequences += decode_into(r_.html_lang, v, true, true);
-            lang_seen_ = true;
-          }
-        }
+        if (!lang_seen_ && !hidden) note_html_lang(a);
         return;
       case T::t_base:
         if (!base_seen_ && !hidden && a.has(attr::href)) {
@@ -622,38 +657,16 @@ class html_extractor {
         }
         return;
       case T::t_meta:
-        if (!content_language_seen_ && !hidden && a.has(attr::content) &&
-            iequals(trim_html_space(a.get(attr::http_equiv)), "content-language")) {
-          std::string_view v = trim_html_space(a.get(attr::content));
-          if (!v.empty() && v.size() <= 256) {
-            r_.content_language.clear();
-            r_.invalid_sequences += decode_into(r_.content_language, v, true, true);
-            content_language_seen_ = true;
-          }
-        }
+        if (!content_language_seen_ && !hidden) note_content_language(a);
         return;
       case T::t_br:
         if (!hidden) soft_break();
         return;
       case T::t_img:
-        if (link_open_ && !link_alt_set_ && a.has(attr::alt) && t_.size() == link_text_start_) {
-          html_link& l = r_.links[link_index_];
-          l.text.clear();
-          decode_into(l.text, a.get(attr::alt).substr(0, kMaxAnchor * 2), true, true);
-          truncate_utf8(l.text, kMaxAnchor);
-          link_alt_set_ = !l.text.empty();
-        }
+        if (link_open_ && !link_alt_set_ && a.has(attr::alt) && t_.size() == link_text_start_) link_alt_text(a);
         return;
       case T::t_area:
-        if (a.has(attr::href) && !hidden) {
-          start_link(a.get(attr::href));
-          if (link_open_) {
-            html_link& l = r_.links[link_index_];
-            if (a.has(attr::alt)) decode_into(l.text, a.get(attr::alt).substr(0, kMaxAnchor * 2), true, true);
-            truncate_utf8(l.text, kMaxAnchor);
-            link_open_ = false;
-          }
-        }
+        if (a.has(attr::href) && !hidden) area_link(a);
         return;
       case T::t_title:
         if (in_foreign()) return;

@@ -324,6 +324,134 @@ LANGSIFT_NOINLINE inline const char* skip_run_kana(const char* p, const char* e,
   return reinterpret_cast<const char*>(s);
 }
 
+// The letters of the open run of split_script_runs (CJK runs also count Han and kana / Hangul
+// apart).
+struct run_letter_counts {
+  std::size_t letters = 0, han = 0, phonetic = 0;
+  // n letters with vote v.
+  LANGSIFT_ALWAYS_INLINE void count_voter(std::uint16_t v, std::size_t n = 1) noexcept {
+    letters += n;
+    if (v >= vote_han) (v == vote_han ? han : phonetic) += n;
+  }
+};
+
+// The kind of the code point at p (advanced past it), and its vote if it is a voter. An
+// Inherited mark is `attached` right after a voter or an attached mark (`attach`), else a gap
+// letter.
+LANGSIFT_ALWAYS_INLINE inline run_cp_kind classify_run_cp(const char*& p, const char* e, bool attach,
+                                                          std::uint16_t& vote) noexcept {
+  if (static_cast<unsigned char>(*p) < 0x80) return run_ascii_kinds[static_cast<unsigned char>(*p++)];
+  const uni_value& v = *decode_props(p, e).v;
+  const auto sc = static_cast<script>(v.sc);
+  if (!is_letter_or_mark(static_cast<char_class>(v.cls)))
+    return static_cast<char_class>(v.cls) == char_class::space ? run_cp_kind::space : run_cp_kind::gap_other;
+  if (sc == script::inherited) return attach ? run_cp_kind::attached : run_cp_kind::gap_letter;
+  if (!is_real_script(sc)) return run_cp_kind::gap_letter;
+  vote = vote_of(sc);
+  return run_cp_kind::voter;
+}
+
+// The common case of split_script_runs: a voter of vote `vote` that continues the open run
+// (of vote r_vote), `len` bytes long, ending at p. Takes the rest of the word: letters of the
+// run's own script and attached marks, counted into c, without the general case's bookkeeping;
+// anything else is left to it (and decoded again there). Returns where it stopped.
+LANGSIFT_ALWAYS_INLINE inline const char* skip_run_rest(const char* p, const char* e, std::uint16_t vote,
+                                                        std::uint16_t r_vote, std::size_t len,
+                                                        run_letter_counts& c) noexcept {
+  const bool latin = vote == static_cast<std::uint16_t>(script::latin);
+  const bool cyrillic = vote == static_cast<std::uint16_t>(script::cyrillic);
+  // a script of this vote (a CJK vote has two: the first letter decoded below sets it, and
+  // until then skip_run_letters3 passes nothing)
+  std::uint8_t same = vote < vote_han ? static_cast<std::uint8_t>(vote) : 0xFF;
+  // skip_run_letters3 only where it may pay: after a three-byte letter (runs of two-byte
+  // letters, Arabic, Greek, Hebrew..., pay nothing per letter for it), and not in a kana
+  // run: Japanese changes script every few letters (hiragana, katakana, Han), so a path
+  // for one script would stop at once. Kana runs take skip_run_kana, which passes all four.
+  const bool three = len == 3;
+  const bool two = !latin && !cyrillic && len == 2;
+  const bool kana = r_vote == vote_kana;
+  for (;;) {
+    if (two) {
+      std::size_t letters = 0;
+      p = skip_run_letters2(p, e, same, letters);
+      c.count_voter(vote, letters);
+    }
+    if (three) {  // one test per pass for the other scripts (Latin passes once per word)
+      if (kana) {
+        p = skip_run_kana(p, e, c.letters, c.han, c.phonetic);
+      } else {
+        std::size_t letters = 0;
+        p = skip_run_letters3(p, e, same, letters);
+        c.count_voter(vote, letters);
+      }
+    }
+    if (cyrillic) p = skip_run_letters<script::cyrillic>(p, e, c.letters);
+    if (latin) {
+      p = skip_run_letters<script::latin>(p, e, c.letters);
+      const char* const w = p;
+      p = skip_ascii_letters(p, e);
+      c.letters += static_cast<std::size_t>(p - w);
+    }
+    if (p >= e) break;
+    const char* q = p;
+    if (static_cast<unsigned char>(*p) < 0x80) {
+      // ASCII non-letters (spaces, punctuation, digits: no letters, so nothing to count)
+      // followed by a letter of this vote stay inside the run, as rule 3 says; anything
+      // else after them is left to the general case, from the start of the gap.
+      if (!latin && ascii_letter[static_cast<unsigned char>(*p)]) break;
+      while (q < e && static_cast<unsigned char>(*q) < 0x80 && !ascii_letter[static_cast<unsigned char>(*q)]) ++q;
+      if (q >= e) break;
+      if (static_cast<unsigned char>(*q) < 0x80) {  // an ASCII letter: Latin
+        if (!latin) break;
+        p = q;
+        continue;
+      }
+      const uni_value& v = *decode_props(q, e).v;
+      const auto sc = static_cast<script>(v.sc);
+      // after a gap an Inherited mark is no voter
+      if (!is_letter_or_mark(static_cast<char_class>(v.cls)) || !is_real_script(sc) || vote_of(sc) != vote) break;
+      same = v.sc;
+      c.count_voter(vote);
+      p = q;
+      continue;
+    }
+    const uni_value& v = *decode_props(q, e).v;
+    if (v.sc != same) {
+      if (!is_letter_or_mark(static_cast<char_class>(v.cls))) break;
+      const auto sc = static_cast<script>(v.sc);
+      if (sc != script::inherited) {
+        if (!is_real_script(sc) || vote_of(sc) != vote) break;
+        same = v.sc;
+      }
+    } else if (!is_letter_or_mark(static_cast<char_class>(v.cls))) {
+      break;  // a digit or punctuation mark of the script
+    }
+    if (v.sc == static_cast<std::uint8_t>(script::inherited)) ++c.letters;  // an attached mark
+    else c.count_voter(vote);
+    p = q;
+  }
+  return p;
+}
+
+// Appends the run [begin, end) of vote `vote` with `letters` letters to out: a kana or Hangul
+// vote gives Japanese or Korean if the counts c show enough of it against Han, else Han. If the
+// previous run has the same script (two CJK runs that both fell back to Han), the run and the
+// `mid_letters` of the gap between them extend it instead.
+inline void finish_script_run(std::vector<script_run>& out, std::size_t begin, std::size_t end, std::uint16_t vote,
+                              const run_letter_counts& c, std::size_t mid_letters, std::size_t letters) {
+  script sc;
+  if (vote == vote_han) sc = script::han;
+  else if (vote == vote_kana) sc = cjk_share_ok(c.phonetic, c.han) ? script::japanese : script::han;
+  else if (vote == vote_hangul) sc = cjk_share_ok(c.phonetic, c.han) ? script::korean : script::han;
+  else sc = static_cast<script>(vote);
+  if (!out.empty() && out.back().sc == sc) {
+    out.back().end = end;
+    out.back().letters += mid_letters + letters;
+  } else {
+    out.push_back({begin, end, sc, letters});
+  }
+}
+
 }  // namespace detail
 
 LANGSIFT_INLINE void split_script_runs(std::string_view utf8, std::vector<script_run>& out) {
@@ -336,137 +464,30 @@ LANGSIFT_INLINE void split_script_runs(std::string_view utf8, std::vector<script
 
   // The open run.
   bool open = false;
-  std::size_t r_begin = 0, r_letters = 0, r_han = 0, r_phonetic = 0;
+  std::size_t r_begin = 0;
+  run_letter_counts r;
   std::uint16_t r_vote = vote_none;
   std::size_t r_mid_letters = 0;  // letters in the part of the preceding gap that no run took
   // The gap since the open run's last voter (or since the start of the text).
   std::size_t first_ws = npos, last_ws_end = npos;
   std::size_t gap_letters = 0, gap_letters_before_ws = 0, gap_letters_after_ws = 0;
   bool attach = false;  // the previous code point was a voter or an attached Inherited mark
-
-  auto finish = [&](std::size_t end, std::size_t letters) {
-    script sc;
-    if (r_vote == vote_han) sc = script::han;
-    else if (r_vote == vote_kana) sc = cjk_share_ok(r_phonetic, r_han) ? script::japanese : script::han;
-    else if (r_vote == vote_hangul) sc = cjk_share_ok(r_phonetic, r_han) ? script::korean : script::han;
-    else sc = static_cast<script>(r_vote);
-    if (!out.empty() && out.back().sc == sc) {  // two CJK runs that both fell back to han
-      out.back().end = end;
-      out.back().letters += r_mid_letters + letters;
-    } else {
-      out.push_back({r_begin, end, sc, letters});
-    }
-  };
-
-  bool in_gap = true;    // a non-voter came after the last voter (or nothing came yet)
-
-  // n letters of the open run, with vote `v` (CJK runs also count Han and kana / Hangul apart).
-  auto count_voter = [&](std::uint16_t v, std::size_t n = 1) LANGSIFT_ALWAYS_INLINE {
-    r_letters += n;
-    if (v >= vote_han) (v == vote_han ? r_han : r_phonetic) += n;
-  };
+  bool in_gap = true;   // a non-voter came after the last voter (or nothing came yet)
 
   while (p < e) {
     const std::size_t pos = static_cast<std::size_t>(p - base);
     std::uint16_t vote = static_cast<std::uint16_t>(script::latin);
-    run_cp_kind kind;
-    if (static_cast<unsigned char>(*p) < 0x80) {
-      kind = run_ascii_kinds[static_cast<unsigned char>(*p)];
-      ++p;
-    } else {
-      const uni_value& v = *decode_props(p, e).v;
-      const auto sc = static_cast<script>(v.sc);
-      if (is_letter_or_mark(static_cast<char_class>(v.cls))) {
-        if (sc == script::inherited) kind = attach ? run_cp_kind::attached : run_cp_kind::gap_letter;
-        else if (is_real_script(sc)) kind = run_cp_kind::voter, vote = vote_of(sc);
-        else kind = run_cp_kind::gap_letter;
-      } else {
-        kind = static_cast<char_class>(v.cls) == char_class::space ? run_cp_kind::space : run_cp_kind::gap_other;
-      }
-    }
+    const run_cp_kind kind = classify_run_cp(p, e, attach, vote);
     if (kind == run_cp_kind::voter) {
       // The common case: the run goes on (also with Han in a kana run, which joins it: the
       // general case below would count it the same way).
       if (!in_gap && (vote == r_vote || (vote == vote_han && r_vote == vote_kana))) {
-        count_voter(vote);
-        // The rest of the word: letters of the run's own script and attached marks, without the
-        // general case's bookkeeping; anything else is left to it (and decoded again there).
-        const bool latin = vote == static_cast<std::uint16_t>(script::latin);
-        const bool cyrillic = vote == static_cast<std::uint16_t>(script::cyrillic);
-        // a script of this vote (a CJK vote has two: the first letter decoded below sets it, and
-        // until then skip_run_letters3 passes nothing)
-        std::uint8_t same = vote < vote_han ? static_cast<std::uint8_t>(vote) : 0xFF;
-        // skip_run_letters3 only where it may pay: after a three-byte letter (runs of two-byte
-        // letters, Arabic, Greek, Hebrew..., pay nothing per letter for it), and not in a kana
-        // run: Japanese changes script every few letters (hiragana, katakana, Han), so a path
-        // for one script would stop at once. Kana runs take skip_run_kana, which passes all four.
-        const bool three = static_cast<std::size_t>(p - base) - pos == 3;
-        const bool two = !latin && !cyrillic && static_cast<std::size_t>(p - base) - pos == 2;
-        const bool kana = r_vote == vote_kana;
-        for (;;) {
-          if (two) {
-            std::size_t letters = 0;
-            p = skip_run_letters2(p, e, same, letters);
-            count_voter(vote, letters);
-          }
-          if (three) {  // one test per pass for the other scripts (Latin passes once per word)
-            if (kana) {
-              p = skip_run_kana(p, e, r_letters, r_han, r_phonetic);
-            } else {
-              std::size_t letters = 0;
-              p = skip_run_letters3(p, e, same, letters);
-              count_voter(vote, letters);
-            }
-          }
-          if (cyrillic) p = skip_run_letters<script::cyrillic>(p, e, r_letters);
-          if (latin) {
-            p = skip_run_letters<script::latin>(p, e, r_letters);
-            const char* const w = p;
-            p = skip_ascii_letters(p, e);
-            r_letters += static_cast<std::size_t>(p - w);
-          }
-          if (p >= e) break;
-          const char* q = p;
-          if (static_cast<unsigned char>(*p) < 0x80) {
-            // ASCII non-letters (spaces, punctuation, digits: no letters, so nothing to count)
-            // followed by a letter of this vote stay inside the run, as rule 3 says; anything
-            // else after them is left to the general case, from the start of the gap.
-            if (!latin && ascii_letter[static_cast<unsigned char>(*p)]) break;
-            while (q < e && static_cast<unsigned char>(*q) < 0x80 && !ascii_letter[static_cast<unsigned char>(*q)]) ++q;
-            if (q >= e) break;
-            if (static_cast<unsigned char>(*q) < 0x80) {  // an ASCII letter: Latin
-              if (!latin) break;
-              p = q;
-              continue;
-            }
-            const uni_value& v = *decode_props(q, e).v;
-            const auto sc = static_cast<script>(v.sc);
-            // after a gap an Inherited mark is no voter
-            if (!is_letter_or_mark(static_cast<char_class>(v.cls)) || !is_real_script(sc) || vote_of(sc) != vote) break;
-            same = v.sc;
-            count_voter(vote);
-            p = q;
-            continue;
-          }
-          const uni_value& v = *decode_props(q, e).v;
-          if (v.sc != same) {
-            if (!is_letter_or_mark(static_cast<char_class>(v.cls))) break;
-            const auto sc = static_cast<script>(v.sc);
-            if (sc != script::inherited) {
-              if (!is_real_script(sc) || vote_of(sc) != vote) break;
-              same = v.sc;
-            }
-          } else if (!is_letter_or_mark(static_cast<char_class>(v.cls))) {
-            break;  // a digit or punctuation mark of the script
-          }
-          if (v.sc == static_cast<std::uint8_t>(script::inherited)) ++r_letters;  // an attached mark
-          else count_voter(vote);
-          p = q;
-        }
+        r.count_voter(vote);
+        p = skip_run_rest(p, e, vote, r_vote, static_cast<std::size_t>(p - base) - pos, r);
         continue;
       }
     } else if (kind == run_cp_kind::attached) {  // extends the open run's last voter
-      ++r_letters;
+      ++r.letters;
       continue;
     } else {  // a non-voter: part of the current gap
       in_gap = true;
@@ -489,12 +510,13 @@ LANGSIFT_INLINE void split_script_runs(std::string_view utf8, std::vector<script
     if (open && (vote == r_vote || (vote == vote_han && (r_vote == vote_kana || r_vote == vote_hangul)) ||
                  (r_vote == vote_han && (vote == vote_kana || vote == vote_hangul)))) {
       if (r_vote == vote_han) r_vote = vote;  // Han joins kana or Hangul
-      r_letters += gap_letters;
+      r.letters += gap_letters;
     } else {
       const bool had_run = open;
       std::size_t mid = 0;
       if (had_run) {
-        finish(ws ? first_ws : pos, r_letters + (ws ? gap_letters_before_ws : gap_letters));
+        finish_script_run(out, r_begin, ws ? first_ws : pos, r_vote, r, r_mid_letters,
+                          r.letters + (ws ? gap_letters_before_ws : gap_letters));
         mid = ws ? gap_letters - gap_letters_before_ws - gap_letters_after_ws : 0;
       }
       open = true;
@@ -502,11 +524,11 @@ LANGSIFT_INLINE void split_script_runs(std::string_view utf8, std::vector<script
       // After whitespace: start after it. Without: the earlier run kept the gap; before the first
       // run, the leading non-voters belong to it.
       r_begin = ws ? last_ws_end : had_run ? pos : 0;
-      r_letters = ws ? gap_letters_after_ws : had_run ? 0 : gap_letters;
-      r_han = r_phonetic = 0;
+      r.letters = ws ? gap_letters_after_ws : had_run ? 0 : gap_letters;
+      r.han = r.phonetic = 0;
       r_mid_letters = mid;
     }
-    count_voter(vote);
+    r.count_voter(vote);
     attach = true;
     in_gap = false;
     first_ws = last_ws_end = npos;
@@ -514,7 +536,8 @@ LANGSIFT_INLINE void split_script_runs(std::string_view utf8, std::vector<script
   }
   if (open) {
     const bool ws = first_ws != npos;
-    finish(ws ? first_ws : utf8.size(), r_letters + (ws ? gap_letters_before_ws : gap_letters));
+    finish_script_run(out, r_begin, ws ? first_ws : utf8.size(), r_vote, r, r_mid_letters,
+                      r.letters + (ws ? gap_letters_before_ws : gap_letters));
   }
 }
 

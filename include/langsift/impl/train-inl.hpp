@@ -57,223 +57,259 @@ inline void put(std::string& out, const T& v) {
   put_bytes(out, &v, sizeof v);
 }
 
-}  // namespace detail
+// Stage 1 of build_model, for one language: its kept features and their unquantised weights,
+// the floor of each feature kind, and its rank profile.
+struct lang_model {
+  std::vector<kept_feature> kept;
+  std::vector<float> weight;  // unquantised, parallel to kept
+  float floor[feature_kind_count] = {};
+  std::vector<std::uint64_t> rank;  // rank profile, most frequent first
+};
 
-LANGSIFT_INLINE std::string build_model(const std::vector<const language_counts*>& langs, const train_config& cfg,
-                               std::string_view info, build_report* report) {
-  using detail::kept_feature;
-  const std::size_t L = langs.size();
-  if (L == 0) throw std::invalid_argument("no languages to train");
-  if (L > 65535) throw std::invalid_argument("too many languages");
-  const unsigned fp_bits = cfg.fingerprint_bits;
-  if (fp_bits < 8 || fp_bits > 20) throw std::invalid_argument("fingerprint bits must be 8..20");
-  const unsigned payload_bits = 32 - fp_bits - 2;
-
-  // 1. Per language: kept features, log-probabilities, floors.
-  struct lang_model {
-    std::vector<kept_feature> kept;
-    std::vector<float> weight;  // unquantised, parallel to kept
-    float floor[feature_kind_count] = {};
-    std::vector<std::uint64_t> rank;  // rank profile, most frequent first
-  };
-  std::vector<lang_model> lm(L);
-  float max_weight = 0;
-  for (std::size_t l = 0; l < L; ++l) {
-    const language_counts& c = *langs[l];
-    lang_model& m = lm[l];
-    const float* W = cfg.weights_for(c.main_script());
-    m.kept = detail::select_features(c, W, cfg.top_k, cfg.min_count, false);
-    double min_lp[feature_kind_count];
-    for (double& x : min_lp) x = 0;
-    for (const auto& f : m.kept) {
-      const double lp = std::log(static_cast<double>(f.count) / static_cast<double>(c.total(f.kind)));
-      min_lp[f.kind] = std::min(min_lp[f.kind], lp);
-    }
-    for (unsigned k = 1; k < feature_kind_count; ++k) {
-      double base = min_lp[k];
-      if (base == 0) base = c.total(k) ? std::log(1.0 / static_cast<double>(c.total(k) + 1)) : -20.0;
-      m.floor[k] = static_cast<float>(W[k] * (base - cfg.floor_offset));
-    }
-    m.weight.resize(m.kept.size());
-    for (std::size_t i = 0; i < m.kept.size(); ++i) {
-      const auto& f = m.kept[i];
-      const double lp = std::log(static_cast<double>(f.count) / static_cast<double>(c.total(f.kind)));
-      m.weight[i] = static_cast<float>(W[f.kind] * lp) - m.floor[f.kind];
-      max_weight = std::max(max_weight, m.weight[i]);
-    }
-    for (const auto& f : detail::select_features(c, W, cfg.rank_profile_size, 1, true)) m.rank.push_back(f.hash);
+inline lang_model build_lang_model(const language_counts& c, const train_config& cfg) {
+  lang_model m;
+  const float* W = cfg.weights_for(c.main_script());
+  m.kept = select_features(c, W, cfg.top_k, cfg.min_count, false);
+  double min_lp[feature_kind_count];
+  for (double& x : min_lp) x = 0;
+  for (const auto& f : m.kept) {
+    const double lp = std::log(static_cast<double>(f.count) / static_cast<double>(c.total(f.kind)));
+    min_lp[f.kind] = std::min(min_lp[f.kind], lp);
   }
-  // Weights are quantised to q in 1..255 (weight = q × step): 8 bits lose nothing measurable on
-  // lingua-dev (6 bits neither), and let a dense row hold one byte per language.
-  const unsigned qmax = cfg.weight_bits ? (1u << std::min(cfg.weight_bits, 8u)) - 1 : 255;
-  const float step = max_weight > 0 ? max_weight / static_cast<float>(qmax) : 1.0f;
-  auto quantise = [&](float w) -> std::uint32_t {
-    return static_cast<std::uint32_t>(std::clamp<long>(std::lround(w / step), 1, static_cast<long>(qmax)));
-  };
+  for (unsigned k = 1; k < feature_kind_count; ++k) {
+    double base = min_lp[k];
+    if (base == 0) base = c.total(k) ? std::log(1.0 / static_cast<double>(c.total(k) + 1)) : -20.0;
+    m.floor[k] = static_cast<float>(W[k] * (base - cfg.floor_offset));
+  }
+  m.weight.resize(m.kept.size());
+  for (std::size_t i = 0; i < m.kept.size(); ++i) {
+    const auto& f = m.kept[i];
+    const double lp = std::log(static_cast<double>(f.count) / static_cast<double>(c.total(f.kind)));
+    m.weight[i] = static_cast<float>(W[f.kind] * lp) - m.floor[f.kind];
+  }
+  for (const auto& f : select_features(c, W, cfg.rank_profile_size, 1, true)) m.rank.push_back(f.hash);
+  return m;
+}
 
-  // 2. Script groups: the languages written in each script, in language order.
+// Weights are quantised to q in 1..255 (weight = q × step): 8 bits lose nothing measurable on
+// lingua-dev (6 bits neither), and let a dense row hold one byte per language.
+struct weight_quantiser {
+  unsigned qmax;
+  float step;
+  weight_quantiser(const std::vector<lang_model>& lm, unsigned weight_bits) {
+    float max_weight = 0;
+    for (const lang_model& m : lm)
+      for (float w : m.weight) max_weight = std::max(max_weight, w);
+    qmax = weight_bits ? (1u << std::min(weight_bits, 8u)) - 1 : 255;
+    step = max_weight > 0 ? max_weight / static_cast<float>(qmax) : 1.0f;
+  }
+  std::uint32_t operator()(float w) const {
+    return static_cast<std::uint32_t>(std::clamp<long>(std::lround(w / step), 1, static_cast<long>(qmax)));
+  }
+};
+
+// Stage 2: the script groups, the languages written in each script, in language order.
+struct script_groups {
   std::vector<script> group_script;
-  std::vector<std::uint16_t> lang_group(L), lang_local(L);
+  std::vector<std::uint16_t> lang_group, lang_local;  // per language: its group, its index there
   std::vector<std::vector<std::uint16_t>> group_langs;
+  std::size_t size() const { return group_script.size(); }
+};
+
+inline script_groups group_by_script(const std::vector<const language_counts*>& langs) {
+  const std::size_t L = langs.size();
+  script_groups s;
+  s.lang_group.resize(L);
+  s.lang_local.resize(L);
   for (std::size_t l = 0; l < L; ++l) {
     const script sc = langs[l]->main_script();
-    auto it = std::find(group_script.begin(), group_script.end(), sc);
-    std::size_t g = static_cast<std::size_t>(it - group_script.begin());
-    if (it == group_script.end()) {
-      group_script.push_back(sc);
-      group_langs.emplace_back();
+    auto it = std::find(s.group_script.begin(), s.group_script.end(), sc);
+    std::size_t g = static_cast<std::size_t>(it - s.group_script.begin());
+    if (it == s.group_script.end()) {
+      s.group_script.push_back(sc);
+      s.group_langs.emplace_back();
     }
-    lang_group[l] = static_cast<std::uint16_t>(g);
-    lang_local[l] = static_cast<std::uint16_t>(group_langs[g].size());
-    group_langs[g].push_back(static_cast<std::uint16_t>(l));
+    s.lang_group[l] = static_cast<std::uint16_t>(g);
+    s.lang_local[l] = static_cast<std::uint16_t>(s.group_langs[g].size());
+    s.group_langs[g].push_back(static_cast<std::uint16_t>(l));
   }
-  const std::size_t G = group_script.size();
+  return s;
+}
 
-  // 3. Per group: feature -> (local language, q) postings; one posting inline in the slot, 2..4
-  //    in a short list record, 5..8 in a list record, more in a dense row; all de-duplicated.
-  struct group_build {
-    group_record rec{};
-    std::vector<std::uint32_t> slots, lists, short_lists;  // 8 and 4 entries per record
-    std::vector<std::uint8_t> rows;
-  };
-  std::vector<group_build> gb(G);
-  build_report rep;
-  for (std::size_t g = 0; g < G; ++g) {
-    group_build& B = gb[g];
-    const std::size_t n = group_langs[g].size();
-    B.rec.script = static_cast<std::uint8_t>(group_script[g]);
-    B.rec.size = static_cast<std::uint32_t>(n);
-    B.rec.size_pad = static_cast<std::uint32_t>((n + 31) / 32 * 32);
-    unsigned lang_bits = 1;
-    while ((std::size_t{1} << lang_bits) < n) ++lang_bits;
-    if (lang_bits + 1 > payload_bits) throw std::invalid_argument("too many languages in one script for the slot layout");
-    B.rec.lang_bits = static_cast<std::uint8_t>(lang_bits);
-    B.rec.inline_q_bits = static_cast<std::uint8_t>(std::min(8u, payload_bits - lang_bits));
-    if (B.rec.inline_q_bits < 8 || B.rec.size_pad > 512)
-      throw std::invalid_argument("too many languages in one script (at most 512)");
-    B.rec.entry_bytes = n <= 256 ? 2 : 4;
-    B.rec.kinds = weighted_kinds(cfg.weights_for(group_script[g]));
+// Stage 3, the table of one script group: its record and arrays.
+struct group_build {
+  group_record rec{};
+  std::vector<std::uint32_t> slots, lists, short_lists;  // 8 and 4 entries per record
+  std::vector<std::uint8_t> rows;
+};
 
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> postings;  // (local << 8 | q)
-    for (std::uint16_t l : group_langs[g])
-      for (std::size_t i = 0; i < lm[l].kept.size(); ++i)
-        postings[lm[l].kept[i].hash].push_back(static_cast<std::uint32_t>(lang_local[l]) << 8 | quantise(lm[l].weight[i]));
-    std::vector<std::uint64_t> hashes;
-    hashes.reserve(postings.size());
-    for (auto& [h, v] : postings) hashes.push_back(h);
-    std::sort(hashes.begin(), hashes.end());
+// The record's layout fields for a group of n languages (throws if the slot layout cannot hold it).
+inline group_record group_layout(std::size_t n, script sc, const train_config& cfg, unsigned payload_bits) {
+  group_record rec{};
+  rec.script = static_cast<std::uint8_t>(sc);
+  rec.size = static_cast<std::uint32_t>(n);
+  rec.size_pad = static_cast<std::uint32_t>((n + 31) / 32 * 32);
+  unsigned lang_bits = 1;
+  while ((std::size_t{1} << lang_bits) < n) ++lang_bits;
+  if (lang_bits + 1 > payload_bits) throw std::invalid_argument("too many languages in one script for the slot layout");
+  rec.lang_bits = static_cast<std::uint8_t>(lang_bits);
+  rec.inline_q_bits = static_cast<std::uint8_t>(std::min(8u, payload_bits - lang_bits));
+  if (rec.inline_q_bits < 8 || rec.size_pad > 512)
+    throw std::invalid_argument("too many languages in one script (at most 512)");
+  rec.entry_bytes = n <= 256 ? 2 : 4;
+  rec.kinds = weighted_kinds(cfg.weights_for(sc));
+  return rec;
+}
 
-    std::map<std::vector<std::uint32_t>, std::uint32_t> list_ids, short_list_ids, row_ids;
-    std::vector<std::uint32_t> value(hashes.size());
-    for (std::size_t i = 0; i < hashes.size(); ++i) {
-      auto& v = postings[hashes[i]];
-      std::sort(v.begin(), v.end());
-      std::uint32_t type, payload;
-      if (v.size() == 1) {
-        type = 0;
-        payload = (v[0] >> 8) << B.rec.inline_q_bits | (v[0] & 0xFF);
-        ++rep.inline_postings;
-      } else if (v.size() > group_table::kListEntries) {
-        type = 2;
-        auto [it, fresh] = row_ids.emplace(v, static_cast<std::uint32_t>(row_ids.size()));
-        if (fresh) {
-          B.rows.resize(B.rows.size() + B.rec.size_pad, 0);
-          std::uint8_t* row = B.rows.data() + B.rows.size() - B.rec.size_pad;
-          for (std::uint32_t x : v) row[x >> 8] = static_cast<std::uint8_t>(x & 0xFF);
-        }
-        payload = it->second;
-      } else {
-        const bool small = v.size() <= group_table::kShortListEntries;
-        type = small ? 3 : 1;
-        auto& ids = small ? short_list_ids : list_ids;
-        auto& records = small ? B.short_lists : B.lists;
-        const std::size_t cap = small ? group_table::kShortListEntries : group_table::kListEntries;
-        auto [it, fresh] = ids.emplace(v, static_cast<std::uint32_t>(ids.size()));
-        if (fresh) {
-          records.insert(records.end(), v.begin(), v.end());
-          records.resize(records.size() + cap - v.size(), 0);
-        }
-        payload = it->second;
+// Encodes each feature's postings (local language << 8 | q, sorted) as a slot value: one posting
+// inline in the slot, 2..4 in a short list record, 5..8 in a list record, more in a dense row;
+// records and rows are de-duplicated, and counted in B.rec and rep. Returns the values, parallel
+// to `postings`.
+inline std::vector<std::uint32_t> encode_postings(std::vector<std::vector<std::uint32_t>>& postings, group_build& B,
+                                                  unsigned payload_bits, build_report& rep) {
+  std::map<std::vector<std::uint32_t>, std::uint32_t> list_ids, short_list_ids, row_ids;
+  std::vector<std::uint32_t> value(postings.size());
+  for (std::size_t i = 0; i < postings.size(); ++i) {
+    auto& v = postings[i];
+    std::sort(v.begin(), v.end());
+    std::uint32_t type, payload;
+    if (v.size() == 1) {
+      type = 0;
+      payload = (v[0] >> 8) << B.rec.inline_q_bits | (v[0] & 0xFF);
+      ++rep.inline_postings;
+    } else if (v.size() > group_table::kListEntries) {
+      type = 2;
+      auto [it, fresh] = row_ids.emplace(v, static_cast<std::uint32_t>(row_ids.size()));
+      if (fresh) {
+        B.rows.resize(B.rows.size() + B.rec.size_pad, 0);
+        std::uint8_t* row = B.rows.data() + B.rows.size() - B.rec.size_pad;
+        for (std::uint32_t x : v) row[x >> 8] = static_cast<std::uint8_t>(x & 0xFF);
       }
-      if (payload >= (1u << payload_bits)) throw std::invalid_argument("too many distinct posting lists; lower top_k");
-      value[i] = type << payload_bits | payload;
-    }
-    B.rec.list_count = static_cast<std::uint32_t>(list_ids.size());
-    B.rec.short_list_count = static_cast<std::uint32_t>(short_list_ids.size());
-    B.rec.row_count = static_cast<std::uint32_t>(row_ids.size());
-    rep.features += hashes.size();
-    rep.lists += list_ids.size() + short_list_ids.size();
-    rep.postings += B.lists.size() + B.short_lists.size();
-    rep.rows += row_ids.size();
-
-    // Bucketed cuckoo hashing: 4 slots per bucket, two candidate buckets per feature.
-    std::uint32_t buckets = static_cast<std::uint32_t>(
-        std::max<double>(1, std::ceil(static_cast<double>(hashes.size()) / (4 * cfg.max_load))));
-    std::vector<std::int64_t> slot_item;  // index into hashes, -1 empty
-    for (int attempt = 0;; ++attempt) {
-      slot_item.assign(std::size_t{buckets} * 4, -1);
-      std::uint64_t rng = 0x853c49e6748fea9bull;
-      bool ok = true;
-      for (std::size_t i = 0; i < hashes.size() && ok; ++i) {
-        std::int64_t item = static_cast<std::int64_t>(i);
-        for (int kick = 0; kick < 2000 && item >= 0; ++kick) {
-          const auto a = detail::address_of(hashes[static_cast<std::size_t>(item)], buckets, fp_bits);
-          for (std::uint32_t b : {a.b1, a.b2})
-            for (int s = 0; s < 4 && item >= 0; ++s)
-              if (slot_item[std::size_t{b} * 4 + s] < 0) {
-                slot_item[std::size_t{b} * 4 + s] = item;
-                item = -1;
-              }
-          if (item < 0) break;
-          rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-          const std::uint32_t b = (rng >> 40) & 1 ? a.b1 : a.b2;
-          std::swap(item, slot_item[std::size_t{b} * 4 + ((rng >> 33) & 3)]);
-        }
-        if (item >= 0) ok = false;
+      payload = it->second;
+    } else {
+      const bool small = v.size() <= group_table::kShortListEntries;
+      type = small ? 3 : 1;
+      auto& ids = small ? short_list_ids : list_ids;
+      auto& records = small ? B.short_lists : B.lists;
+      const std::size_t cap = small ? group_table::kShortListEntries : group_table::kListEntries;
+      auto [it, fresh] = ids.emplace(v, static_cast<std::uint32_t>(ids.size()));
+      if (fresh) {
+        records.insert(records.end(), v.begin(), v.end());
+        records.resize(records.size() + cap - v.size(), 0);
       }
-      if (ok) break;
-      if (attempt > 20) throw std::runtime_error("could not build the feature table");
-      buckets = static_cast<std::uint32_t>(buckets * 1.03) + 1;
+      payload = it->second;
     }
-    B.slots.assign(std::size_t{buckets} * 4, 0);
-    for (std::size_t s = 0; s < B.slots.size(); ++s) {
-      if (slot_item[s] < 0) continue;
-      const std::size_t i = static_cast<std::size_t>(slot_item[s]);
-      B.slots[s] = detail::address_of(hashes[i], buckets, fp_bits).fp << (32 - fp_bits) | value[i];
-    }
-    B.rec.bucket_count = buckets;
-    rep.buckets += buckets;
+    if (payload >= (1u << payload_bits)) throw std::invalid_argument("too many distinct posting lists; lower top_k");
+    value[i] = type << payload_bits | payload;
   }
-  rep.load = rep.buckets ? static_cast<double>(rep.features) / (4.0 * static_cast<double>(rep.buckets)) : 0;
+  B.rec.list_count = static_cast<std::uint32_t>(list_ids.size());
+  B.rec.short_list_count = static_cast<std::uint32_t>(short_list_ids.size());
+  B.rec.row_count = static_cast<std::uint32_t>(row_ids.size());
+  rep.lists += list_ids.size() + short_list_ids.size();
+  rep.postings += B.lists.size() + B.short_lists.size();
+  rep.rows += row_ids.size();
+  return value;
+}
 
-  // 4. Expected fit of each language on held-out text of its own (for the normalised score).
-  std::vector<float> expected_fit(L, 0);
-  for (std::size_t l = 0; l < L; ++l) {
-    std::unordered_map<std::uint64_t, float> w;
-    w.reserve(lm[l].kept.size());
+// Bucketed cuckoo hashing: 4 slots per bucket, two candidate buckets per feature. Fills B.slots
+// (fingerprint and value) and B.rec.bucket_count.
+inline void place_in_buckets(const std::vector<std::uint64_t>& hashes, const std::vector<std::uint32_t>& value,
+                             group_build& B, double max_load, unsigned fp_bits) {
+  std::uint32_t buckets = static_cast<std::uint32_t>(
+      std::max<double>(1, std::ceil(static_cast<double>(hashes.size()) / (4 * max_load))));
+  std::vector<std::int64_t> slot_item;  // index into hashes, -1 empty
+  for (int attempt = 0;; ++attempt) {
+    slot_item.assign(std::size_t{buckets} * 4, -1);
+    std::uint64_t rng = 0x853c49e6748fea9bull;
+    bool ok = true;
+    for (std::size_t i = 0; i < hashes.size() && ok; ++i) {
+      std::int64_t item = static_cast<std::int64_t>(i);
+      for (int kick = 0; kick < 2000 && item >= 0; ++kick) {
+        const auto a = address_of(hashes[static_cast<std::size_t>(item)], buckets, fp_bits);
+        for (std::uint32_t b : {a.b1, a.b2})
+          for (int s = 0; s < 4 && item >= 0; ++s)
+            if (slot_item[std::size_t{b} * 4 + s] < 0) {
+              slot_item[std::size_t{b} * 4 + s] = item;
+              item = -1;
+            }
+        if (item < 0) break;
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        const std::uint32_t b = (rng >> 40) & 1 ? a.b1 : a.b2;
+        std::swap(item, slot_item[std::size_t{b} * 4 + ((rng >> 33) & 3)]);
+      }
+      if (item >= 0) ok = false;
+    }
+    if (ok) break;
+    if (attempt > 20) throw std::runtime_error("could not build the feature table");
+    buckets = static_cast<std::uint32_t>(buckets * 1.03) + 1;
+  }
+  B.slots.assign(std::size_t{buckets} * 4, 0);
+  for (std::size_t s = 0; s < B.slots.size(); ++s) {
+    if (slot_item[s] < 0) continue;
+    const std::size_t i = static_cast<std::size_t>(slot_item[s]);
+    B.slots[s] = address_of(hashes[i], buckets, fp_bits).fp << (32 - fp_bits) | value[i];
+  }
+  B.rec.bucket_count = buckets;
+}
+
+// Stage 3 for group g: feature -> (local language, q) postings, encoded and placed in buckets.
+inline group_build build_group(const script_groups& groups, std::size_t g, const std::vector<lang_model>& lm,
+                               const weight_quantiser& quantise, const train_config& cfg, unsigned fp_bits,
+                               build_report& rep) {
+  const unsigned payload_bits = 32 - fp_bits - 2;
+  group_build B;
+  B.rec = group_layout(groups.group_langs[g].size(), groups.group_script[g], cfg, payload_bits);
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_hash;  // (local << 8 | q)
+  for (std::uint16_t l : groups.group_langs[g])
     for (std::size_t i = 0; i < lm[l].kept.size(); ++i)
-      w.emplace(lm[l].kept[i].hash, static_cast<float>(quantise(lm[l].weight[i])) * step);
-    double sum = 0;
-    std::size_t n = 0;
-    const float* W = cfg.weights_for(langs[l]->main_script());
-    for (const auto& line : langs[l]->sample()) {
-      double hit = 0;
-      std::size_t feats = 0;
-      langs[l]->for_each_counted_feature(line, [&](std::uint64_t h, unsigned kind) {
-        if (W[kind] <= 0) return;
-        ++feats;
-        auto it = w.find(h);
-        if (it != w.end()) hit += it->second;
-      });
-      if (feats) {
-        sum += hit / static_cast<double>(feats);
-        ++n;
-      }
-    }
-    expected_fit[l] = n ? static_cast<float>(sum / static_cast<double>(n)) : 0.0f;
-  }
+      by_hash[lm[l].kept[i].hash].push_back(static_cast<std::uint32_t>(groups.lang_local[l]) << 8 |
+                                            quantise(lm[l].weight[i]));
+  std::vector<std::uint64_t> hashes;
+  hashes.reserve(by_hash.size());
+  for (auto& [h, v] : by_hash) hashes.push_back(h);
+  std::sort(hashes.begin(), hashes.end());
+  std::vector<std::vector<std::uint32_t>> postings(hashes.size());  // in hash order
+  for (std::size_t i = 0; i < hashes.size(); ++i) postings[i] = std::move(by_hash[hashes[i]]);
 
-  // 5. Serialise.
+  const std::vector<std::uint32_t> value = encode_postings(postings, B, payload_bits, rep);
+  rep.features += hashes.size();
+  place_in_buckets(hashes, value, B, cfg.max_load, fp_bits);
+  rep.buckets += B.rec.bucket_count;
+  return B;
+}
+
+// Stage 4: the expected fit of a language on held-out text of its own (for the normalised
+// score): over its held-out sample lines, the mean of a line's quantised weights (0 for a
+// feature not kept) per feature of a weighted kind.
+inline float held_out_fit(const language_counts& c, const lang_model& m, const weight_quantiser& quantise,
+                          const train_config& cfg) {
+  std::unordered_map<std::uint64_t, float> w;
+  w.reserve(m.kept.size());
+  for (std::size_t i = 0; i < m.kept.size(); ++i)
+    w.emplace(m.kept[i].hash, static_cast<float>(quantise(m.weight[i])) * quantise.step);
+  double sum = 0;
+  std::size_t n = 0;
+  const float* W = cfg.weights_for(c.main_script());
+  for (const auto& line : c.sample()) {
+    double hit = 0;
+    std::size_t feats = 0;
+    c.for_each_counted_feature(line, [&](std::uint64_t h, unsigned kind) {
+      if (W[kind] <= 0) return;
+      ++feats;
+      auto it = w.find(h);
+      if (it != w.end()) hit += it->second;
+    });
+    if (feats) {
+      sum += hit / static_cast<double>(feats);
+      ++n;
+    }
+  }
+  return n ? static_cast<float>(sum / static_cast<double>(n)) : 0.0f;
+}
+
+// Stage 5, serialisation: the PARM section.
+inline model_params model_params_of(const train_config& cfg, unsigned fp_bits, float step, std::size_t L,
+                                    std::size_t G) {
   model_params P{};
   P.min_order = cfg.features.min_order;
   P.max_order = cfg.features.max_order;
@@ -286,99 +322,98 @@ LANGSIFT_INLINE std::string build_model(const std::vector<const language_counts*
   P.rank_profile_size = cfg.rank_profile_size;
   P.calibration_a = cfg.calibration_a;
   P.calibration_b = cfg.calibration_b;
+  return P;
+}
 
-  std::vector<language_record> records(L);
-  for (std::size_t l = 0; l < L; ++l) {
-    language_record& r = records[l];
-    std::memset(&r, 0, sizeof r);
-    const std::string& code = langs[l]->code();
-    if (code.empty() || code.size() >= sizeof r.code) throw std::invalid_argument("bad language code '" + code + "'");
-    std::memcpy(r.code, code.data(), code.size());
-    r.script = static_cast<std::uint8_t>(langs[l]->main_script());
-    r.group = lang_group[l];
-    r.local = lang_local[l];
-    r.train_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(langs[l]->bytes(), 0xFFFFFFFFu));
-    for (unsigned k = 0; k < feature_kind_count; ++k) r.floor[k] = lm[l].floor[k];
-    r.expected_fit = expected_fit[l];
-  }
+// The LANG section's record of language l.
+inline language_record language_record_of(const language_counts& c, const lang_model& m, const script_groups& groups,
+                                           std::size_t l, float fit) {
+  language_record r;
+  std::memset(&r, 0, sizeof r);
+  const std::string& code = c.code();
+  if (code.empty() || code.size() >= sizeof r.code) throw std::invalid_argument("bad language code '" + code + "'");
+  std::memcpy(r.code, code.data(), code.size());
+  r.script = static_cast<std::uint8_t>(c.main_script());
+  r.group = groups.lang_group[l];
+  r.local = groups.lang_local[l];
+  r.train_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(c.bytes(), 0xFFFFFFFFu));
+  for (unsigned k = 0; k < feature_kind_count; ++k) r.floor[k] = m.floor[k];
+  r.expected_fit = fit;
+  return r;
+}
 
-  // TABL: every group's arrays, each 64-byte aligned within the section.
-  std::string tabl;
-  auto place = [&](const void* data, std::size_t bytes) -> std::uint64_t {
-    while (tabl.size() % 64) tabl.push_back('\0');
-    const std::uint64_t off = tabl.size();
-    detail::put_bytes(tabl, data, bytes);
-    return off;
-  };
-  std::string grup;
-  for (std::size_t g = 0; g < G; ++g) {
+// Appends `bytes` to a TABL section at the next 64-byte boundary; returns its offset.
+inline std::uint64_t place_aligned(std::string& tabl, const void* data, std::size_t bytes) {
+  while (tabl.size() % 64) tabl.push_back('\0');
+  const std::uint64_t off = tabl.size();
+  put_bytes(tabl, data, bytes);
+  return off;
+}
+
+// List entries are stored in entry_bytes (2 or 4) each.
+inline std::uint64_t place_entries(std::string& tabl, const std::vector<std::uint32_t>& e, unsigned entry_bytes) {
+  if (entry_bytes == 4) return place_aligned(tabl, e.data(), e.size() * 4);
+  std::vector<std::uint16_t> e16(e.begin(), e.end());
+  return place_aligned(tabl, e16.data(), e16.size() * 2);
+}
+
+// The GRUP and TABL sections: every group's record, and its arrays, each 64-byte aligned within
+// TABL (the records get the arrays' offsets).
+inline void group_sections(std::vector<group_build>& gb, const script_groups& groups, std::string& grup,
+                           std::string& tabl) {
+  for (std::size_t g = 0; g < gb.size(); ++g) {
     group_build& B = gb[g];
-    B.rec.langs_offset = place(group_langs[g].data(), group_langs[g].size() * 2);
-    B.rec.slots_offset = place(B.slots.data(), B.slots.size() * 4);
-    auto place_entries = [&](const std::vector<std::uint32_t>& e) {
-      if (B.rec.entry_bytes == 4) return place(e.data(), e.size() * 4);
-      std::vector<std::uint16_t> e16(e.begin(), e.end());
-      return place(e16.data(), e16.size() * 2);
-    };
-    B.rec.lists_offset = place_entries(B.lists);
-    B.rec.short_lists_offset = place_entries(B.short_lists);
-    B.rec.rows_offset = place(B.rows.data(), B.rows.size());
-    detail::put(grup, B.rec);
+    B.rec.langs_offset = place_aligned(tabl, groups.group_langs[g].data(), groups.group_langs[g].size() * 2);
+    B.rec.slots_offset = place_aligned(tabl, B.slots.data(), B.slots.size() * 4);
+    B.rec.lists_offset = place_entries(tabl, B.lists, B.rec.entry_bytes);
+    B.rec.short_lists_offset = place_entries(tabl, B.short_lists, B.rec.entry_bytes);
+    B.rec.rows_offset = place_aligned(tabl, B.rows.data(), B.rows.size());
+    put(grup, B.rec);
   }
   while (tabl.size() % 64) tabl.push_back('\0');
+}
 
-  struct section {
-    std::uint32_t tag;
-    std::string data;
+// The RANK section: the rank-order multi-profile hash, ready to use: sorted n-gram hashes and
+// their (language, rank) postings.
+inline std::string rank_section(const std::vector<lang_model>& lm) {
+  struct entry {
+    std::uint64_t h;
+    std::uint16_t lang, rank;
   };
-  std::vector<section> secs;
-  secs.push_back({model_tag("INFO"), std::string(info)});
-  {
-    std::string x;
-    detail::put(x, P);
-    secs.push_back({model_tag("PARM"), std::move(x)});
-  }
-  {
-    std::string x;
-    detail::put_bytes(x, records.data(), records.size() * sizeof(language_record));
-    secs.push_back({model_tag("LANG"), std::move(x)});
-  }
-  secs.push_back({model_tag("GRUP"), std::move(grup)});
-  secs.push_back({model_tag("TABL"), std::move(tabl)});
-  {
-    // The rank-order multi-profile hash, ready to use: sorted n-gram hashes and their
-    // (language, rank) postings.
-    struct entry {
-      std::uint64_t h;
-      std::uint16_t lang, rank;
-    };
-    std::vector<entry> all;
-    for (std::size_t l = 0; l < L; ++l)
-      for (std::size_t r = 0; r < lm[l].rank.size(); ++r)
-        all.push_back({lm[l].rank[r], static_cast<std::uint16_t>(l), static_cast<std::uint16_t>(r)});
-    std::sort(all.begin(), all.end(), [](const entry& a, const entry& b) { return a.h != b.h ? a.h < b.h : a.lang < b.lang; });
-    std::vector<std::uint64_t> keys;
-    std::vector<std::uint32_t> offsets;
-    for (std::size_t i = 0; i < all.size(); ++i)
-      if (i == 0 || all[i].h != all[i - 1].h) {
-        keys.push_back(all[i].h);
-        offsets.push_back(static_cast<std::uint32_t>(i));
-      }
-    offsets.push_back(static_cast<std::uint32_t>(all.size()));
-    std::string x;
-    detail::put(x, static_cast<std::uint32_t>(keys.size()));
-    detail::put(x, static_cast<std::uint32_t>(all.size()));
-    detail::put_bytes(x, keys.data(), keys.size() * 8);
-    detail::put_bytes(x, offsets.data(), offsets.size() * 4);
-    for (const auto& e : all) {
-      detail::put(x, e.lang);
-      detail::put(x, e.rank);
+  std::vector<entry> all;
+  for (std::size_t l = 0; l < lm.size(); ++l)
+    for (std::size_t r = 0; r < lm[l].rank.size(); ++r)
+      all.push_back({lm[l].rank[r], static_cast<std::uint16_t>(l), static_cast<std::uint16_t>(r)});
+  std::sort(all.begin(), all.end(), [](const entry& a, const entry& b) { return a.h != b.h ? a.h < b.h : a.lang < b.lang; });
+  std::vector<std::uint64_t> keys;
+  std::vector<std::uint32_t> offsets;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (i == 0 || all[i].h != all[i - 1].h) {
+      keys.push_back(all[i].h);
+      offsets.push_back(static_cast<std::uint32_t>(i));
     }
-    secs.push_back({model_tag("RANK"), std::move(x)});
+  offsets.push_back(static_cast<std::uint32_t>(all.size()));
+  std::string x;
+  put(x, static_cast<std::uint32_t>(keys.size()));
+  put(x, static_cast<std::uint32_t>(all.size()));
+  put_bytes(x, keys.data(), keys.size() * 8);
+  put_bytes(x, offsets.data(), offsets.size() * 4);
+  for (const auto& e : all) {
+    put(x, e.lang);
+    put(x, e.rank);
   }
+  return x;
+}
 
-  // Sections start 64-byte aligned in the file (the TABL arrays are then 64-byte aligned in
-  // memory for a model loaded from a 64-byte aligned buffer, such as the embedded one).
+struct model_section {
+  std::uint32_t tag;
+  std::string data;
+};
+
+// The file: a 64-byte header, the section table (tag, offset, size: 24 bytes each), then the
+// sections. Sections start 64-byte aligned in the file (the TABL arrays are then 64-byte aligned
+// in memory for a model loaded from a 64-byte aligned buffer, such as the embedded one).
+inline std::string assemble_model_file(const std::vector<model_section>& secs) {
   std::string out(64, '\0');
   const std::size_t table_at = out.size();
   out.append(secs.size() * 24, '\0');
@@ -401,6 +436,63 @@ LANGSIFT_INLINE std::string build_model(const std::vector<const language_counts*
   std::memcpy(out.data() + 32, &nsec, 4);
   const std::uint64_t sum = XXH3_64bits(out.data() + 64, out.size() - 64);
   std::memcpy(out.data() + 24, &sum, 8);
+  return out;
+}
+
+}  // namespace detail
+
+LANGSIFT_INLINE std::string build_model(const std::vector<const language_counts*>& langs, const train_config& cfg,
+                               std::string_view info, build_report* report) {
+  using namespace detail;
+  const std::size_t L = langs.size();
+  if (L == 0) throw std::invalid_argument("no languages to train");
+  if (L > 65535) throw std::invalid_argument("too many languages");
+  const unsigned fp_bits = cfg.fingerprint_bits;
+  if (fp_bits < 8 || fp_bits > 20) throw std::invalid_argument("fingerprint bits must be 8..20");
+
+  // 1. Per language: kept features, weights, floors, rank profile; one quantisation for all.
+  std::vector<lang_model> lm;
+  lm.reserve(L);
+  for (const language_counts* c : langs) lm.push_back(build_lang_model(*c, cfg));
+  const weight_quantiser quantise(lm, cfg.weight_bits);
+
+  // 2. Script groups.
+  const script_groups groups = group_by_script(langs);
+  const std::size_t G = groups.size();
+
+  // 3. Per group: its feature table.
+  std::vector<group_build> gb;
+  gb.reserve(G);
+  build_report rep;
+  for (std::size_t g = 0; g < G; ++g) gb.push_back(build_group(groups, g, lm, quantise, cfg, fp_bits, rep));
+  rep.load = rep.buckets ? static_cast<double>(rep.features) / (4.0 * static_cast<double>(rep.buckets)) : 0;
+
+  // 4. Expected fit of each language on held-out text of its own.
+  std::vector<float> fit(L);
+  for (std::size_t l = 0; l < L; ++l) fit[l] = held_out_fit(*langs[l], lm[l], quantise, cfg);
+
+  // 5. Serialise.
+  std::vector<language_record> records(L);
+  for (std::size_t l = 0; l < L; ++l) records[l] = language_record_of(*langs[l], lm[l], groups, l, fit[l]);
+  std::string grup, tabl;
+  group_sections(gb, groups, grup, tabl);
+  std::vector<model_section> secs;
+  secs.push_back({model_tag("INFO"), std::string(info)});
+  {
+    std::string x;
+    put(x, model_params_of(cfg, fp_bits, quantise.step, L, G));
+    secs.push_back({model_tag("PARM"), std::move(x)});
+  }
+  {
+    std::string x;
+    put_bytes(x, records.data(), records.size() * sizeof(language_record));
+    secs.push_back({model_tag("LANG"), std::move(x)});
+  }
+  secs.push_back({model_tag("GRUP"), std::move(grup)});
+  secs.push_back({model_tag("TABL"), std::move(tabl)});
+  secs.push_back({model_tag("RANK"), rank_section(lm)});
+
+  std::string out = assemble_model_file(secs);
   rep.bytes = out.size();
   if (report) *report = rep;
   return out;

@@ -212,66 +212,33 @@ LANGSIFT_INLINE void uri_remove_dot_segments(std::string& out, std::size_t from)
   out.resize(from + w);
 }
 
-LANGSIFT_INLINE bool uri_resolve_rfc(const uri_view* base, std::string_view ref, std::string& out) {
-  out.clear();
-  ref = uri_trim(ref);
-  std::optional<uri_view> rp = parse_uri(ref);
-  if (!rp) return false;
-  uri_view r = *rp;
-  // A relative reference against a special base: backslashes are slashes there too, which
-  // changes where an authority ends; reparse with that knowledge.
-  if (r.scheme.empty() && base && uri_is_special(base->scheme) &&
-      ref.find('\\') != std::string_view::npos) {
-    // "\\host\p" behaves as "//host/p".
-    if (ref.size() >= 2 && (ref[0] == '/' || ref[0] == '\\') && (ref[1] == '/' || ref[1] == '\\')) {
-      uri_view t;
-      std::size_t k = 2;
-      while (k < ref.size() && (ref[k] == '/' || ref[k] == '\\')) ++k;
-      std::size_t e = k;
-      while (e < ref.size() && ref[e] != '/' && ref[e] != '\\' && ref[e] != '?' && ref[e] != '#') ++e;
-      t.has_authority = true;
-      t.authority = ref.substr(k, e - k);
-      if (!uri_split_authority(t)) return false;
-      std::optional<uri_view> tail = parse_uri(ref.substr(e));
-      if (!tail) return false;
-      t.path = tail->path;
-      t.query = tail->query;
-      t.fragment = tail->fragment;
-      t.has_query = tail->has_query;
-      t.has_fragment = tail->has_fragment;
-      r = t;
-    }
-  }
-  // RFC 3986 §5.2.2 "for backward compatibility": "http:g" against an http base is relative.
-  if (!r.scheme.empty() && base && !r.has_authority && uri_is_special(r.scheme) &&
-      uri_iequals(r.scheme, base->scheme))
-    r.scheme = {};
+// A relative reference that starts with two slashes or backslashes, against a special base
+// (where backslashes are slashes too, which changes where an authority ends): "\\host\p"
+// behaves as "//host/p". Reparses `ref` into r that way; false if it is invalid then.
+LANGSIFT_INLINE bool uri_reparse_backslashes(std::string_view ref, uri_view& r) {
+  uri_view t;
+  std::size_t k = 2;
+  while (k < ref.size() && (ref[k] == '/' || ref[k] == '\\')) ++k;
+  std::size_t e = k;
+  while (e < ref.size() && ref[e] != '/' && ref[e] != '\\' && ref[e] != '?' && ref[e] != '#') ++e;
+  t.has_authority = true;
+  t.authority = ref.substr(k, e - k);
+  if (!uri_split_authority(t)) return false;
+  std::optional<uri_view> tail = parse_uri(ref.substr(e));
+  if (!tail) return false;
+  t.path = tail->path;
+  t.query = tail->query;
+  t.fragment = tail->fragment;
+  t.has_query = tail->has_query;
+  t.has_fragment = tail->has_fragment;
+  r = t;
+  return true;
+}
 
-  const uri_view* auth_from = nullptr;  // whose authority the target takes
-  std::string_view scheme;
-  if (!r.scheme.empty()) {
-    scheme = r.scheme;
-    if (r.has_authority) auth_from = &r;
-  } else {
-    if (!base || base->scheme.empty()) return false;
-    scheme = base->scheme;
-    auth_from = r.has_authority ? &r : (base->has_authority ? base : nullptr);
-  }
-  const bool special = uri_is_special(scheme);
-  if (special && (!auth_from || auth_from->host.empty())) return false;
-
-  for (char c : scheme) out.push_back(uri_lower(c));
-  out.push_back(':');
-  if (auth_from) {
-    out.append("//");
-    if (!uri_append_authority(out, *auth_from)) {
-      out.clear();
-      return false;
-    }
-  }
-  const std::size_t path_start = out.size();
-  std::string_view query;
-  bool has_query = false;
+// RFC 3986 §5.2.2: the target's path (appended to `out`, which ends at path_start, with dot
+// segments removed) and query, from the reference r and the base.
+LANGSIFT_INLINE void uri_target_path(const uri_view& r, const uri_view* base, bool special, std::size_t path_start,
+                                     std::string& out, std::string_view& query, bool& has_query) {
   if (!r.scheme.empty() || r.has_authority) {
     uri_append_encoded(out, r.path, special);
     uri_remove_dot_segments(out, path_start);
@@ -308,6 +275,50 @@ LANGSIFT_INLINE bool uri_resolve_rfc(const uri_view* base, std::string_view ref,
     query = r.query;
     has_query = r.has_query;
   }
+}
+
+LANGSIFT_INLINE bool uri_resolve_rfc(const uri_view* base, std::string_view ref, std::string& out) {
+  out.clear();
+  ref = uri_trim(ref);
+  std::optional<uri_view> rp = parse_uri(ref);
+  if (!rp) return false;
+  uri_view r = *rp;
+  // A relative reference against a special base, "\\host\p" or the like: see uri_reparse_backslashes.
+  if (r.scheme.empty() && base && uri_is_special(base->scheme) && ref.find('\\') != std::string_view::npos &&
+      ref.size() >= 2 && (ref[0] == '/' || ref[0] == '\\') && (ref[1] == '/' || ref[1] == '\\') &&
+      !uri_reparse_backslashes(ref, r))
+    return false;
+  // RFC 3986 §5.2.2 "for backward compatibility": "http:g" against an http base is relative.
+  if (!r.scheme.empty() && base && !r.has_authority && uri_is_special(r.scheme) &&
+      uri_iequals(r.scheme, base->scheme))
+    r.scheme = {};
+
+  const uri_view* auth_from = nullptr;  // whose authority the target takes
+  std::string_view scheme;
+  if (!r.scheme.empty()) {
+    scheme = r.scheme;
+    if (r.has_authority) auth_from = &r;
+  } else {
+    if (!base || base->scheme.empty()) return false;
+    scheme = base->scheme;
+    auth_from = r.has_authority ? &r : (base->has_authority ? base : nullptr);
+  }
+  const bool special = uri_is_special(scheme);
+  if (special && (!auth_from || auth_from->host.empty())) return false;
+
+  for (char c : scheme) out.push_back(uri_lower(c));
+  out.push_back(':');
+  if (auth_from) {
+    out.append("//");
+    if (!uri_append_authority(out, *auth_from)) {
+      out.clear();
+      return false;
+    }
+  }
+  const std::size_t path_start = out.size();
+  std::string_view query;
+  bool has_query = false;
+  uri_target_path(r, base, special, path_start, out, query, has_query);
   // A path that starts with "//" without an authority would read back as one ("g:/.//x"
   // becomes "g://x"); as WHATWG does, keep it a path with a "/." prefix.
   if (!auth_from && out.size() - path_start >= 2 && out[path_start] == '/' && out[path_start + 1] == '/')
@@ -610,9 +621,122 @@ LANGSIFT_INLINE bool whatwg_append_host(std::string& out, std::string_view raw) 
   return true;
 }
 
-LANGSIFT_INLINE bool whatwg_parse(std::string_view in, const whatwg_url* base, std::string& out, whatwg_url& url) {
+// '/' or a backslash: a slash in the special URLs that whatwg_parse handles.
+inline bool whatwg_is_slash(char c) noexcept { return c == '/' || c == '\\'; }
+
+// The reference's authority in[p..] (after any slashes), appended to `out` as "//userinfo@host:port"
+// with the port left out when it is the scheme's default. Leaves p at the end of the authority.
+// False if the host or the port is invalid.
+LANGSIFT_INLINE bool whatwg_parse_authority(std::string_view in, std::size_t& p, int default_port, std::string& out) {
   constexpr auto npos = std::string_view::npos;
-  auto is_slash = [](char c) { return c == '/' || c == '\\'; };
+  const std::size_t n = in.size();
+  while (p < n && whatwg_is_slash(in[p])) ++p;  // the special authority ignore slashes state
+  std::size_t e = p;
+  while (e < n && !whatwg_is_slash(in[e]) && in[e] != '?' && in[e] != '#') ++e;
+  const std::string_view auth = in.substr(p, e - p);
+  p = e;
+  out.append("//");
+  std::string_view hostport = auth;
+  if (const std::size_t at = auth.rfind('@'); at != npos) {
+    const std::string_view userinfo = auth.substr(0, at);
+    hostport = auth.substr(at + 1);
+    if (hostport.empty()) return false;
+    const std::size_t colon = userinfo.find(':');
+    const std::string_view user = userinfo.substr(0, colon);
+    const std::string_view pass = colon == npos ? std::string_view() : userinfo.substr(colon + 1);
+    if (!user.empty() || !pass.empty()) {
+      whatwg_append_encoded(out, user, whatwg_set_userinfo);
+      if (!pass.empty()) {
+        out.push_back(':');
+        whatwg_append_encoded(out, pass, whatwg_set_userinfo);
+      }
+      out.push_back('@');
+    }
+  }
+  std::size_t colon = npos;
+  bool bracket = false;
+  for (std::size_t i = 0; i < hostport.size(); ++i) {
+    if (hostport[i] == '[') bracket = true;
+    else if (hostport[i] == ']') bracket = false;
+    else if (hostport[i] == ':' && !bracket) {
+      colon = i;
+      break;
+    }
+  }
+  const std::string_view host = hostport.substr(0, colon);
+  if (host.empty() || !whatwg_append_host(out, host)) return false;
+  if (colon != npos) {
+    std::uint32_t port = 0;
+    const std::string_view digits = hostport.substr(colon + 1);
+    for (char c : digits) {
+      if (!uri_is_digit(c)) return false;
+      port = port * 10 + static_cast<std::uint32_t>(c - '0');
+      if (port > 65535) return false;
+    }
+    if (!digits.empty() && static_cast<int>(port) != default_port) {
+      out.push_back(':');
+      out.append(std::to_string(port));
+    }
+  }
+  return true;
+}
+
+// The relative state, for a reference without an authority of its own at in[p..]: appends what
+// it takes of `base` to `out` (and sets url's path and query starts). Returns false if the
+// reference is "//host" after all (p unchanged); else sets path_done if the base's path is
+// the whole path, and leaves p where the reference's path starts.
+LANGSIFT_INLINE bool whatwg_relative(std::string_view in, std::size_t& p, const whatwg_url& base, std::string& out,
+                                     whatwg_url& url, bool& path_done) {
+  const std::size_t n = in.size();
+  if (p < n && whatwg_is_slash(in[p])) {
+    if (p + 1 < n && whatwg_is_slash(in[p + 1])) return false;  // "//host" (or "\\host", "/\host"...)
+    out.append(base.href.substr(base.scheme_len + 1, base.path_start - base.scheme_len - 1));
+    url.path_start = out.size();
+    ++p;  // the path state, at the first segment
+    return true;
+  }
+  // The base's authority and path, and its query unless the reference has one.
+  const std::size_t keep = p >= n ? std::min(base.fragment_start, base.href.size())
+                           : in[p] == '#' ? std::min(base.fragment_start, base.href.size())
+                                          : base.path_end();
+  out.append(base.href.substr(base.scheme_len + 1, keep - base.scheme_len - 1));
+  url.path_start = base.path_start;
+  if (keep > base.query_start) url.query_start = base.query_start;
+  if (p >= n || in[p] == '?' || in[p] == '#') {
+    path_done = true;
+  } else {  // a relative path: the base's path without its last segment
+    const std::size_t last = out.rfind('/');
+    if (last != std::string_view::npos && last >= url.path_start) out.resize(last);
+  }
+  return true;
+}
+
+// The path state: the segments of in[p..] up to '?', '#' or the end, appended to `out` with dot
+// segments applied (".." removes a segment of `out` after path_start). Leaves p after them.
+LANGSIFT_INLINE void whatwg_parse_path(std::string_view in, std::size_t& p, std::size_t path_start, std::string& out) {
+  const std::size_t n = in.size();
+  for (;;) {
+    std::size_t e = p;
+    while (e < n && !whatwg_is_slash(in[e]) && in[e] != '?' && in[e] != '#') ++e;
+    const std::string_view seg = in.substr(p, e - p);
+    const bool slash = e < n && whatwg_is_slash(in[e]);
+    if (whatwg_double_dot(seg)) {
+      const std::size_t last = out.rfind('/');  // shorten the path
+      if (last != std::string_view::npos && last >= path_start) out.resize(last);
+      if (!slash) out.push_back('/');
+    } else if (whatwg_single_dot(seg)) {
+      if (!slash) out.push_back('/');
+    } else {
+      out.push_back('/');
+      whatwg_append_encoded(out, seg, whatwg_set_path);
+    }
+    p = e;
+    if (!slash) break;
+    ++p;
+  }
+}
+
+LANGSIFT_INLINE bool whatwg_parse(std::string_view in, const whatwg_url* base, std::string& out, whatwg_url& url) {
   out.clear();
   url = whatwg_url{};
   const std::size_t n = in.size();
@@ -639,104 +763,13 @@ LANGSIFT_INLINE bool whatwg_parse(std::string_view in, const whatwg_url* base, s
   url.scheme_len = out.size() - 1;
 
   bool path_done = false;  // the path of the base was taken as it is
-  if (!authority) {        // the relative state
-    if (p < n && is_slash(in[p])) {
-      if (p + 1 < n && is_slash(in[p + 1])) {
-        authority = true;  // "//host" (or "\\host", "/\host"...)
-      } else {
-        out.append(base->href.substr(base->scheme_len + 1, base->path_start - base->scheme_len - 1));
-        url.path_start = out.size();
-        ++p;  // the path state, at the first segment
-      }
-    } else {
-      // The base's authority and path, and its query unless the reference has one.
-      const std::size_t keep = p >= n ? std::min(base->fragment_start, base->href.size())
-                               : in[p] == '#' ? std::min(base->fragment_start, base->href.size())
-                                              : base->path_end();
-      out.append(base->href.substr(base->scheme_len + 1, keep - base->scheme_len - 1));
-      url.path_start = base->path_start;
-      if (keep > base->query_start) url.query_start = base->query_start;
-      if (p >= n || in[p] == '?' || in[p] == '#') {
-        path_done = true;
-      } else {  // a relative path: the base's path without its last segment
-        const std::size_t last = out.rfind('/');
-        if (last != npos && last >= url.path_start) out.resize(last);
-      }
-    }
-  }
+  if (!authority) authority = !whatwg_relative(in, p, *base, out, url, path_done);
   if (authority) {
-    while (p < n && is_slash(in[p])) ++p;  // the special authority ignore slashes state
-    std::size_t e = p;
-    while (e < n && !is_slash(in[e]) && in[e] != '?' && in[e] != '#') ++e;
-    const std::string_view auth = in.substr(p, e - p);
-    out.append("//");
-    std::string_view hostport = auth;
-    if (const std::size_t at = auth.rfind('@'); at != npos) {
-      const std::string_view userinfo = auth.substr(0, at);
-      hostport = auth.substr(at + 1);
-      if (hostport.empty()) return false;
-      const std::size_t colon = userinfo.find(':');
-      const std::string_view user = userinfo.substr(0, colon);
-      const std::string_view pass = colon == npos ? std::string_view() : userinfo.substr(colon + 1);
-      if (!user.empty() || !pass.empty()) {
-        whatwg_append_encoded(out, user, whatwg_set_userinfo);
-        if (!pass.empty()) {
-          out.push_back(':');
-          whatwg_append_encoded(out, pass, whatwg_set_userinfo);
-        }
-        out.push_back('@');
-      }
-    }
-    std::size_t colon = npos;
-    bool bracket = false;
-    for (std::size_t i = 0; i < hostport.size(); ++i) {
-      if (hostport[i] == '[') bracket = true;
-      else if (hostport[i] == ']') bracket = false;
-      else if (hostport[i] == ':' && !bracket) {
-        colon = i;
-        break;
-      }
-    }
-    const std::string_view host = hostport.substr(0, colon);
-    if (host.empty() || !whatwg_append_host(out, host)) return false;
-    if (colon != npos) {
-      std::uint32_t port = 0;
-      const std::string_view digits = hostport.substr(colon + 1);
-      for (char c : digits) {
-        if (!uri_is_digit(c)) return false;
-        port = port * 10 + static_cast<std::uint32_t>(c - '0');
-        if (port > 65535) return false;
-      }
-      if (!digits.empty() && static_cast<int>(port) != default_port) {
-        out.push_back(':');
-        out.append(std::to_string(port));
-      }
-    }
+    if (!whatwg_parse_authority(in, p, default_port, out)) return false;
     url.path_start = out.size();
-    p = e;
-    if (p < n && is_slash(in[p])) ++p;  // the path start state
+    if (p < n && whatwg_is_slash(in[p])) ++p;  // the path start state
   }
-  if (!path_done) {  // the path state: segments up to '?', '#' or the end
-    for (;;) {
-      std::size_t e = p;
-      while (e < n && !is_slash(in[e]) && in[e] != '?' && in[e] != '#') ++e;
-      const std::string_view seg = in.substr(p, e - p);
-      const bool slash = e < n && is_slash(in[e]);
-      if (whatwg_double_dot(seg)) {
-        const std::size_t last = out.rfind('/');  // shorten the path
-        if (last != npos && last >= url.path_start) out.resize(last);
-        if (!slash) out.push_back('/');
-      } else if (whatwg_single_dot(seg)) {
-        if (!slash) out.push_back('/');
-      } else {
-        out.push_back('/');
-        whatwg_append_encoded(out, seg, whatwg_set_path);
-      }
-      p = e;
-      if (!slash) break;
-      ++p;
-    }
-  }
+  if (!path_done) whatwg_parse_path(in, p, url.path_start, out);
   if (p < n && in[p] == '?') {
     const std::size_t e = std::min(in.find('#', p), n);
     url.query_start = out.size();

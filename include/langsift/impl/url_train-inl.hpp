@@ -36,41 +36,50 @@ LANGSIFT_INLINE std::vector<labelled_url> parse_labelled_urls(std::string_view t
   return rows;
 }
 
-LANGSIFT_INLINE url_model train_url_linear(const std::vector<labelled_url>& rows, const url_linear_options& o) {
-  // classes
-  std::unordered_map<std::string, std::size_t> count;
-  for (const auto& r : rows) ++count[r.language];
+namespace detail {
+
+// A training example of train_url_linear: its language, its weight, and its distinct feature
+// buckets, sorted.
+struct url_linear_example {
+  std::uint8_t y;
+  float weight;
+  std::vector<std::uint32_t> x;
+};
+
+// The classes of train_url_linear: the languages with at least o.min_urls rows, other than
+// "und", sorted, at most 255.
+inline std::vector<std::string> url_linear_classes(const std::unordered_map<std::string, std::size_t>& count,
+                                                   const url_linear_options& o) {
   std::vector<std::string> langs;
   for (const auto& [l, c] : count)
     if (c >= o.min_urls && l != "und") langs.push_back(l);
   std::sort(langs.begin(), langs.end());
   if (langs.size() > 255) langs.resize(255);
-  url_model m;
-  if (langs.size() < 2) return m;
+  return langs;
+}
+
+// The rows of the classes as examples, features hashed to buckets (the hashing trick: the model
+// is trained on what it will store); each example weighs (n_max / n_language)^o.balance. Marks
+// the buckets that occur in `used`.
+inline std::vector<url_linear_example> url_linear_examples(const std::vector<labelled_url>& rows,
+                                                           const std::vector<std::string>& langs,
+                                                           const std::unordered_map<std::string, std::size_t>& count,
+                                                           const url_linear_options& o, std::vector<char>& used) {
   std::unordered_map<std::string, std::uint8_t> lidx;
   for (std::size_t i = 0; i < langs.size(); ++i) lidx[langs[i]] = static_cast<std::uint8_t>(i);
-  const std::size_t K = langs.size();
-  // features → buckets (the hashing trick: the model is trained on what it will store)
-  const std::size_t F = std::size_t{1} << o.bits;
-  std::vector<char> used(F, 0);
-  struct example {
-    std::uint8_t y;
-    float weight;
-    std::vector<std::uint32_t> x;
-  };
-  std::vector<example> ex;
+  std::vector<url_linear_example> ex;
   url_parts parts;
   auto f = std::make_unique<url_features>();
   std::size_t nmax = 0;
-  for (const auto& l : langs) nmax = std::max(nmax, count[l]);
+  for (const auto& l : langs) nmax = std::max(nmax, count.at(l));
   for (const auto& r : rows) {
     auto it = lidx.find(r.language);
     if (it == lidx.end()) continue;
     (void)parse_url(r.url, parts);
     url_extract_features(parts, o.features, *f);
-    example e;
+    url_linear_example e;
     e.y = it->second;
-    e.weight = static_cast<float>(std::pow(static_cast<double>(nmax) / static_cast<double>(count[r.language]), o.balance));
+    e.weight = static_cast<float>(std::pow(static_cast<double>(nmax) / static_cast<double>(count.at(r.language)), o.balance));
     for (std::size_t i = 0; i < f->count; ++i) {
       const auto b = static_cast<std::uint32_t>(url_model::bucket_of(f->hash[i], o.bits));
       used[b] = 1;
@@ -80,7 +89,15 @@ LANGSIFT_INLINE url_model train_url_linear(const std::vector<labelled_url>& rows
     e.x.erase(std::unique(e.x.begin(), e.x.end()), e.x.end());
     ex.push_back(std::move(e));
   }
-  std::vector<float> w(F * K, 0.f), g2(F * K, 0.f), b(K, 0.f), gb(K, 0.f);
+  return ex;
+}
+
+// Softmax regression over K classes by stochastic gradient descent with AdaGrad steps and L2
+// shrinkage: o.epochs passes over the examples, shuffled (seeded by o.seed). w is bucket-major
+// (w[j * K + k]), b the biases; both start at 0.
+inline void url_linear_sgd(const std::vector<url_linear_example>& ex, std::size_t K, const url_linear_options& o,
+                           std::vector<float>& w, std::vector<float>& b) {
+  std::vector<float> g2(w.size(), 0.f), gb(K, 0.f);
   std::vector<std::size_t> order(ex.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::mt19937 rng(o.seed);
@@ -88,7 +105,7 @@ LANGSIFT_INLINE url_model train_url_linear(const std::vector<labelled_url>& rows
   for (unsigned epoch = 0; epoch < o.epochs; ++epoch) {
     std::shuffle(order.begin(), order.end(), rng);
     for (std::size_t oi : order) {
-      const example& e = ex[oi];
+      const url_linear_example& e = ex[oi];
       float mx = -1e30f;
       for (std::size_t k = 0; k < K; ++k) {
         float v = b[k];
@@ -112,8 +129,16 @@ LANGSIFT_INLINE url_model train_url_linear(const std::vector<labelled_url>& rows
       }
     }
   }
-  // A softmax is unchanged when one feature's weights all shift by the same amount: centre each
-  // feature's weights on their median so that most become ~0 and are pruned.
+}
+
+// The weights of the used buckets worth storing: (class, weight) of magnitude at least `prune`,
+// per bucket. A softmax is unchanged when one feature's weights all shift by the same amount:
+// each feature's weights are first centred on their median so that most become ~0 and are
+// pruned.
+inline std::vector<std::vector<std::pair<std::uint8_t, float>>> url_linear_kept_weights(std::vector<float>& w,
+                                                                                     const std::vector<char>& used,
+                                                                                     std::size_t K, float prune) {
+  const std::size_t F = used.size();
   std::vector<float> col(K);
   for (std::size_t j = 0; j < F; ++j) {
     if (!used[j]) continue;
@@ -126,8 +151,27 @@ LANGSIFT_INLINE url_model train_url_linear(const std::vector<labelled_url>& rows
   for (std::size_t j = 0; j < F; ++j) {
     if (!used[j]) continue;
     for (std::size_t k = 0; k < K; ++k)
-      if (std::fabs(w[j * K + k]) >= o.prune) acc[j].emplace_back(static_cast<std::uint8_t>(k), w[j * K + k]);
+      if (std::fabs(w[j * K + k]) >= prune) acc[j].emplace_back(static_cast<std::uint8_t>(k), w[j * K + k]);
   }
+  return acc;
+}
+
+}  // namespace detail
+
+LANGSIFT_INLINE url_model train_url_linear(const std::vector<labelled_url>& rows, const url_linear_options& o) {
+  using namespace detail;
+  std::unordered_map<std::string, std::size_t> count;
+  for (const auto& r : rows) ++count[r.language];
+  const std::vector<std::string> langs = url_linear_classes(count, o);
+  url_model m;
+  if (langs.size() < 2) return m;
+  const std::size_t K = langs.size();
+  const std::size_t F = std::size_t{1} << o.bits;
+  std::vector<char> used(F, 0);
+  const std::vector<url_linear_example> ex = url_linear_examples(rows, langs, count, o, used);
+  std::vector<float> w(F * K, 0.f), b(K, 0.f);
+  url_linear_sgd(ex, K, o, w, b);
+  auto acc = url_linear_kept_weights(w, used, K, o.prune);
   m.kind = url_model::linear;
   m.languages = langs;
   m.bias = b;

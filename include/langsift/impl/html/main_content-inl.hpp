@@ -56,14 +56,12 @@ inline bool mc_list_part(const html_block& b) noexcept {
          (b.flags & (html_block_heading | html_block_list_item | html_block_table));
 }
 
-}  // namespace detail
-
-LANGSIFT_INLINE void mark_main_content(html_result& r) noexcept {
-  using namespace detail;
+/// Title match (Boilerpipe's DocumentTitleMatchClassifier, simplified): of the first 16 h1-h3
+/// headings, the longest whose text occurs in the <title> is the page's title; its block alone
+/// gets html_block_title.
+inline void mc_mark_title(html_result& r) noexcept {
   std::vector<html_block>& B = r.blocks;
   const std::size_t n = B.size();
-  // Title match (Boilerpipe's DocumentTitleMatchClassifier, simplified): of the first 16 h1-h3
-  // headings, the longest whose text occurs in the <title> is the page's title.
   std::size_t headings_checked = 0, title_block = n, title_len = 0;
   for (std::size_t i = 0; i < n; ++i) {
     html_block& b = B[i];
@@ -92,51 +90,56 @@ LANGSIFT_INLINE void mark_main_content(html_result& r) noexcept {
     }
   }
   if (title_block < n) B[title_block].flags |= html_block_title;
-  // A "boilerplate" container that holds most of the page's prose is not boilerplate: it is a
-  // wrapper with a layout class ("wy-grid-for-nav", "has-sidebar") or a misused element.
-  // Navigation, sidebars and footers never hold most of a page's text. Such a container's
-  // blocks lose the boilerplate flags (its ancestors hold the same prose, so they are cleared
-  // with it; boilerplate containers nested inside it keep theirs).
-  {
-    auto prose = [](const html_block& b) {
-      return b.words > 15 && b.linked_words * 3 <= b.words && b.stops >= 1 ? b.words : 0u;
-    };
-    std::uint64_t total = 0, best_words = 0;
-    std::uint32_t best = 0;
-    for (const html_block& b : B) total += prose(b);
-    // At most one container can hold a majority of the prose words: find the candidate with a
-    // weighted Boyer-Moore majority vote (each block votes its prose words for its innermost
-    // container), then count its words in a second pass. O(n), no per-container table.
-    std::uint32_t cur = 0;
-    std::uint64_t run = 0;
-    for (const html_block& b : B) {
-      std::uint64_t w = prose(b);
-      if (!w) continue;
-      if (run == 0) {
-        cur = b.container;
-        run = w;
-      } else if (b.container == cur) {
-        run += w;
-      } else if (run >= w) {
-        run -= w;
-      } else {
-        cur = b.container;
-        run = w - run;
-      }
+}
+
+/// The words of a block that count as prose for mc_unflag_prose_container.
+inline std::uint32_t mc_prose_words(const html_block& b) noexcept {
+  return b.words > 15 && b.linked_words * 3 <= b.words && b.stops >= 1 ? b.words : 0u;
+}
+
+/// A "boilerplate" container that holds most of the page's prose is not boilerplate: it is a
+/// wrapper with a layout class ("wy-grid-for-nav", "has-sidebar") or a misused element.
+/// Navigation, sidebars and footers never hold most of a page's text. Such a container's
+/// blocks lose the boilerplate flags (its ancestors hold the same prose, so they are cleared
+/// with it; boilerplate containers nested inside it keep theirs).
+inline void mc_unflag_prose_container(std::vector<html_block>& B) noexcept {
+  std::uint64_t total = 0, best_words = 0;
+  std::uint32_t best = 0;
+  for (const html_block& b : B) total += mc_prose_words(b);
+  // At most one container can hold a majority of the prose words: find the candidate with a
+  // weighted Boyer-Moore majority vote (each block votes its prose words for its innermost
+  // container), then count its words in a second pass. O(n), no per-container table.
+  std::uint32_t cur = 0;
+  std::uint64_t run = 0;
+  for (const html_block& b : B) {
+    std::uint64_t w = mc_prose_words(b);
+    if (!w) continue;
+    if (run == 0) {
+      cur = b.container;
+      run = w;
+    } else if (b.container == cur) {
+      run += w;
+    } else if (run >= w) {
+      run -= w;
+    } else {
+      cur = b.container;
+      run = w - run;
     }
-    if (cur != 0) {
-      for (const html_block& b : B)
-        if (b.container == cur) best_words += prose(b);
-      best = cur;
-    }
-    if (best != 0 && best_words * 2 > total)
-      for (html_block& b : B)
-        if (b.container == best)
-          b.flags &= ~static_cast<std::uint32_t>(html_block_boilerplate | html_block_hint_boilerplate);
   }
-  // Pass 1: long low-link-density blocks are content.
-  for (html_block& b : B) b.kept = mc_long(b);
-  // Pass 2, forward: short blocks next to content.
+  if (cur != 0) {
+    for (const html_block& b : B)
+      if (b.container == cur) best_words += mc_prose_words(b);
+    best = cur;
+  }
+  if (best != 0 && best_words * 2 > total)
+    for (html_block& b : B)
+      if (b.container == best)
+        b.flags &= ~static_cast<std::uint32_t>(html_block_boilerplate | html_block_hint_boilerplate);
+}
+
+/// Pass 2 of mark_main_content, forward: short blocks next to content are kept too.
+inline void mc_keep_neighbours(std::vector<html_block>& B) noexcept {
+  const std::size_t n = B.size();
   for (std::size_t i = 0; i < n; ++i) {
     html_block& b = B[i];
     if (b.kept) continue;
@@ -160,6 +163,18 @@ LANGSIFT_INLINE void mark_main_content(html_result& r) noexcept {
       b.kept = true;  // a list or table (and its headings) that continues the content
     }
   }
+}
+
+}  // namespace detail
+
+LANGSIFT_INLINE void mark_main_content(html_result& r) noexcept {
+  using namespace detail;
+  std::vector<html_block>& B = r.blocks;
+  mc_mark_title(r);
+  mc_unflag_prose_container(B);
+  // Pass 1: long low-link-density blocks are content.
+  for (html_block& b : B) b.kept = mc_long(b);
+  mc_keep_neighbours(B);
   // If nothing qualifies (a short page), keep what is neither boilerplate nor a link list, so
   // that language identification still has text to work on.
   if (std::none_of(B.begin(), B.end(), [](const html_block& b) { return b.kept; }))

@@ -131,60 +131,67 @@ LANGSIFT_INLINE void url_token_features(std::string_view text, const url_feature
   flush();
 }
 
-}  // namespace detail
+/// Whether cfg asks for features of kind k.
+inline bool url_wants(const url_feature_config& cfg, url_feature_kind k) noexcept { return (cfg.kinds & (1u << k)) != 0; }
 
-/// Extracts the features of a parsed URL into `f` (reset first).
-LANGSIFT_INLINE void url_extract_features(const url_parts& u, const url_feature_config& cfg, url_features& f) {
-  f.count = 0;
-  f.tokens = 0;
-  f.code_count = 0;
-  f.country[0] = f.country[1] = f.country[2] = 0;
-  const auto want = [&](url_feature_kind k) { return (cfg.kinds & (1u << k)) != 0; };
-  std::string_view host_head;
+/// A language code found in the URL at `place`, and its langcode feature.
+inline void url_add_code_feature(url_language_code& c, url_code_place place, const url_feature_config& cfg,
+                                 url_features& f) {
+  c.place = place;
+  f.add_code(c);
+  if (url_wants(cfg, url_feat_langcode)) f.add(url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
+}
+
+/// The host's features: TLD, multi-label public suffix, the TLD's country, hyphens, language and country
+/// codes of subdomain labels, and (unless cfg.host_if_no_path) the tokens of the labels before
+/// the public suffix. Returns those labels.
+inline std::string_view url_host_features(const url_parts& u, const url_feature_config& cfg, url_features& f) {
   if (u.kind == host_kind::ipv4 || u.kind == host_kind::ipv6) {
-    if (want(url_feat_tld)) f.add(detail::url_string_hash("*ip", url_feat_tld), url_feat_tld);
-  } else if (u.kind == host_kind::name) {
-    const std::string_view host = u.host();
-    const std::string_view tld = u.tld();
-    if (want(url_feat_tld)) f.add(detail::url_string_hash(tld, url_feat_tld), url_feat_tld);
-    const std::string_view suffix = u.public_suffix();
-    if (want(url_feat_suffix) && suffix.find('.') != std::string_view::npos)
-      f.add(detail::url_string_hash(suffix, url_feat_suffix), url_feat_suffix);
-    const std::string_view cc = tld_country(tld);
-    if (cc.size() == 2) {
-      f.country[0] = cc[0];
-      f.country[1] = cc[1];
-    }
-    // Labels before the public suffix: tokens, 2-letter labels, hyphens.
-    const std::string_view head = host.substr(0, u.suffix_at > 0 ? u.suffix_at - 1 : 0);
-    std::size_t hyphens = 0;
-    for (char c : head) hyphens += c == '-';
-    if (want(url_feat_hyphens))
-      f.add(detail::url_string_hash(std::string_view("0123").substr(hyphens > 3 ? 3 : hyphens, 1), url_feat_hyphens),
-            url_feat_hyphens);
-    // Subdomain labels (left of the registered domain's label): language codes and country codes.
-    const std::size_t reg = u.registered_at == std::string::npos ? 0 : u.registered_at;
-    std::size_t i = 0;
-    while (i < reg) {
-      std::size_t dot = host.find('.', i);
-      if (dot == std::string_view::npos || dot >= reg) dot = reg > 0 ? reg - 1 : 0;
-      const std::string_view label = host.substr(i, dot - i);
-      url_language_code c;
-      if (detail::url_code_token(label, false, c)) {
-        c.place = url_code_place::subdomain;
-        f.add_code(c);
-        if (want(url_feat_hostcc)) f.add(detail::url_string_hash(label, url_feat_hostcc), url_feat_hostcc);
-        if (want(url_feat_langcode))
-          f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
-      }
-      if (dot <= i) break;
-      i = dot + 1;
-    }
-    if (!cfg.host_if_no_path) detail::url_token_features(head, cfg, f, /*host=*/true);
-    host_head = head;
+    if (url_wants(cfg, url_feat_tld)) f.add(url_string_hash("*ip", url_feat_tld), url_feat_tld);
+    return {};
   }
-  // Path: segments that are language codes ("/de/", "/en-us/"), file names ending in _xx / -xx.
-  const std::string_view path = u.path();
+  if (u.kind != host_kind::name) return {};
+  const std::string_view host = u.host();
+  const std::string_view tld = u.tld();
+  if (url_wants(cfg, url_feat_tld)) f.add(url_string_hash(tld, url_feat_tld), url_feat_tld);
+  const std::string_view suffix = u.public_suffix();
+  if (url_wants(cfg, url_feat_suffix) && suffix.find('.') != std::string_view::npos)
+    f.add(url_string_hash(suffix, url_feat_suffix), url_feat_suffix);
+  const std::string_view cc = tld_country(tld);
+  if (cc.size() == 2) {
+    f.country[0] = cc[0];
+    f.country[1] = cc[1];
+  }
+  // Labels before the public suffix: tokens, 2-letter labels, hyphens.
+  const std::string_view head = host.substr(0, u.suffix_at > 0 ? u.suffix_at - 1 : 0);
+  std::size_t hyphens = 0;
+  for (char c : head) hyphens += c == '-';
+  if (url_wants(cfg, url_feat_hyphens))
+    f.add(url_string_hash(std::string_view("0123").substr(hyphens > 3 ? 3 : hyphens, 1), url_feat_hyphens),
+          url_feat_hyphens);
+  // Subdomain labels (left of the registered domain's label): language codes and country codes.
+  const std::size_t reg = u.registered_at == std::string::npos ? 0 : u.registered_at;
+  std::size_t i = 0;
+  while (i < reg) {
+    std::size_t dot = host.find('.', i);
+    if (dot == std::string_view::npos || dot >= reg) dot = reg > 0 ? reg - 1 : 0;
+    const std::string_view label = host.substr(i, dot - i);
+    url_language_code c;
+    if (url_code_token(label, false, c)) {
+      c.place = url_code_place::subdomain;
+      f.add_code(c);
+      if (url_wants(cfg, url_feat_hostcc)) f.add(url_string_hash(label, url_feat_hostcc), url_feat_hostcc);
+      if (url_wants(cfg, url_feat_langcode)) f.add(url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
+    }
+    if (dot <= i) break;
+    i = dot + 1;
+  }
+  if (!cfg.host_if_no_path) url_token_features(head, cfg, f, /*host=*/true);
+  return head;
+}
+
+/// Path segments that are language codes ("/de/", "/en-us/"), file names ending in _xx / -xx.
+inline void url_path_codes(std::string_view path, const url_feature_config& cfg, url_features& f) {
   std::size_t i = 0;
   while (i < path.size()) {
     while (i < path.size() && path[i] == '/') ++i;
@@ -192,29 +199,26 @@ LANGSIFT_INLINE void url_extract_features(const url_parts& u, const url_feature_
     if (j == std::string_view::npos) j = path.size();
     const std::string_view seg = path.substr(i, j - i);
     url_language_code c;
-    if (!seg.empty() && detail::url_code_token(seg, false, c)) {
-      c.place = url_code_place::path_segment;
-      f.add_code(c);
-      if (want(url_feat_langcode)) f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
+    if (!seg.empty() && url_code_token(seg, false, c)) {
+      url_add_code_feature(c, url_code_place::path_segment, cfg, f);
     } else if (seg.size() > 3) {
       // file name stem ending in [_-.]xx before an extension (or at the end): "article153_en.html"
       std::string_view stem = seg;
       if (const std::size_t dot = stem.rfind('.'); dot != std::string_view::npos && dot > 0) stem = stem.substr(0, dot);
       if (stem.size() > 3) {
         const char sep = stem[stem.size() - 3];
-        if ((sep == '_' || sep == '-' || sep == '.') && detail::url_code_token(stem.substr(stem.size() - 2), false, c)) {
-          c.place = url_code_place::file_name;
-          f.add_code(c);
-          if (want(url_feat_langcode))
-            f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
-        }
+        if ((sep == '_' || sep == '-' || sep == '.') && url_code_token(stem.substr(stem.size() - 2), false, c))
+          url_add_code_feature(c, url_code_place::file_name, cfg, f);
       }
     }
     i = j;
   }
-  // Query: lang=, language=, hl=, locale=, lng=, ln=, l= parameters.
-  const std::string_view q = u.query();
-  i = 0;
+}
+
+/// Query parameters lang=, language=, hl=, locale=, lng=, ln=, l= (and a few more) whose value is
+/// a language code.
+inline void url_query_codes(std::string_view q, const url_feature_config& cfg, url_features& f) {
+  std::size_t i = 0;
   while (i < q.size()) {
     std::size_t j = q.find_first_of("&;", i);
     if (j == std::string_view::npos) j = q.size();
@@ -224,22 +228,32 @@ LANGSIFT_INLINE void url_extract_features(const url_parts& u, const url_feature_
       std::string_view key = kv.substr(0, eq);
       char kl[10];
       if (key.size() <= sizeof kl) {
-        for (std::size_t k = 0; k < key.size(); ++k) kl[k] = detail::uri_lower(key[k]);
+        for (std::size_t k = 0; k < key.size(); ++k) kl[k] = uri_lower(key[k]);
         const std::string_view k2(kl, key.size());
         if (k2 == "lang" || k2 == "language" || k2 == "hl" || k2 == "locale" || k2 == "lng" || k2 == "ln" ||
             k2 == "l" || k2 == "lang_id" || k2 == "sprache" || k2 == "langue" || k2 == "idioma") {
           url_language_code c;
-          if (detail::url_code_token(kv.substr(eq + 1), true, c)) {
-            c.place = url_code_place::query;
-            f.add_code(c);
-            if (want(url_feat_langcode))
-              f.add(detail::url_string_hash(c.view(), url_feat_langcode), url_feat_langcode);
-          }
+          if (url_code_token(kv.substr(eq + 1), true, c)) url_add_code_feature(c, url_code_place::query, cfg, f);
         }
       }
     }
     i = j + 1;
   }
+}
+
+}  // namespace detail
+
+/// Extracts the features of a parsed URL into `f` (reset first).
+LANGSIFT_INLINE void url_extract_features(const url_parts& u, const url_feature_config& cfg, url_features& f) {
+  f.count = 0;
+  f.tokens = 0;
+  f.code_count = 0;
+  f.country[0] = f.country[1] = f.country[2] = 0;
+  const std::string_view host_head = detail::url_host_features(u, cfg, f);
+  const std::string_view path = u.path(), q = u.query();
+  detail::url_path_codes(path, cfg, f);
+  detail::url_query_codes(q, cfg, f);
+  // Tokens of the path and the query; of the host too when cfg.host_if_no_path and they have none.
   const std::size_t before = f.tokens;
   detail::url_token_features(path, cfg, f);
   detail::url_token_features(q, cfg, f);
