@@ -130,10 +130,10 @@ class ordered_pool {
       std::unique_lock lock(m_);
       work_ready_.wait(lock, [&] { return closed_ || stopped_ || !queue_.empty(); });
       if (stopped_ || queue_.empty()) return;
-      auto [seq, item] = std::move(queue_.front());
+      std::pair<std::uint64_t, In> job = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();
-      complete(seq, [&] { return work_(item); });
+      complete(job.first, [&] { return work_(job.second); });
     }
   }
 
