@@ -1,5 +1,5 @@
 // A slow, batch restatement of split_script_runs's rules (langsift/script.hpp), used as an oracle
-// by tests/test_script.cpp and fuzz/fuzz_script.cpp: decode everything, classify every code point,
+// by tests/unit/test_script.cpp and fuzz/fuzz_script.cpp: decode everything, classify every code point,
 // group the voters, then place the boundaries. Written separately from the one-pass version.
 #pragma once
 

@@ -21,7 +21,7 @@
 // the combining classes and compositions of unicode.hpp are generated from ICU by
 // tools/gen/gen_idna_table.cpp and tools/gen/gen_unicode_tables.cpp, from the same Unicode version
 // (checked at compile time). Characters newer than that version are unassigned, hence
-// disallowed. The conformance test (tests/test_conformance_idna.cpp) runs Unicode's
+// disallowed. The conformance test (tests/conformance/test_conformance_idna.cpp) runs Unicode's
 // IdnaTestV2.txt; tests/conformance/idna.tsv lists the cases that fail and why.
 //
 // Input is UTF-8; a byte sequence that is not UTF-8 becomes U+FFFD (disallowed). Limits (far beyond

@@ -2,7 +2,7 @@
 // script prefilter and the n-gram normaliser. No ICU: the tables in detail/unicode_tables.inc
 // (included by impl/unicode-inl.hpp only) and the `script` enum in detail/unicode_scripts.inc are
 // generated from ICU's data by tools/gen/gen_unicode_tables.cpp (target regen-unicode-tables) and
-// checked against ICU over every code point by tests/test_unicode.cpp. Part of langsift::core.
+// checked against ICU over every code point by tests/unit/test_unicode.cpp. Part of langsift::core.
 // See docs/script.md.
 //
 //   const char* p = text.data(); const char* e = p + text.size();

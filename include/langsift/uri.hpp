@@ -32,7 +32,7 @@
 // One deviation, where the standard has nothing to say: the input is bytes, not code points, and a
 // byte that is not part of valid UTF-8 is percent-encoded as itself (%FF) where the standard, which
 // decodes first, would write U+FFFD (%EF%BF%BD); in a host it is U+FFFD, which fails.
-// tests/test_conformance_url.cpp runs the standard's own tests (urltestdata.json).
+// tests/conformance/test_conformance_url.cpp runs the standard's own tests (urltestdata.json).
 //
 // For other schemes (file, mailto, javascript, data, made-up ones) resolve_uri does RFC 3986 §5.2
 // resolution with the same whitespace tolerance; it percent-encodes what cannot stand in a URL

@@ -1,4 +1,4 @@
-// Support code of the conformance tests (tests/test_conformance_*.cpp), which read standards' own
+// Support code of the conformance tests (tests/conformance/test_conformance_*.cpp), which read standards' own
 // test suites in place from LANGSIFT_CONFORMANCE_DIR and compare the cases that fail with a
 // checked-in list of expected failures (tests/conformance/*.tsv, LANGSIFT_EXPECTED_FAILURES_DIR):
 //   - read_file: a suite's file (or a list) as bytes;

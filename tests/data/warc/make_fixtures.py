@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the WARC fixtures of tests/test_warc_tool.cpp, independently of langsift's own writer
+"""Writes the WARC fixtures of tests/tools/test_warc.cpp, independently of langsift's own writer
 (tools/warcgen): python3 tests/data/warc/make_fixtures.py [OUT_DIR]  (default: this directory).
 
 sample.warc     WARC/1.0, uncompressed: warcinfo, request, 8 responses/resources/conversions in

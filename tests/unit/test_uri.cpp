@@ -274,7 +274,7 @@ TEST_CASE("resolve_uri: long dot-segment chains are linear and exact", "[uri]") 
   CHECK(resolve_uri("http://a/b/c/", up + "g") == "http://a/g");
 }
 
-// The WHATWG URL Standard for http(s) (and ws, wss, ftp); tests/test_conformance_url.cpp runs the
+// The WHATWG URL Standard for http(s) (and ws, wss, ftp); tests/conformance/test_conformance_url.cpp runs the
 // standard's own tests, these name the rules.
 TEST_CASE("resolve_uri: hosts as the WHATWG URL Standard parses them", "[uri][whatwg]") {
   // IDNA (UTS #46): case, width, dots, "xn--" forms all give the same ASCII host.
