@@ -49,7 +49,7 @@ inline std::string read_file(const std::filesystem::path& p) {
 /// UTF-8 (langsift reads it as U+FFFD per byte). The suites escape some surrogates on purpose.
 inline std::string to_utf8(std::u32string_view s) {
   std::string out;
-  for (char32_t c : s) langsift::detail::puny_append_utf8(out, c);
+  for (char32_t c : s) langsift::detail::append_utf8(out, c);
   return out;
 }
 
