@@ -130,8 +130,8 @@ namespace detail {
 
 // Latin letter (with diacritics) -> ASCII as a slug generator would write it; "" if not a letter.
 inline std::string fold_latin(char32_t c) {
-  if (c >= 'a' && c <= 'z') return std::string(1, static_cast<char>(c));
-  if (c >= 'A' && c <= 'Z') return std::string(1, static_cast<char>(c - 'A' + 'a'));
+  if (c < 0x80 && langsift::detail::is_ascii_alpha(static_cast<unsigned char>(c)))
+    return std::string(1, langsift::detail::ascii_lower(static_cast<char>(c)));
   static const char* l1 = "aaaaaaaceeeeiiiidnooooo ouuuuyty";  // U+00E0..U+00FF (and U+00C0.. folded)
   if (c >= 0xC0 && c <= 0xFF && c != 0xD7 && c != 0xF7) {
     if (c == 0xDF) return "ss";
