@@ -28,20 +28,7 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
-bool valid_utf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* e = p + s.size();
-  while (p < e) {
-    if (*p < 0x80) {
-      ++p;
-      continue;
-    }
-    auto st = langsift::detail::decode_utf8(p, e);
-    if (!st.valid) return false;
-    p += st.length;
-  }
-  return true;
-}
+bool valid_utf8(std::string_view s) { return langsift::is_valid_utf8(s); }
 
 void check_text(std::string_view t) {
   check(valid_utf8(t));

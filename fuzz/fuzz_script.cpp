@@ -5,7 +5,8 @@
 // The input is arbitrary bytes, read as UTF-8.
 // Invariants:
 //  - decode_utf8 always advances, by 1-4 bytes, never past the end, and yields a scalar value
-//    (<= U+10FFFF, no surrogate); it agrees with html.hpp's decoder (a second implementation);
+//    (<= U+10FFFF, no surrogate); it agrees with detail::decode_utf8_step, which decode_utf8
+//    bypasses for ASCII;
 //    is_valid_utf8 is true exactly when no sequence was invalid, and then re-encoding the code
 //    points gives back the input.
 //  - split_script_runs: runs are ordered, disjoint, non-empty, within bounds, on code-point
@@ -25,7 +26,6 @@
 #include <string_view>
 #include <vector>
 
-#include "langsift/html.hpp"
 #include "langsift/script.hpp"
 #include "langsift/unicode.hpp"
 #include "../tests/script_reference.hpp"
@@ -36,23 +36,7 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
-void append_utf8(std::string& s, char32_t cp) {
-  if (cp < 0x80) {
-    s += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    s += static_cast<char>(0xC0 | (cp >> 6));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    s += static_cast<char>(0xE0 | (cp >> 12));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (cp >> 18));
-    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
+using langsift::detail::append_utf8;
 
 struct cp_at {
   std::size_t begin, end;
@@ -101,10 +85,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(p > before && p <= e && p - before <= 4);
       check(cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF));
       const auto* u = reinterpret_cast<const unsigned char*>(before);
-      const langsift::detail::utf8_step other =
-          *u < 0x80 ? langsift::detail::utf8_step{*u, 1, true}
-                    : langsift::detail::decode_utf8(u, reinterpret_cast<const unsigned char*>(e));
-      check(other.cp == cp && other.length == static_cast<unsigned>(p - before));
+      const langsift::detail::utf8_decoded other =
+          langsift::detail::decode_utf8_step(u, reinterpret_cast<const unsigned char*>(e));
+      check(other.cp == cp && other.len == p - before);
       all_valid = all_valid && other.valid;
       append_utf8(reencoded, cp);
       cps.push_back({static_cast<std::size_t>(before - buf.data()), static_cast<std::size_t>(p - buf.data()), cp});

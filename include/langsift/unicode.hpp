@@ -25,6 +25,8 @@
 #include <string_view>
 
 #include "langsift/config.hpp"
+#include "langsift/detail/ascii.hpp"
+#include "langsift/detail/utf8.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -105,13 +107,8 @@ constexpr std::string_view script_name(script s) noexcept {
 /// a code that is not one of `script`'s.
 constexpr std::optional<script> script_from_code(std::string_view code) noexcept {
   if (code.size() != 4) return std::nullopt;
-  auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-  for (std::size_t i = 0; i < script_count; ++i) {
-    std::string_view k = detail::script_codes[i];
-    if (fold(k[0]) == fold(code[0]) && fold(k[1]) == fold(code[1]) && fold(k[2]) == fold(code[2]) &&
-        fold(k[3]) == fold(code[3]))
-      return static_cast<script>(i);
-  }
+  for (std::size_t i = 0; i < script_count; ++i)
+    if (detail::iequals(detail::script_codes[i], code)) return static_cast<script>(i);
   return std::nullopt;
 }
 
@@ -120,49 +117,6 @@ constexpr std::optional<script> script_from_code(std::string_view code) noexcept
 char32_t compose_pair(char32_t a, char32_t b) noexcept;
 
 // ---- UTF-8 --------------------------------------------------------------------------------------
-
-namespace detail {
-
-struct utf8_decoded {
-  char32_t cp;        ///< the code point, or U+FFFD for an invalid sequence
-  std::uint8_t len;   ///< bytes consumed: the sequence, or its maximal invalid subpart (>= 1)
-  bool valid;
-};
-
-/// Decodes one sequence at s (s < e). Invalid: U+FFFD and the length of the maximal subpart of
-/// a well-formed sequence (Unicode §3.9 "U+FFFD substitution of maximal subparts", as the WHATWG
-/// decoder and ICU do): a byte that cannot start a sequence (80-C1, F5-FF) is one subpart; a
-/// valid lead followed by fewer continuation bytes than it needs (or by bytes outside the
-/// allowed range: E0 A0-BF, ED 80-9F, F0 90-BF, F4 80-8F) is one subpart ending before the
-/// offending byte, so overlongs, surrogates, values above U+10FFFF, and 5/6-byte forms all
-/// become one U+FFFD per byte or per valid prefix.
-inline utf8_decoded decode_utf8_step(const unsigned char* s, const unsigned char* e) noexcept {
-  const unsigned b0 = s[0];
-  if (b0 < 0x80) return {b0, 1, true};
-  const std::ptrdiff_t n = e - s;
-  if (b0 < 0xC2) return {0xFFFD, 1, false};
-  if (b0 < 0xE0) {
-    if (n >= 2 && (s[1] & 0xC0) == 0x80) return {((b0 & 0x1Fu) << 6) | (s[1] & 0x3Fu), 2, true};
-    return {0xFFFD, 1, false};
-  }
-  if (b0 < 0xF0) {
-    const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80, hi = b0 == 0xED ? 0x9F : 0xBF;
-    if (n < 2 || s[1] < lo || s[1] > hi) return {0xFFFD, 1, false};
-    if (n < 3 || (s[2] & 0xC0) != 0x80) return {0xFFFD, 2, false};
-    return {((b0 & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu), 3, true};
-  }
-  if (b0 < 0xF5) {
-    const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80, hi = b0 == 0xF4 ? 0x8F : 0xBF;
-    if (n < 2 || s[1] < lo || s[1] > hi) return {0xFFFD, 1, false};
-    if (n < 3 || (s[2] & 0xC0) != 0x80) return {0xFFFD, 2, false};
-    if (n < 4 || (s[3] & 0xC0) != 0x80) return {0xFFFD, 3, false};
-    return {((b0 & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu),
-            4, true};
-  }
-  return {0xFFFD, 1, false};
-}
-
-}  // namespace detail
 
 /// Decodes the code point at p and advances p past it. Requires p < end. An invalid or truncated
 /// sequence (overlong, surrogate, above U+10FFFF, stray continuation byte, 5/6-byte form) yields

@@ -50,6 +50,7 @@
 #include <string_view>
 
 #include "langsift/config.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/idna.hpp"
 
 namespace langsift {
@@ -88,30 +89,9 @@ bool resolve_uri(std::string_view base, std::string_view ref, std::string& out);
 
 namespace detail {
 
-inline constexpr bool uri_is_alpha(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-inline constexpr bool uri_is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-inline constexpr char uri_lower(char c) noexcept {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
-inline bool uri_iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (uri_lower(a[i]) != uri_lower(b[i])) return false;
-  return true;
-}
-
 /// http and https: the schemes for which browsers treat '\' as '/' and insist on a host.
 inline bool uri_is_special(std::string_view scheme) noexcept {
-  return uri_iequals(scheme, "http") || uri_iequals(scheme, "https");
-}
-
-inline std::string_view uri_trim(std::string_view s) noexcept {
-  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) s.remove_prefix(1);
-  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) s.remove_suffix(1);
-  return s;
+  return iequals(scheme, "http") || iequals(scheme, "https");
 }
 
 /// WHATWG forbidden domain code points (forbidden host code points, C0 controls, '%', DEL; parse_uri

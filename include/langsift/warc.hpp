@@ -41,6 +41,8 @@
 #include <utility>
 #include <vector>
 
+#include "langsift/detail/ascii.hpp"
+
 namespace langsift {
 inline namespace v1 {
 
@@ -49,19 +51,11 @@ inline namespace v1 {
 
 namespace detail {
 
-inline char warc_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-
-inline bool warc_iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (warc_lower(a[i]) != warc_lower(b[i])) return false;
-  return true;
-}
-
+/// A header line or value without its optional white space (SP, HTAB) at either end and the CR
+/// of a CRLF line end.
 inline std::string_view warc_trim(std::string_view s) noexcept {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
+  s = trim_front_if(s, [](unsigned char c) { return c == ' ' || c == '\t'; });
+  return trim_back_if(s, [](unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
 /// Decimal digits only (no sign, no spaces inside), at most 18 of them.
@@ -127,7 +121,7 @@ struct warc_record {
   /// The value of the first field called `name` (case-insensitive), "" when there is none.
   std::string_view field(std::string_view name) const noexcept {
     for (const auto& f : fields)
-      if (detail::warc_iequals(f.name, name)) return f.value;
+      if (detail::iequals(f.name, name)) return f.value;
     return {};
   }
   std::string_view type() const noexcept { return field("WARC-Type"); }
@@ -282,7 +276,7 @@ struct http_response {
   /// The value of the first field called `name` (case-insensitive), "" when there is none.
   std::string_view field(std::string_view name) const noexcept {
     for (const auto& f : fields)
-      if (detail::warc_iequals(f.name, name)) return f.value;
+      if (detail::iequals(f.name, name)) return f.value;
     return {};
   }
 };

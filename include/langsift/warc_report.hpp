@@ -71,7 +71,7 @@ inline std::string warc_lower_mime(std::string_view ct) {
   std::string_view m = ct.substr(0, ct.find(';'));
   m = warc_trim(m);
   std::string s(m);
-  for (char& c : s) c = warc_lower(c);
+  for (char& c : s) c = ascii_lower(c);
   return s;
 }
 

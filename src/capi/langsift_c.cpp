@@ -11,6 +11,7 @@
 #include "capi_internal.hpp"
 #include "langsift/common.hpp"
 #include "langsift/default_model.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/model.hpp"
 #include "langsift/page.hpp"
@@ -81,8 +82,7 @@ std::vector<std::string_view> split_codes(std::string_view s) {
     std::size_t end = s.find(',', pos);
     if (end == std::string_view::npos) end = s.size();
     std::string_view c = s.substr(pos, end - pos);
-    while (!c.empty() && (c.front() == ' ' || c.front() == '\t')) c.remove_prefix(1);
-    while (!c.empty() && (c.back() == ' ' || c.back() == '\t')) c.remove_suffix(1);
+    c = langsift::detail::trim_if(c, [](unsigned char b) { return b == ' ' || b == '\t'; });
     if (!c.empty()) v.push_back(c);
     pos = end + 1;
   }

@@ -163,7 +163,7 @@ struct utf8_converter::impl {
       if constexpr (Utf8)
         out.append(reinterpret_cast<const char*>(p), s.length);
       else
-        append_utf8(out, s.cp);
+        detail::append_utf8(out, s.cp);
     } else {
       out.append(k_replacement_utf8, 3);
       r.replaced_bytes += s.length;
@@ -249,7 +249,7 @@ struct utf8_converter::impl {
         out.append(k_replacement_utf8, 3);
         ++r.replaced_bytes;
       } else {
-        append_utf8(out, u);
+        detail::append_utf8(out, u);
       }
       ++i;
     }
@@ -283,12 +283,12 @@ struct utf8_converter::impl {
         if (u < 0x80) {
           out.push_back(static_cast<char>(u));
         } else if (u >= 0xD800 && u <= 0xDBFF && k + 1 < m && buf[k + 1] >= 0xDC00 && buf[k + 1] <= 0xDFFF) {
-          append_utf8(out, 0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (buf[k + 1] - 0xDC00));
+          detail::append_utf8(out, 0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (buf[k + 1] - 0xDC00));
           ++k;
         } else if (u >= 0xD800 && u <= 0xDFFF) {
           out.append(k_replacement_utf8, 3);  // ICU does not emit lone surrogates; be safe
         } else {
-          append_utf8(out, u);
+          detail::append_utf8(out, u);
         }
       }
       if (err != U_BUFFER_OVERFLOW_ERROR) break;

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "langsift/detail/utf8.hpp"
+
 namespace langsift {
 inline namespace v1 {
 namespace enc_detail {
@@ -46,32 +48,6 @@ struct sbcs_table {
 };
 const sbcs_table* get_sbcs_table(const encoding_info& e) noexcept;
 
-/// Appends the UTF-8 form of code point `cp` (must be a scalar value) to `out`.
-inline void append_utf8(std::string& out, char32_t cp) {
-  char buf[4];
-  std::size_t n;
-  if (cp < 0x80) {
-    buf[0] = static_cast<char>(cp);
-    n = 1;
-  } else if (cp < 0x800) {
-    buf[0] = static_cast<char>(0xC0 | (cp >> 6));
-    buf[1] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 2;
-  } else if (cp < 0x10000) {
-    buf[0] = static_cast<char>(0xE0 | (cp >> 12));
-    buf[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    buf[2] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 3;
-  } else {
-    buf[0] = static_cast<char>(0xF0 | (cp >> 18));
-    buf[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    buf[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    buf[3] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 4;
-  }
-  out.append(buf, n);
-}
-
 inline constexpr char k_replacement_utf8[] = "\xEF\xBF\xBD";
 
 /// Result of one UTF-8 decoding step at p[0..n).
@@ -81,34 +57,12 @@ struct utf8_step {
   std::uint8_t length;  ///< bytes of the sequence (valid) or of the maximal invalid subpart
 };
 
-/// Decodes one sequence starting at p (n ≥ 1) by the Unicode "maximal subpart" rule:
-/// `incomplete` when the bytes are a valid prefix that runs out at n.
+/// One step of detail::decode_utf8_step at p[0..n) (n ≥ 1), by the Unicode "maximal subpart"
+/// rule: `incomplete` when the bytes are a valid prefix that runs out at n.
 inline utf8_step utf8_decode_step(const unsigned char* p, std::size_t n) noexcept {
-  unsigned char b = p[0];
-  if (b < 0x80) return {utf8_step_kind::valid, 1};
-  std::size_t need;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (b >= 0xC2 && b <= 0xDF) {
-    need = 1;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    need = 2;
-    if (b == 0xE0) lo = 0xA0;
-    if (b == 0xED) hi = 0x9F;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    need = 3;
-    if (b == 0xF0) lo = 0x90;
-    if (b == 0xF4) hi = 0x8F;
-  } else {
-    return {utf8_step_kind::invalid, 1};
-  }
-  for (std::size_t i = 1; i <= need; ++i) {
-    if (i >= n) return {utf8_step_kind::incomplete, static_cast<std::uint8_t>(i)};
-    unsigned char c = p[i];
-    if (c < lo || c > hi) return {utf8_step_kind::invalid, static_cast<std::uint8_t>(i)};
-    lo = 0x80;
-    hi = 0xBF;
-  }
-  return {utf8_step_kind::valid, static_cast<std::uint8_t>(need + 1)};
+  const detail::utf8_decoded d = detail::decode_utf8_step(p, p + n);
+  if (d.valid) return {utf8_step_kind::valid, d.len};
+  return {detail::utf8_truncated(p, p + n, d) ? utf8_step_kind::incomplete : utf8_step_kind::invalid, d.len};
 }
 
 /// Length of the leading run of bytes < 0x80.

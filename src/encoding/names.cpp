@@ -8,6 +8,7 @@
 #include <unicode/ucnv_err.h>
 
 #include "internal.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/encoding.hpp"
 
 namespace langsift {
@@ -255,19 +256,12 @@ constexpr label_entry k_labels[] = {
 
 constexpr std::size_t k_max_label = 32;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
-
 // Lowercased, trimmed copy in buf; false when too long or empty.
 bool normalize(std::string_view label, char (&buf)[k_max_label], std::string_view& out) {
-  std::size_t b = 0, e = label.size();
-  while (b < e && is_space(label[b])) ++b;
-  while (e > b && is_space(label[e - 1])) --e;
-  if (e == b || e - b > k_max_label) return false;
-  for (std::size_t i = b; i < e; ++i) {
-    char c = label[i];
-    buf[i - b] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  out = std::string_view(buf, e - b);
+  label = detail::trim_ascii_whitespace(label);
+  if (label.empty() || label.size() > k_max_label) return false;
+  for (std::size_t i = 0; i < label.size(); ++i) buf[i] = detail::ascii_lower(label[i]);
+  out = std::string_view(buf, label.size());
   return true;
 }
 

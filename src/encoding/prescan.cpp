@@ -3,6 +3,7 @@
 #include <string>
 
 #include "internal.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/encoding.hpp"
 #include "prescan.hpp"
 
@@ -11,19 +12,11 @@ inline namespace v1 {
 namespace enc_detail {
 namespace {
 
-bool is_ws(unsigned char c) { return c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D || c == 0x20; }
-bool is_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c; }
+using detail::is_ascii_alpha;
+using detail::is_ascii_whitespace;
 
 bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view lit) {
-  if (s.size() - pos < lit.size() || pos > s.size()) return false;
-  for (std::size_t i = 0; i < lit.size(); ++i)
-    if (lower(static_cast<unsigned char>(s[pos + i])) != static_cast<unsigned char>(lit[i])) return false;
-  return true;
-}
-
-bool equals_ci(std::string_view a, std::string_view lit) {
-  return a.size() == lit.size() && starts_with_ci(a, 0, lit);
+  return pos <= s.size() && detail::iequals(s.substr(pos, lit.size()), lit);
 }
 
 struct attribute {
@@ -37,7 +30,7 @@ bool get_attribute(std::string_view s, std::size_t& pos, attribute& a) {
   a.value.clear();
   const std::size_t n = s.size();
   auto at = [&](std::size_t p) { return static_cast<unsigned char>(s[p]); };
-  while (pos < n && (is_ws(at(pos)) || at(pos) == '/')) ++pos;
+  while (pos < n && (is_ascii_whitespace(at(pos)) || at(pos) == '/')) ++pos;
   if (pos >= n || at(pos) == '>') return false;
   // name
   for (;;) {
@@ -47,16 +40,16 @@ bool get_attribute(std::string_view s, std::size_t& pos, attribute& a) {
       ++pos;
       goto value;
     }
-    if (is_ws(c)) break;
+    if (is_ascii_whitespace(c)) break;
     if (c == '/' || c == '>') return true;
-    a.name.push_back(static_cast<char>(lower(c)));
+    a.name.push_back(detail::ascii_lower(static_cast<char>(c)));
     ++pos;
   }
-  while (pos < n && is_ws(at(pos))) ++pos;
+  while (pos < n && is_ascii_whitespace(at(pos))) ++pos;
   if (pos >= n || at(pos) != '=') return true;
   ++pos;
 value:
-  while (pos < n && is_ws(at(pos))) ++pos;
+  while (pos < n && is_ascii_whitespace(at(pos))) ++pos;
   if (pos >= n) return true;
   if (at(pos) == '"' || at(pos) == '\'') {
     unsigned char q = at(pos);
@@ -73,7 +66,7 @@ value:
   if (at(pos) == '>') return true;
   a.value.push_back(s[pos]);
   ++pos;
-  while (pos < n && !is_ws(at(pos)) && at(pos) != '>') a.value.push_back(s[pos++]);
+  while (pos < n && !is_ascii_whitespace(at(pos)) && at(pos) != '>') a.value.push_back(s[pos++]);
   return true;
 }
 
@@ -89,10 +82,10 @@ std::string_view charset_from_content(std::string_view v) {
       }
     if (found == std::string_view::npos) return {};
     pos = found + 7;
-    while (pos < v.size() && is_ws(static_cast<unsigned char>(v[pos]))) ++pos;
+    while (pos < v.size() && is_ascii_whitespace(static_cast<unsigned char>(v[pos]))) ++pos;
     if (pos >= v.size() || v[pos] != '=') continue;
     ++pos;
-    while (pos < v.size() && is_ws(static_cast<unsigned char>(v[pos]))) ++pos;
+    while (pos < v.size() && is_ascii_whitespace(static_cast<unsigned char>(v[pos]))) ++pos;
     if (pos >= v.size()) return {};
     char c = v[pos];
     if (c == '"' || c == '\'') {
@@ -101,24 +94,24 @@ std::string_view charset_from_content(std::string_view v) {
       return v.substr(pos + 1, end - pos - 1);
     }
     std::size_t end = pos;
-    while (end < v.size() && !is_ws(static_cast<unsigned char>(v[end])) && v[end] != ';') ++end;
+    while (end < v.size() && !is_ascii_whitespace(static_cast<unsigned char>(v[end])) && v[end] != ';') ++end;
     return v.substr(pos, end - pos);
   }
 }
 
 // <?xml version="1.0" encoding="..."?> at the very start: the label, or empty.
 std::string_view xml_declaration_label(std::string_view s) {
-  if (!starts_with_ci(s, 0, "<?xml") || s.size() < 6 || !is_ws(static_cast<unsigned char>(s[5]))) return {};
+  if (!starts_with_ci(s, 0, "<?xml") || s.size() < 6 || !is_ascii_whitespace(static_cast<unsigned char>(s[5]))) return {};
   std::size_t end = s.find("?>");
   if (end == std::string_view::npos) return {};
   std::string_view decl = s.substr(0, end);
   std::size_t pos = decl.find("encoding");
   if (pos == std::string_view::npos) return {};
   pos += 8;
-  while (pos < decl.size() && is_ws(static_cast<unsigned char>(decl[pos]))) ++pos;
+  while (pos < decl.size() && is_ascii_whitespace(static_cast<unsigned char>(decl[pos]))) ++pos;
   if (pos >= decl.size() || decl[pos] != '=') return {};
   ++pos;
-  while (pos < decl.size() && is_ws(static_cast<unsigned char>(decl[pos]))) ++pos;
+  while (pos < decl.size() && is_ascii_whitespace(static_cast<unsigned char>(decl[pos]))) ++pos;
   if (pos >= decl.size() || (decl[pos] != '"' && decl[pos] != '\'')) return {};
   char q = decl[pos];
   std::size_t close = decl.find(q, pos + 1);
@@ -152,7 +145,7 @@ prescan_result prescan(std::string_view bytes) {
       pos = gt == std::string_view::npos ? n : gt + 3;
       continue;
     }
-    if (starts_with_ci(s, pos, "<meta") && pos + 5 < n && (is_ws(at(pos + 5)) || at(pos + 5) == '/')) {
+    if (starts_with_ci(s, pos, "<meta") && pos + 5 < n && (is_ascii_whitespace(at(pos + 5)) || at(pos + 5) == '/')) {
       pos += 6;
       bool got_pragma = false;
       int need_pragma = -1;  // -1 null, 0 false, 1 true
@@ -165,7 +158,7 @@ prescan_result prescan(std::string_view bytes) {
         if (names_seen.find(key) != std::string::npos) continue;
         names_seen += key;
         if (a.name == "http-equiv") {
-          if (equals_ci(a.value, "content-type")) got_pragma = true;
+          if (detail::iequals(a.value, "content-type")) got_pragma = true;
         } else if (a.name == "content") {
           if (!charset && !charset_set) {
             std::string_view l = charset_from_content(a.value);
@@ -201,8 +194,8 @@ prescan_result prescan(std::string_view bytes) {
       continue;
     }
     if (at(pos) == '<' && pos + 1 < n &&
-        (is_alpha(at(pos + 1)) || (at(pos + 1) == '/' && pos + 2 < n && is_alpha(at(pos + 2))))) {
-      while (pos < n && !is_ws(at(pos)) && at(pos) != '>') ++pos;
+        (is_ascii_alpha(at(pos + 1)) || (at(pos + 1) == '/' && pos + 2 < n && is_ascii_alpha(at(pos + 2))))) {
+      while (pos < n && !is_ascii_whitespace(at(pos)) && at(pos) != '>') ++pos;
       while (get_attribute(s, pos, a)) {
       }
       ++pos;
@@ -237,13 +230,7 @@ std::optional<std::string> prescan_meta_charset(std::string_view first_bytes) {
 }
 
 std::string_view content_type_charset(std::string_view ct) noexcept {
-  auto trim = [](std::string_view v) {
-    std::size_t b = 0, e = v.size();
-    while (b < e && enc_detail::is_ws(static_cast<unsigned char>(v[b]))) ++b;
-    while (e > b && enc_detail::is_ws(static_cast<unsigned char>(v[e - 1]))) --e;
-    return v.substr(b, e - b);
-  };
-  std::string_view t = trim(ct);
+  std::string_view t = detail::trim_ascii_whitespace(ct);
   if (t.empty()) return {};
   if (t.find_first_of("/;=") == std::string_view::npos) return t;  // a bare label
   // Parameters after the first ';': name=value or name="value".
@@ -258,9 +245,9 @@ std::string_view content_type_charset(std::string_view ct) noexcept {
       pos = semi;
       continue;
     }
-    std::string_view name = trim(t.substr(pos, eq - pos));
+    std::string_view name = detail::trim_ascii_whitespace(t.substr(pos, eq - pos));
     std::size_t v = eq + 1;
-    while (v < t.size() && enc_detail::is_ws(static_cast<unsigned char>(t[v]))) ++v;
+    while (v < t.size() && detail::is_ascii_whitespace(static_cast<unsigned char>(t[v]))) ++v;
     std::string_view value;
     if (v < t.size() && t[v] == '"') {
       std::size_t close = t.find('"', v + 1);
@@ -269,9 +256,9 @@ std::string_view content_type_charset(std::string_view ct) noexcept {
       next = t.find(';', close);
     } else {
       next = t.find(';', v);
-      value = trim(t.substr(v, (next == std::string_view::npos ? t.size() : next) - v));
+      value = detail::trim_ascii_whitespace(t.substr(v, (next == std::string_view::npos ? t.size() : next) - v));
     }
-    if (enc_detail::equals_ci(name, "charset")) return trim(value);
+    if (detail::iequals(name, "charset")) return detail::trim_ascii_whitespace(value);
     pos = next;
   }
   return {};

@@ -1,6 +1,7 @@
 // langsift — the WARC reader and HTTP response parsing (langsift/warc.hpp), compiled into
 // langsift::warc, which links zlib.
 #include "langsift/warc.hpp"
+#include "langsift/detail/hex.hpp"
 
 #include <zlib.h>
 
@@ -462,11 +463,8 @@ bool dechunk(std::string_view in, std::string& out) {
     if (line.empty() || line.size() > 15) return false;
     std::uint64_t size = 0;
     for (char c : line) {
-      int d;
-      if (c >= '0' && c <= '9') d = c - '0';
-      else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-      else return false;
+      const int d = hex_digit_value(c);
+      if (d < 0) return false;
       size = size * 16 + static_cast<std::uint64_t>(d);
     }
     i = e + 1;
@@ -484,9 +482,7 @@ bool dechunk(std::string_view in, std::string& out) {
 /// True when a body starts like chunked coding ("1a2f\r\n", possibly with extensions).
 bool looks_chunked(std::string_view b) noexcept {
   std::size_t i = 0;
-  while (i < b.size() && i < 16 &&
-         ((b[i] >= '0' && b[i] <= '9') || (b[i] >= 'a' && b[i] <= 'f') || (b[i] >= 'A' && b[i] <= 'F')))
-    ++i;
+  while (i < b.size() && i < 16 && is_hex_digit(b[i])) ++i;
   if (i == 0 || i == b.size()) return false;
   return b[i] == '\r' || b[i] == '\n' || b[i] == ';' || b[i] == ' ';
 }
@@ -504,9 +500,9 @@ std::string_view decode_http_body(const http_response& h, std::string_view raw, 
     body = chunks;
   }
   std::string_view ce = h.field("Content-Encoding");
-  if (!ce.empty() && !detail::warc_iequals(ce, "identity")) {
-    const bool gz = detail::warc_iequals(ce, "gzip") || detail::warc_iequals(ce, "x-gzip");
-    const bool df = detail::warc_iequals(ce, "deflate");
+  if (!ce.empty() && !detail::iequals(ce, "identity")) {
+    const bool gz = detail::iequals(ce, "gzip") || detail::iequals(ce, "x-gzip");
+    const bool df = detail::iequals(ce, "deflate");
     if (!gz && !df) {
       if (st == body_status::ok) st = body_status::encoding_unsupported;
     } else if (body.size() >= 2) {

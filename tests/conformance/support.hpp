@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "langsift/detail/hex.hpp"
 #include "langsift/punycode.hpp"
 #include "langsift/unicode.hpp"
 
@@ -49,7 +50,7 @@ inline std::string read_file(const std::filesystem::path& p) {
 /// UTF-8 (langsift reads it as U+FFFD per byte). The suites escape some surrogates on purpose.
 inline std::string to_utf8(std::u32string_view s) {
   std::string out;
-  for (char32_t c : s) langsift::detail::puny_append_utf8(out, c);
+  for (char32_t c : s) langsift::detail::append_utf8(out, c);
   return out;
 }
 
@@ -111,12 +112,9 @@ class json_reader {
     if (pos_ + 4 > s_.size()) fail("short \\u escape");
     unsigned v = 0;
     for (int i = 0; i < 4; ++i) {
-      char c = s_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= unsigned(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= unsigned(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= unsigned(c - 'A' + 10);
-      else fail("bad \\u escape");
+      const int d = langsift::detail::hex_digit_value(s_[pos_++]);
+      if (d < 0) fail("bad \\u escape");
+      v = v << 4 | unsigned(d);
     }
     return v;
   }

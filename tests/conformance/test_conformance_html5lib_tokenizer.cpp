@@ -61,12 +61,9 @@ std::u32string unescape_again(std::u32string_view s) {
     if (i + 6 > s.size() || s[i] != U'\\' || s[i + 1] != U'u') return false;
     v = 0;
     for (std::size_t k = i + 2; k < i + 6; ++k) {
-      char32_t c = s[k];
-      v <<= 4;
-      if (c >= U'0' && c <= U'9') v |= unsigned(c - U'0');
-      else if (c >= U'a' && c <= U'f') v |= unsigned(c - U'a' + 10);
-      else if (c >= U'A' && c <= U'F') v |= unsigned(c - U'A' + 10);
-      else return false;
+      const int d = s[k] < 0x80 ? langsift::detail::hex_digit_value(static_cast<int>(s[k])) : -1;
+      if (d < 0) return false;
+      v = v << 4 | unsigned(d);
     }
     return true;
   };

@@ -40,11 +40,11 @@ std::string unescape(const std::string& s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == 'u' && i + 6 <= s.size()) {
-      detail::puny_append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 2, 4), nullptr, 16)));
+      detail::append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 2, 4), nullptr, 16)));
       i += 5;
     } else if (s[i] == '\\' && i + 2 < s.size() && s[i + 1] == 'x' && s[i + 2] == '{') {
       const std::size_t close = s.find('}', i);
-      detail::puny_append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 3, close - i - 3), nullptr, 16)));
+      detail::append_utf8(out, static_cast<char32_t>(std::stoul(s.substr(i + 3, close - i - 3), nullptr, 16)));
       i = close;
     } else {
       out += s[i];

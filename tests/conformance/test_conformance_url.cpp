@@ -64,7 +64,7 @@ std::string scheme_of(std::string_view s) {
   while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '+' || t[j] == '-' || t[j] == '.')) ++j;
   if (j == t.size() || t[j] != ':') return "";
   std::string r = t.substr(0, j);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : r) c = langsift::detail::ascii_lower(c);
   return r;
 }
 

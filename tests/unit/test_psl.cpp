@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "langsift/detail/ascii.hpp"
 #include "langsift/idna.hpp"
 #include "langsift/psl.hpp"
 #include "langsift/punycode.hpp"
@@ -88,7 +89,7 @@ TEST_CASE("idn_to_unicode: the no-\"xn--\" shortcut agrees with the label-wise c
     for (std::size_t start = 0;;) {
       const std::size_t dot = std::min(host.find('.', start), host.size());
       std::string label(host.substr(start, dot - start));
-      for (char& c : label) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+      for (char& c : label) c = langsift::detail::ascii_lower(c);
       std::string u;
       if (label.size() > 4 && label.size() - 4 <= 64 && label.compare(0, 4, "xn--") == 0 &&
           punycode_decode(std::string_view(label).substr(4), u) && !u.empty()) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "langsift/detail/utf8.hpp"
 #include "langsift/script.hpp"
 #include "random_text.hpp"
 #include "script_reference.hpp"
@@ -216,7 +217,8 @@ TEST_CASE("every two-byte code point inside runs of two-byte scripts, at every o
   // Greek, Armenian, Hebrew (with a point), Arabic, Syriac, Thaana and NKo words.
   for (const char* word : {"ab", "мы", "αβ", "աբ", "אָב", "اب", "ܐܒ", "ދވ", "ߊߋ"}) {
     for (char32_t cp = 0x80; cp < 0x800; ++cp) {
-      const char enc[3] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F)), 0};
+      std::string enc;
+      langsift::detail::append_utf8(enc, cp);
       for (std::size_t pad = 0; pad < 16; ++pad) {
         std::string s = word;
         s.append(pad, word[0] == 'a' ? 'x' : ' ');  // an ASCII gap (letters for Latin)

@@ -156,8 +156,8 @@ std::string percent_decode_reference(std::string_view s, bool plus_is_space) {
   std::string o;
   for (std::size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (c == '%' && i + 2 < s.size() && detail::url_hex(s[i + 1]) >= 0 && detail::url_hex(s[i + 2]) >= 0) {
-      c = static_cast<char>(detail::url_hex(s[i + 1]) * 16 + detail::url_hex(s[i + 2]));
+    if (c == '%' && i + 2 < s.size() && detail::hex_digit_value(s[i + 1]) >= 0 && detail::hex_digit_value(s[i + 2]) >= 0) {
+      c = static_cast<char>(detail::hex_digit_value(s[i + 1]) * 16 + detail::hex_digit_value(s[i + 2]));
       i += 2;
     } else if (c == '+' && plus_is_space) {
       c = ' ';
@@ -176,7 +176,7 @@ std::string percent_decode_reference(std::string_view s, bool plus_is_space) {
     }
     const detail::utf8_decoded d = detail::decode_utf8_step(p, e);
     if (d.cp == 0xFFFD && !(d.len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD)) {
-      detail::puny_append_utf8(fixed, static_cast<char32_t>(*p));
+      detail::append_utf8(fixed, static_cast<char32_t>(*p));
       ++p;
     } else {
       fixed.append(reinterpret_cast<const char*>(p), d.len);

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "langsift/detail/ascii.hpp"
 #include "langsift/language_codes.hpp"
 #include "langsift/version_config.hpp"
 
@@ -385,8 +386,7 @@ inline std::vector<std::string> split_list(std::string_view s) {
     std::size_t j = s.find(',', i);
     if (j == std::string_view::npos) j = s.size();
     std::string_view item = s.substr(i, j - i);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    item = langsift::detail::trim_if(item, [](unsigned char b) { return b == ' '; });
     if (!item.empty()) out.emplace_back(item);
     i = j + 1;
   }

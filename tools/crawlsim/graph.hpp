@@ -17,6 +17,10 @@
 #include <string_view>
 #include <vector>
 
+#include "langsift/detail/ascii.hpp"
+#include "langsift/detail/hex.hpp"
+#include "langsift/detail/utf8.hpp"
+
 namespace crawlsim {
 
 // ---- deterministic randomness ------------------------------------------------------------------
@@ -124,21 +128,10 @@ struct graph {
 // ---- URL words ---------------------------------------------------------------------------------
 namespace detail {
 
-// Decodes one UTF-8 code point (no validation beyond what is needed here).
-inline char32_t next_cp(std::string_view s, std::size_t& i) {
-  const unsigned char c = static_cast<unsigned char>(s[i]);
-  int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-  if (i + static_cast<std::size_t>(n) > s.size()) n = 1;
-  char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-  for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3F);
-  i += static_cast<std::size_t>(n);
-  return cp;
-}
-
 // Latin letter (with diacritics) -> ASCII as a slug generator would write it; "" if not a letter.
 inline std::string fold_latin(char32_t c) {
-  if (c >= 'a' && c <= 'z') return std::string(1, static_cast<char>(c));
-  if (c >= 'A' && c <= 'Z') return std::string(1, static_cast<char>(c - 'A' + 'a'));
+  if (c < 0x80 && langsift::detail::is_ascii_alpha(static_cast<unsigned char>(c)))
+    return std::string(1, langsift::detail::ascii_lower(static_cast<char>(c)));
   static const char* l1 = "aaaaaaaceeeeiiiidnooooo ouuuuyty";  // U+00E0..U+00FF (and U+00C0.. folded)
   if (c >= 0xC0 && c <= 0xFF && c != 0xD7 && c != 0xF7) {
     if (c == 0xDF) return "ss";
@@ -183,7 +176,10 @@ inline std::vector<std::string> ascii_words(std::string_view line, std::string_v
     w.clear();
   };
   while (i < line.size()) {
-    const char32_t c = detail::next_cp(line, i);
+    const langsift::detail::utf8_decoded d = langsift::detail::decode_utf8_step(
+        reinterpret_cast<const unsigned char*>(line.data() + i), reinterpret_cast<const unsigned char*>(line.data() + line.size()));
+    const char32_t c = d.cp;
+    i += d.len;
     std::string a = cyr ? detail::translit_cyrillic(c) : std::string();
     if (a.empty()) a = detail::fold_latin(c);
     const bool letter = !a.empty() || (cyr && (c == 0x44A || c == 0x44C || c == 0x42A || c == 0x42C));
@@ -195,10 +191,10 @@ inline std::vector<std::string> ascii_words(std::string_view line, std::string_v
 }
 
 inline std::string percent_encode(std::string_view s) {
-  static const char* hex = "0123456789ABCDEF";
+  const char* const hex = langsift::detail::hex_digits_upper;
   std::string o;
   for (unsigned char c : s) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.') {
+    if (langsift::detail::is_ascii_alnum(c) || c == '-' || c == '_' || c == '.') {
       o.push_back(static_cast<char>(c));
     } else {
       o.push_back('%');

@@ -31,16 +31,9 @@ inline bag bag_of_words(std::string_view text, std::size_t* total = nullptr) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const auto* e = p + text.size();
   while (p < e) {
-    char32_t cp;
-    unsigned len;
-    if (*p < 0x80) {
-      cp = *p;
-      len = 1;
-    } else {
-      auto st = detail::decode_utf8(p, e);
-      cp = st.cp;
-      len = st.length;
-    }
+    const detail::utf8_decoded st = detail::decode_utf8_step(p, e);
+    const char32_t cp = st.cp;
+    const unsigned len = st.len;
     if (detail::is_dense_letter(cp)) {
       flush();
       tok.assign(reinterpret_cast<const char*>(p), len);

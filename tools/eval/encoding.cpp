@@ -11,6 +11,8 @@
 
 #include "common/cli.hpp"
 #include "eval_modes.hpp"
+#include "langsift/detail/ascii.hpp"
+#include "langsift/detail/utf8.hpp"
 #include "langsift/encoding.hpp"
 
 namespace fs = std::filesystem;
@@ -78,7 +80,7 @@ std::string truth_from_filename(const std::string& file) {
     b = dot + 1;
   }
   std::string t = parts[0];
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (char& c : t) c = langsift::detail::ascii_lower(c);
   if (t == "utf-16" || t == "utf-32")
     for (std::size_t i = 1; i < parts.size(); ++i)
       if (parts[i] == "le" || parts[i] == "be") {
@@ -186,34 +188,26 @@ int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool ver
   return 0;
 }
 
-// UTF-8 → UTF-16 (valid input assumed; invalid bytes become U+FFFD).
+// UTF-8 → UTF-16 (valid input assumed; an invalid sequence becomes U+FFFD per maximal subpart).
 std::string to_utf16(std::string_view s, bool be) {
   std::string out;
-  std::string u8;
   auto put = [&](char16_t u) {
     char a = static_cast<char>(u >> 8), b = static_cast<char>(u & 0xFF);
     if (be) out += a, out += b;
     else out += b, out += a;
   };
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    char32_t cp;
-    std::size_t len;
-    if (c < 0x80) cp = c, len = 1;
-    else if (c >= 0xC2 && c < 0xE0 && i + 1 < s.size()) cp = (c & 0x1F) << 6 | (s[i + 1] & 0x3F), len = 2;
-    else if (c >= 0xE0 && c < 0xF0 && i + 2 < s.size())
-      cp = (c & 0x0F) << 12 | (s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F), len = 3;
-    else if (c >= 0xF0 && c < 0xF5 && i + 3 < s.size())
-      cp = (c & 0x07) << 18 | (s[i + 1] & 0x3F) << 12 | (s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F), len = 4;
-    else cp = 0xFFFD, len = 1;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* const e = p + s.size();
+  while (p < e) {
+    const langsift::detail::utf8_decoded d = langsift::detail::decode_utf8_step(p, e);
+    const char32_t cp = d.cp;
     if (cp >= 0x10000) {
       put(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
       put(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
     } else {
       put(static_cast<char16_t>(cp));
     }
-    i += len;
+    p += d.len;
   }
   return out;
 }

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "common/cli.hpp"
+#include "langsift/detail/ascii.hpp"
 
 extern char** environ;
 
@@ -90,15 +91,10 @@ std::size_t utf8_length(std::string_view s) noexcept {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\r' || c == '\t' || c == '\v' || c == '\f'; }
-
+// A field without SP, CR, TAB, VT and FF at either end.
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
+  return detail::trim_if(s, [](unsigned char c) { return c == ' ' || c == '\r' || c == '\t' || c == '\v' || c == '\f'; });
 }
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 }  // namespace
 
@@ -120,7 +116,7 @@ std::vector<std::string_view> tab_fields(std::string_view line) {
 }
 
 bool is_no_answer(std::string_view code) noexcept {
-  return code.empty() || (code.size() == 3 && lower(code[0]) == 'u' && lower(code[1]) == 'n' && lower(code[2]) == 'd');
+  return code.empty() || detail::iequals(code, "und");
 }
 
 std::string_view primary_subtag(std::string_view code) noexcept {
@@ -130,7 +126,7 @@ std::string_view primary_subtag(std::string_view code) noexcept {
 std::string normalize_code(std::string_view code, bool strict) {
   std::string_view c = strict ? code : primary_subtag(code);
   std::string out(c);
-  for (char& ch : out) ch = lower(ch);
+  for (char& ch : out) ch = detail::ascii_lower(ch);
   if (strict)
     std::replace(out.begin(), out.end(), '_', '-');
   return out;
@@ -294,8 +290,8 @@ bool run_command(const std::string& command, const std::vector<std::string>& sam
 
 std::string shell_quote(std::string_view s) {
   bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-           c == '/' || c == '+' || c == '-';
+    return detail::is_ascii_alnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '+' ||
+           c == '-';
   });
   if (plain) return std::string(s);
   std::string out = "'";

@@ -241,7 +241,7 @@ tables build() {
 
 std::string to_utf8(const u32s& s) {
   std::string r;
-  for (char32_t c : s) langsift::detail::puny_append_utf8(r, c);
+  for (char32_t c : s) langsift::detail::append_utf8(r, c);
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "langsift/detail/ascii.hpp"
 #include "langsift/detail/psl_hash.hpp"
 
 namespace {
@@ -78,8 +79,7 @@ int main(int argc, char** argv) {
       r = r.substr(1);
     }
     if (r.empty() || r.find('*') != std::string::npos) continue;  // only leading wildcards exist
-    for (char& c : r)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    for (char& c : r) c = langsift::detail::ascii_lower(c);
     if (priv) f |= 8;
     auto& slot = rules[r];
     // a name can be both a rule and a wildcard parent ("ck" and "*.ck"): keep both bits; the

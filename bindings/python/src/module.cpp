@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "langsift/default_model.hpp"
+#include "langsift/detail/utf8.hpp"
 #include "langsift/filter.hpp"
 #include "langsift/frontier.hpp"
 #include "langsift/language_codes.hpp"
@@ -252,9 +253,7 @@ void take_utf8_core(py::handle obj, std::size_t cap, std::string_view& view, py:
     }
   }
   if (view.size() > cap) {  // cut at a character boundary
-    std::size_t k = cap;
-    while (k > 0 && (static_cast<unsigned char>(view[k]) & 0xC0) == 0x80) --k;
-    view = view.substr(0, k);
+    view = view.substr(0, langsift::detail::utf8_cut_back(view.data(), cap, 0));
     truncated = true;
   }
 }

@@ -88,7 +88,7 @@ class html_extractor {
       t[c] = c >= 0x80 ? bc_high
              : c == '<' ? bc_lt
              : c == '&' ? bc_amp
-             : (is_html_space(static_cast<unsigned char>(c)) || c == 0x0B) ? bc_space
+             : (is_ascii_whitespace(static_cast<unsigned char>(c)) || c == 0x0B) ? bc_space
              : (c < 0x20 || c == 0x7F) ? bc_control
                                       : bc_plain;
     return t;
@@ -122,14 +122,14 @@ class html_extractor {
       } else if (c < 0x80) {
         ++p_;  // NUL and other controls
       } else {
-        utf8_step st = decode_utf8(reinterpret_cast<const unsigned char*>(p_),
-                                   reinterpret_cast<const unsigned char*>(e_));
+        utf8_decoded st = decode_utf8_step(reinterpret_cast<const unsigned char*>(p_),
+                                         reinterpret_cast<const unsigned char*>(e_));
         if (!st.valid) ++r_.invalid_sequences;
         if (!suppressed()) {
-          if (st.valid) emit_cp(st.cp, p_, st.length);
+          if (st.valid) emit_cp(st.cp, p_, st.len);
           else emit_cp(0xFFFD, "\xEF\xBF\xBD", 3);
         }
-        p_ += st.length;
+        p_ += st.len;
       }
     }
     finish();
@@ -371,7 +371,7 @@ class html_extractor {
     s = s.substr(0, kMaxAnchor + 4);
     l.text.clear();
     // The text is already collapsed; only '\n' between blocks becomes a space.
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\n')) s.remove_prefix(1);
+    s = trim_front_if(s, [](unsigned char c) { return c == ' ' || c == '\n'; });
     while (!s.empty()) {
       std::size_t k = s.find('\n');
       l.text.append(s.substr(0, k));
@@ -460,7 +460,7 @@ class html_extractor {
     std::size_t n = 0, len = 0;
     while (p < e_) {
       unsigned char c = static_cast<unsigned char>(*p);
-      if (is_html_space(c) || c == '/' || c == '>') break;
+      if (is_ascii_whitespace(c) || c == '/' || c == '>') break;
       if (n < sizeof name) name[n++] = ascii_lower(static_cast<char>(c));
       ++len;
       ++p;
@@ -473,7 +473,7 @@ class html_extractor {
     bool self_closing = false;
     // Attributes (WHATWG before/after attribute name and value states).
     for (;;) {
-      while (p < e_ && (is_html_space(static_cast<unsigned char>(*p)) || *p == '/')) {
+      while (p < e_ && (is_ascii_whitespace(static_cast<unsigned char>(*p)) || *p == '/')) {
         self_closing = (*p == '/');
         ++p;
       }
@@ -488,14 +488,14 @@ class html_extractor {
       self_closing = false;
       const char* an = p;
       ++p;  // the first character may be '='
-      while (p < e_ && !is_html_space(static_cast<unsigned char>(*p)) && *p != '/' && *p != '>' && *p != '=') ++p;
+      while (p < e_ && !is_ascii_whitespace(static_cast<unsigned char>(*p)) && *p != '/' && *p != '>' && *p != '=') ++p;
       std::string_view attr_name(an, static_cast<std::size_t>(p - an));
-      while (p < e_ && is_html_space(static_cast<unsigned char>(*p))) ++p;
+      while (p < e_ && is_ascii_whitespace(static_cast<unsigned char>(*p))) ++p;
       std::string_view value;
       bool has_value = false;
       if (p < e_ && *p == '=') {
         ++p;
-        while (p < e_ && is_html_space(static_cast<unsigned char>(*p))) ++p;
+        while (p < e_ && is_ascii_whitespace(static_cast<unsigned char>(*p))) ++p;
         if (p >= e_) {
           p_ = e_;
           return;
@@ -512,7 +512,7 @@ class html_extractor {
           has_value = true;
         } else if (*p != '>') {
           const char* v = p;
-          while (p < e_ && !is_html_space(static_cast<unsigned char>(*p)) && *p != '>') ++p;
+          while (p < e_ && !is_ascii_whitespace(static_cast<unsigned char>(*p)) && *p != '>') ++p;
           value = std::string_view(v, static_cast<std::size_t>(p - v));
           has_value = true;
         }
@@ -569,7 +569,7 @@ class html_extractor {
     if (t == T::t_body || t == T::t_a || t == T::t_svg || t == T::t_math || t == T::t_template)
       return m;
     if (a.has(attr::role)) {
-      std::string_view role = trim_html_space(a.get(attr::role));
+      std::string_view role = trim_ascii_whitespace(a.get(attr::role));
       if (iequals(role, "navigation") || iequals(role, "menu") || iequals(role, "menubar") ||
           iequals(role, "banner") || iequals(role, "contentinfo") || iequals(role, "complementary") ||
           iequals(role, "search") || iequals(role, "dialog") || iequals(role, "alertdialog") ||
@@ -594,7 +594,7 @@ class html_extractor {
   /// <html lang> (or xml:lang): the document's language, if not empty and not too long.
   void note_html_lang(const tag_attrs& a) {
     if (!a.has(attr::lang) && !a.has(attr::xml_lang)) return;
-    std::string_view v = trim_html_space(a.has(attr::lang) ? a.get(attr::lang) : a.get(attr::xml_lang));
+    std::string_view v = trim_ascii_whitespace(a.has(attr::lang) ? a.get(attr::lang) : a.get(attr::xml_lang));
     if (!v.empty() && v.size() <= kMaxLang) {
       r_.html_lang.clear();
       r_.invalid_sequences += decode_into(r_.html_lang, v, true, true);
@@ -604,8 +604,8 @@ class html_extractor {
 
   /// <meta http-equiv="content-language" content="...">, if not empty and not too long.
   void note_content_language(const tag_attrs& a) {
-    if (!a.has(attr::content) || !iequals(trim_html_space(a.get(attr::http_equiv)), "content-language")) return;
-    std::string_view v = trim_html_space(a.get(attr::content));
+    if (!a.has(attr::content) || !iequals(trim_ascii_whitespace(a.get(attr::http_equiv)), "content-language")) return;
+    std::string_view v = trim_ascii_whitespace(a.get(attr::content));
     if (!v.empty() && v.size() <= 256) {
       r_.content_language.clear();
       r_.invalid_sequences += decode_into(r_.content_language, v, true, true);
@@ -743,7 +743,7 @@ class html_extractor {
     for (std::size_t i = 0; i < name.size(); ++i)
       if (ascii_lower(p[2 + i]) != name[i]) return false;
     unsigned char c = static_cast<unsigned char>(p[2 + name.size()]);
-    return is_html_space(c) || c == '/' || c == '>';
+    return is_ascii_whitespace(c) || c == '/' || c == '>';
   }
 
   /// p_ is after the start tag. Consumes the content up to the matching end tag (which is then
@@ -780,11 +780,11 @@ class html_extractor {
     for (const char* x = s; x < q;) {
       unsigned char c = static_cast<unsigned char>(*x);
       if (c >= 0x80) {
-        utf8_step st = decode_utf8(reinterpret_cast<const unsigned char*>(x), reinterpret_cast<const unsigned char*>(q));
+        utf8_decoded st = decode_utf8_step(reinterpret_cast<const unsigned char*>(x), reinterpret_cast<const unsigned char*>(q));
         if (!st.valid) ++r_.invalid_sequences;
-        if (st.valid) emit_cp(st.cp, x, st.length);
+        if (st.valid) emit_cp(st.cp, x, st.len);
         else emit_cp(0xFFFD, "\xEF\xBF\xBD", 3);
-        x += st.length;
+        x += st.len;
       } else if (c == 0) {
         emit_cp(0xFFFD, "\xEF\xBF\xBD", 3);  // NUL in RAWTEXT and PLAINTEXT, as HTML does
         ++x;
@@ -812,7 +812,7 @@ class html_extractor {
       for (int i = 0; i < 6; ++i)
         if (ascii_lower(x[i]) != "script"[i]) return false;
       unsigned char c = static_cast<unsigned char>(x[6]);
-      return is_html_space(c) || c == '/' || c == '>';
+      return is_ascii_whitespace(c) || c == '/' || c == '>';
     };
     while (q < e_) {
       char c = *q;
@@ -873,7 +873,7 @@ class html_extractor {
       const uri_view* bp = (base && base->is_absolute()) ? &*base : nullptr;
       for (std::size_t i = 0; i < n_links_; ++i) {
         html_link& l = r_.links[i];
-        std::string_view raw = uri_trim(l.url);
+        std::string_view raw = trim_c0_or_space(l.url);
         if (raw.empty() || raw.front() == '#') continue;  // self / fragment-only references
         if (!uri_resolve_into(bp, raw, tmp)) continue;
         std::size_t hash = tmp.find('#');

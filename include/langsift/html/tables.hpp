@@ -1,5 +1,5 @@
 // langsift — the HTML extractor's tables and small helpers (part of langsift/html.hpp; namespace
-// detail): UTF-8 steps, character classes, the tag table and tag properties, class/id hints,
+// detail): UTF-8 truncation, character classes, the tag table and tag properties, class/id hints,
 // attribute names; and the character-reference decoder (the WHATWG entity table is in its
 // implementation, langsift/impl/html/tables-inl.hpp).
 #pragma once
@@ -15,6 +15,8 @@
 #include <string_view>
 
 #include "langsift/common.hpp"
+#include "langsift/detail/ascii.hpp"
+#include "langsift/detail/utf8.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -23,100 +25,19 @@ namespace detail {
 
 // ---- UTF-8 ---------------------------------------------------------------------------------------
 
-inline void append_utf8(std::string& s, char32_t cp) {
-  if (cp < 0x80) {
-    s.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    char b[2] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
-    s.append(b, 2);
-  } else if (cp < 0x10000) {
-    char b[3] = {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
-                 static_cast<char>(0x80 | (cp & 0x3F))};
-    s.append(b, 3);
-  } else {
-    char b[4] = {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
-                 static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
-    s.append(b, 4);
-  }
-}
-
-struct utf8_step {
-  char32_t cp;
-  unsigned length;  // bytes consumed: the sequence, or the maximal invalid subpart (>= 1)
-  bool valid;
-};
-
-/// Decodes the sequence at p (p < e, *p >= 0x80). An invalid sequence yields U+FFFD and the
-/// length of its maximal subpart (Unicode §3.9, as the WHATWG decoder does).
-inline utf8_step decode_utf8(const unsigned char* p, const unsigned char* e) noexcept {
-  unsigned c = p[0];
-  unsigned need, lo = 0x80, hi = 0xBF;
-  char32_t cp;
-  if (c >= 0xC2 && c <= 0xDF) {
-    need = 1;
-    cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    need = 2;
-    cp = c & 0x0F;
-    if (c == 0xE0) lo = 0xA0;
-    else if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    need = 3;
-    cp = c & 0x07;
-    if (c == 0xF0) lo = 0x90;
-    else if (c == 0xF4) hi = 0x8F;
-  } else {
-    return {0xFFFD, 1, false};
-  }
-  for (unsigned i = 1; i <= need; ++i) {
-    if (p + i >= e || p[i] < lo || p[i] > hi) return {0xFFFD, i, false};
-    cp = (cp << 6) | (p[i] & 0x3F);
-    lo = 0x80;
-    hi = 0xBF;
-  }
-  return {cp, need + 1, true};
-}
-
 /// Removes bytes from the end of `s` down to `cap` bytes without splitting a UTF-8 sequence.
 inline void truncate_utf8(std::string& s, std::size_t cap) {
-  if (s.size() <= cap) return;
-  std::size_t n = cap;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  s.resize(n);
+  if (s.size() > cap) s.resize(utf8_cut_back(s.data(), cap, 0));
 }
 
 // ---- character classes ---------------------------------------------------------------------------
-
-inline constexpr bool is_ascii_alpha(unsigned char c) noexcept {
-  return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
-}
-inline constexpr bool is_ascii_alnum(unsigned char c) noexcept {
-  return is_ascii_alpha(c) || (c >= '0' && c <= '9');
-}
-inline constexpr bool is_html_space(unsigned char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-inline constexpr char ascii_lower(char c) noexcept {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
-}
-inline bool iequals(std::string_view a, std::string_view lower) noexcept {
-  if (a.size() != lower.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != lower[i]) return false;
-  return true;
-}
-inline std::string_view trim_html_space(std::string_view s) noexcept {
-  while (!s.empty() && is_html_space(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && is_html_space(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 enum class cp_kind : std::uint8_t { visible, space, drop };
 
 /// How a (non-ASCII or decoded) code point is treated in text.
 inline constexpr cp_kind classify_cp(char32_t cp) noexcept {
   if (cp < 0x80) {
-    if (is_html_space(static_cast<unsigned char>(cp)) || cp == 0x0B) return cp_kind::space;
+    if (is_ascii_whitespace(static_cast<unsigned char>(cp)) || cp == 0x0B) return cp_kind::space;
     if (cp < 0x20 || cp == 0x7F) return cp_kind::drop;
     return cp_kind::visible;
   }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "langsift/idna.hpp"
+#include "langsift/detail/ascii.hpp"
+#include "langsift/detail/utf8.hpp"
 
 #include "langsift/detail/idna_tables.inc"
 
@@ -190,7 +192,7 @@ LANGSIFT_INLINE std::uint32_t idna_process(std::string_view domain, const idna_o
   for (const char *p = domain.data(), *e = p + domain.size(); p < e;) {
     const char32_t c = ::langsift::decode_utf8(p, e);
     if (c < 0x80) {
-      s.push_back(c >= 'A' && c <= 'Z' ? c + 32 : c);
+      s.push_back(static_cast<unsigned char>(detail::ascii_lower(static_cast<char>(c))));
       continue;
     }
     non_ascii = true;
@@ -307,7 +309,7 @@ LANGSIFT_INLINE std::uint32_t idna_to_unicode(std::string_view domain, std::stri
   std::u32string s;
   const std::uint32_t err = detail::idna_process(domain, o, s);
   out.reserve(s.size());
-  for (char32_t c : s) detail::puny_append_utf8(out, c);
+  for (char32_t c : s) detail::append_utf8(out, c);
   return err;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "langsift/language_codes.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/detail/iso639_table.inc"
 
 namespace langsift {
@@ -16,8 +17,7 @@ inline bool split_primary(std::string_view code, char (&buf)[9], std::size_t& n,
   std::size_t i = 0;
   while (i < code.size() && code[i] != '-' && code[i] != '_') {
     if (n == 8) return false;
-    char c = code[i++];
-    buf[n++] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+    buf[n++] = ascii_lower(code[i++]);
   }
   buf[n] = '\0';
   rest = code.substr(i);

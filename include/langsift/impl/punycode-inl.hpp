@@ -3,6 +3,7 @@
 #pragma once
 
 #include "langsift/punycode.hpp"
+#include "langsift/detail/ascii.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -101,7 +102,7 @@ LANGSIFT_INLINE bool punycode_decode(std::string_view in, std::string& out) {
   char32_t cps[detail::kPunyMaxOutput];
   const std::size_t n = detail::punycode_decode_cps(in, cps, detail::kPunyMaxOutput);
   if (n == static_cast<std::size_t>(-1)) return false;
-  for (std::size_t j = 0; j < n; ++j) detail::puny_append_utf8(out, cps[j]);
+  for (std::size_t j = 0; j < n; ++j) detail::append_utf8(out, cps[j]);
   return true;
 }
 
@@ -129,8 +130,7 @@ LANGSIFT_INLINE std::size_t idn_to_unicode(std::string_view host, std::string& o
     }
   if (!ace_any) {
     out.assign(host);
-    for (char& c : out)  // a store per byte, which the compiler vectorises
-      c = static_cast<char>(c + (c >= 'A' && c <= 'Z' ? 32 : 0));
+    for (char& c : out) c = detail::ascii_lower(c);  // a store per byte, which the compiler vectorises
     return 0;
   }
   std::size_t decoded = 0, start = 0;
@@ -144,12 +144,12 @@ LANGSIFT_INLINE std::size_t idn_to_unicode(std::string_view host, std::string& o
     char low[64];
     const bool fits = ace && label.size() - 4 <= sizeof low;
     if (fits)
-      for (std::size_t i = 4; i < label.size(); ++i) low[i - 4] = (label[i] >= 'A' && label[i] <= 'Z') ? static_cast<char>(label[i] + 32) : label[i];
+      for (std::size_t i = 4; i < label.size(); ++i) low[i - 4] = detail::ascii_lower(label[i]);
     if (fits && punycode_decode(std::string_view(low, label.size() - 4), out) && out.size() > before) {
       ++decoded;
     } else {
       out.resize(before);
-      for (char c : label) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+      for (char c : label) out += detail::ascii_lower(c);
     }
     if (dot == host.size()) break;
     out += '.';

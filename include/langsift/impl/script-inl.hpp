@@ -3,6 +3,7 @@
 #pragma once
 
 #include "langsift/script.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/detail/unicode_lookup.hpp"
 
 #if defined(__SSE2__)
@@ -44,7 +45,7 @@ inline constexpr auto ascii_letter = [] {
 static_assert(
     [] {
       for (unsigned c = 0; c < 256; ++c)
-        if (ascii_letter[c] != (c < 128 && ((c | 0x20u) - 'a') < 26u)) return false;
+        if (ascii_letter[c] != (c < 128 && is_ascii_alpha(static_cast<unsigned char>(c)))) return false;
       return true;
     }(),
     "skip_ascii_letters assumes the ASCII letters are exactly A-Z and a-z");

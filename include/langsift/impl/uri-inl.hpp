@@ -3,6 +3,7 @@
 #pragma once
 
 #include "langsift/uri.hpp"
+#include "langsift/detail/hex.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -28,7 +29,7 @@ LANGSIFT_INLINE bool uri_split_authority(uri_view& u) noexcept {
       port = rest.substr(1);
     }
     for (char c : host.substr(1, host.size() - 2))  // hex digits, ':', '.', and "v1.x" forms
-      if (!(uri_is_alpha(c) || uri_is_digit(c) || c == ':' || c == '.' || c == '-' || c == '_' ||
+      if (!(is_ascii_alpha(c) || is_ascii_digit(c) || c == ':' || c == '.' || c == '-' || c == '_' ||
             c == '~' || c == '%'))
         return false;
   } else {
@@ -41,7 +42,7 @@ LANGSIFT_INLINE bool uri_split_authority(uri_view& u) noexcept {
       if (uri_byte_class[static_cast<unsigned char>(c)] & uri_class_forbidden) return false;
   }
   for (char c : port)
-    if (!uri_is_digit(c)) return false;
+    if (!is_ascii_digit(c)) return false;
   u.host = host;
   u.port = port;
   return true;
@@ -51,13 +52,13 @@ LANGSIFT_INLINE bool uri_split_authority(uri_view& u) noexcept {
 
 LANGSIFT_INLINE std::optional<uri_view> parse_uri(std::string_view s) noexcept {
   using namespace detail;
-  s = uri_trim(s);
+  s = trim_c0_or_space(s);
   uri_view u;
   // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
   std::size_t i = 0;
-  if (!s.empty() && uri_is_alpha(s[0])) {
+  if (!s.empty() && is_ascii_alpha(s[0])) {
     std::size_t j = 1;
-    while (j < s.size() && (uri_is_alpha(s[j]) || uri_is_digit(s[j]) || s[j] == '+' ||
+    while (j < s.size() && (is_ascii_alpha(s[j]) || is_ascii_digit(s[j]) || s[j] == '+' ||
                             s[j] == '-' || s[j] == '.'))
       ++j;
     if (j < s.size() && s[j] == ':') {
@@ -109,7 +110,6 @@ LANGSIFT_INLINE std::optional<uri_view> parse_uri(std::string_view s) noexcept {
 namespace detail {
 
 LANGSIFT_INLINE void uri_append_encoded(std::string& out, std::string_view s, bool slashes) {
-  static constexpr char hex[] = "0123456789ABCDEF";
   for (std::size_t i = 0; i < s.size(); ++i) {
     std::size_t j = i;  // a run that needs nothing: append at once
     while (j < s.size() && uri_plain_byte(static_cast<unsigned char>(s[j]))) ++j;
@@ -126,8 +126,8 @@ LANGSIFT_INLINE void uri_append_encoded(std::string& out, std::string_view s, bo
     } else if (c <= 0x20 || c >= 0x7F || c == '"' || c == '<' || c == '>' || c == '`' ||
                c == '{' || c == '}') {
       out.push_back('%');
-      out.push_back(hex[c >> 4]);
-      out.push_back(hex[c & 15]);
+      out.push_back(hex_digits_upper[c >> 4]);
+      out.push_back(hex_digits_upper[c & 15]);
     } else {
       out.push_back(ch);
     }
@@ -163,7 +163,7 @@ LANGSIFT_INLINE bool uri_append_authority(std::string& out, const uri_view& u) {
   if (!uri_valid_utf8(u.host)) return false;
   const std::size_t h = out.size();
   out.append(u.host);
-  for (std::size_t i = h; i < out.size(); ++i) out[i] = uri_lower(out[i]);
+  for (std::size_t i = h; i < out.size(); ++i) out[i] = ascii_lower(out[i]);
   if (!u.port.empty()) {
     out.push_back(':');
     out.append(u.port);
@@ -279,7 +279,7 @@ LANGSIFT_INLINE void uri_target_path(const uri_view& r, const uri_view* base, bo
 
 LANGSIFT_INLINE bool uri_resolve_rfc(const uri_view* base, std::string_view ref, std::string& out) {
   out.clear();
-  ref = uri_trim(ref);
+  ref = trim_c0_or_space(ref);
   std::optional<uri_view> rp = parse_uri(ref);
   if (!rp) return false;
   uri_view r = *rp;
@@ -290,7 +290,7 @@ LANGSIFT_INLINE bool uri_resolve_rfc(const uri_view* base, std::string_view ref,
     return false;
   // RFC 3986 §5.2.2 "for backward compatibility": "http:g" against an http base is relative.
   if (!r.scheme.empty() && base && !r.has_authority && uri_is_special(r.scheme) &&
-      uri_iequals(r.scheme, base->scheme))
+      iequals(r.scheme, base->scheme))
     r.scheme = {};
 
   const uri_view* auth_from = nullptr;  // whose authority the target takes
@@ -306,7 +306,7 @@ LANGSIFT_INLINE bool uri_resolve_rfc(const uri_view* base, std::string_view ref,
   const bool special = uri_is_special(scheme);
   if (special && (!auth_from || auth_from->host.empty())) return false;
 
-  for (char c : scheme) out.push_back(uri_lower(c));
+  for (char c : scheme) out.push_back(ascii_lower(c));
   out.push_back(':');
   if (auth_from) {
     out.append("//");
@@ -347,19 +347,18 @@ LANGSIFT_INLINE int whatwg_default_port(std::string_view s) noexcept {
 LANGSIFT_INLINE int whatwg_special_port(std::string_view scheme) noexcept {
   if (scheme.size() < 2 || scheme.size() > 5) return -1;
   char b[5];
-  for (std::size_t i = 0; i < scheme.size(); ++i) b[i] = uri_lower(scheme[i]);
+  for (std::size_t i = 0; i < scheme.size(); ++i) b[i] = ascii_lower(scheme[i]);
   return whatwg_default_port(std::string_view(b, scheme.size()));
 }
 
 LANGSIFT_INLINE std::string_view uri_scheme_prefix(std::string_view s) noexcept {
-  if (s.empty() || !uri_is_alpha(s[0])) return {};
+  if (s.empty() || !is_ascii_alpha(s[0])) return {};
   std::size_t j = 1;
-  while (j < s.size() && (uri_is_alpha(s[j]) || uri_is_digit(s[j]) || s[j] == '+' || s[j] == '-' || s[j] == '.')) ++j;
+  while (j < s.size() && (is_ascii_alpha(s[j]) || is_ascii_digit(s[j]) || s[j] == '+' || s[j] == '-' || s[j] == '.')) ++j;
   return j < s.size() && s[j] == ':' ? s.substr(0, j) : std::string_view();
 }
 
 LANGSIFT_INLINE void whatwg_append_encoded(std::string& out, std::string_view s, std::uint8_t set) {
-  static constexpr char hex[] = "0123456789ABCDEF";
   std::size_t i = 0;
   for (;;) {
     std::size_t j = i;
@@ -367,14 +366,14 @@ LANGSIFT_INLINE void whatwg_append_encoded(std::string& out, std::string_view s,
     out.append(s.data() + i, j - i);
     if (j == s.size()) return;
     const unsigned char c = static_cast<unsigned char>(s[j]);
-    const char e[3] = {'%', hex[c >> 4], hex[c & 15]};
+    const char e[3] = {'%', hex_digits_upper[c >> 4], hex_digits_upper[c & 15]};
     out.append(e, 3);
     i = j + 1;
   }
 }
 
 LANGSIFT_INLINE std::string_view whatwg_preprocess(std::string_view s, std::string& buf) {
-  s = uri_trim(s);
+  s = trim_c0_or_space(s);
   std::size_t i = 0;
   while (i < s.size() && s[i] != '\t' && s[i] != '\n' && s[i] != '\r') ++i;
   if (i == s.size()) return s;
@@ -396,13 +395,9 @@ LANGSIFT_INLINE bool whatwg_ipv4_number(std::string_view s, std::uint64_t& v) no
   }
   v = 0;
   for (char c : s) {
-    unsigned d;
-    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-    else return false;
-    if (d >= radix) return false;
-    v = std::min<std::uint64_t>(v * radix + d, std::uint64_t{1} << 32);
+    const int d = hex_digit_value(c);
+    if (d < 0 || static_cast<unsigned>(d) >= radix) return false;
+    v = std::min<std::uint64_t>(v * radix + static_cast<unsigned>(d), std::uint64_t{1} << 32);
   }
   return true;
 }
@@ -414,7 +409,7 @@ LANGSIFT_INLINE bool whatwg_ends_in_number(std::string_view h) noexcept {
   const std::string_view last = dot == std::string_view::npos ? h : h.substr(dot + 1);
   if (last.empty()) return false;
   bool digits = true;
-  for (char c : last) digits = digits && uri_is_digit(c);
+  for (char c : last) digits = digits && is_ascii_digit(c);
   std::uint64_t v;
   return digits || whatwg_ipv4_number(last, v);
 }
@@ -445,12 +440,6 @@ LANGSIFT_INLINE bool whatwg_ipv6(std::string_view s, std::uint16_t (&a)[8]) noex
   std::size_t p = 0;
   const std::size_t n = s.size();
   auto at = [&](std::size_t i) -> int { return i < n ? static_cast<unsigned char>(s[i]) : -1; };
-  auto hexval = [](int c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
   if (at(p) == ':') {
     if (at(p + 1) != ':') return false;
     p += 2;
@@ -466,8 +455,8 @@ LANGSIFT_INLINE bool whatwg_ipv6(std::string_view s, std::uint16_t (&a)[8]) noex
     }
     unsigned value = 0;
     std::size_t length = 0;
-    while (length < 4 && hexval(at(p)) >= 0) {
-      value = value * 16 + static_cast<unsigned>(hexval(at(p)));
+    while (length < 4 && hex_digit_value(at(p)) >= 0) {
+      value = value * 16 + static_cast<unsigned>(hex_digit_value(at(p)));
       ++p;
       ++length;
     }
@@ -482,8 +471,8 @@ LANGSIFT_INLINE bool whatwg_ipv6(std::string_view s, std::uint16_t (&a)[8]) noex
           if (at(p) == '.' && seen < 4) ++p;
           else return false;
         }
-        if (!uri_is_digit(static_cast<char>(at(p)))) return false;
-        while (at(p) != -1 && uri_is_digit(static_cast<char>(at(p)))) {
+        if (!is_ascii_digit(static_cast<char>(at(p)))) return false;
+        while (at(p) != -1 && is_ascii_digit(static_cast<char>(at(p)))) {
           const int d = at(p) - '0';
           if (v4 == -1) v4 = d;
           else if (v4 == 0) return false;
@@ -535,7 +524,6 @@ LANGSIFT_INLINE void whatwg_append_ipv6(std::string& out, const std::uint16_t (&
     }
     i = j;
   }
-  static constexpr char hex[] = "0123456789abcdef";
   out.push_back('[');
   bool ignore0 = false;
   for (int i = 0; i < 8; ++i) {
@@ -551,7 +539,7 @@ LANGSIFT_INLINE void whatwg_append_ipv6(std::string& out, const std::uint16_t (&
       const unsigned d = (a[i] >> sh) & 15;
       if (lead && d == 0 && sh > 0) continue;
       lead = false;
-      out.push_back(hex[d]);
+      out.push_back(hex_digits_lower[d]);
     }
     if (i != 7) out.push_back(':');
   }
@@ -573,7 +561,7 @@ LANGSIFT_INLINE bool whatwg_append_host(std::string& out, std::string_view raw) 
       simple = false;
       break;
     }
-    out.push_back(uri_lower(c));
+    out.push_back(ascii_lower(c));
   }
   if (simple) {
     const char* h = out.data() + start;
@@ -589,14 +577,8 @@ LANGSIFT_INLINE bool whatwg_append_host(std::string& out, std::string_view raw) 
     std::string decoded, ascii;
     decoded.reserve(raw.size());
     for (std::size_t i = 0; i < raw.size(); ++i) {  // percent-decode
-      auto hexval = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-      };
-      if (raw[i] == '%' && i + 2 < raw.size() && hexval(raw[i + 1]) >= 0 && hexval(raw[i + 2]) >= 0) {
-        decoded.push_back(static_cast<char>(hexval(raw[i + 1]) * 16 + hexval(raw[i + 2])));
+      if (raw[i] == '%' && i + 2 < raw.size() && hex_digit_value(raw[i + 1]) >= 0 && hex_digit_value(raw[i + 2]) >= 0) {
+        decoded.push_back(static_cast<char>(hex_digit_value(raw[i + 1]) * 16 + hex_digit_value(raw[i + 2])));
         i += 2;
       } else {
         decoded.push_back(raw[i]);
@@ -669,7 +651,7 @@ LANGSIFT_INLINE bool whatwg_parse_authority(std::string_view in, std::size_t& p,
     std::uint32_t port = 0;
     const std::string_view digits = hostport.substr(colon + 1);
     for (char c : digits) {
-      if (!uri_is_digit(c)) return false;
+      if (!is_ascii_digit(c)) return false;
       port = port * 10 + static_cast<std::uint32_t>(c - '0');
       if (port > 65535) return false;
     }
@@ -747,12 +729,12 @@ LANGSIFT_INLINE bool whatwg_parse(std::string_view in, const whatwg_url* base, s
   if (!scheme.empty()) {
     default_port = whatwg_special_port(scheme);
     if (default_port < 0) return false;
-    for (char c : scheme) out.push_back(uri_lower(c));
+    for (char c : scheme) out.push_back(ascii_lower(c));
     out.push_back(':');
     p = scheme.size() + 1;
     // "special relative or authority state": the base's scheme and no "//" is relative.
     authority = !base || base->scheme_len != scheme.size() ||
-                !uri_iequals(base->href.substr(0, base->scheme_len), scheme) ||
+                !iequals(base->href.substr(0, base->scheme_len), scheme) ||
                 (p + 1 < n && in[p] == '/' && in[p + 1] == '/');
   } else {
     if (!base) return false;
@@ -791,7 +773,7 @@ LANGSIFT_INLINE int uri_resolve_mode(std::string_view ref, std::string_view base
   const bool base_special = whatwg_special_port(base_scheme) >= 0;
   if (scheme.empty()) return base_special ? 2 : 0;
   if (whatwg_special_port(scheme) < 0) return 0;
-  if (base_special && uri_iequals(scheme, base_scheme)) {
+  if (base_special && iequals(scheme, base_scheme)) {
     const std::size_t p = scheme.size() + 1;
     if (!(p + 1 < ref.size() && ref[p] == '/' && ref[p + 1] == '/')) return 2;
   }

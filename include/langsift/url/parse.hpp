@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "langsift/common.hpp"
+#include "langsift/detail/hex.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -48,13 +49,6 @@ struct url_parts {
 };
 
 namespace detail {
-
-inline int url_hex(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 /// The length of the prefix of `s` that url_percent_decode copies as it is: printable ASCII
 /// without '%' (and without '+' when that is a space). Usually the whole path or query.

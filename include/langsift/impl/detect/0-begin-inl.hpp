@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "langsift/country.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/detail/detect_stages.hpp"
 #include "langsift/detector.hpp"
 
@@ -39,10 +40,7 @@ inline void for_each_hint(std::string_view list, F&& f) {
     char buf[16];
     std::size_t n = 0;
     std::size_t k = 0;
-    while (k < tag.size() && tag[k] != '-' && tag[k] != '_' && n < 8) {
-      char c = tag[k++];
-      buf[n++] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
-    }
+    while (k < tag.size() && tag[k] != '-' && tag[k] != '_' && n < 8) buf[n++] = detail::ascii_lower(tag[k++]);
     if (n < 2) continue;
     f(std::string_view(buf, n));
     // script subtag (4 letters) right after the primary one

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "langsift/detail/detect_stages.hpp"
+#include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 
 namespace langsift {
@@ -25,8 +26,8 @@ LANGSIFT_INLINE void sample(std::string_view text, const detect_options& opt, de
   const std::size_t n = s.regions.size(), win = cap / n, gap = text.size() / n;
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t a = i * gap, b = std::min(text.size(), a + win);
-    while (a < b && (static_cast<unsigned char>(text[a]) & 0xC0) == 0x80) ++a;  // code point boundary
-    while (b < text.size() && b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+    while (a < b && is_utf8_continuation(static_cast<unsigned char>(text[a]))) ++a;  // code point boundary
+    if (b < text.size()) b = utf8_cut_back(text.data(), b, a);
     s.regions[s.nregions++] = {a, b};
   }
 }

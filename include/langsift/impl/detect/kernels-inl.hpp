@@ -16,6 +16,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "langsift/detail/ascii.hpp"
+#include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/unicode.hpp"  // LANGSIFT_ALWAYS_INLINE
 
@@ -44,7 +46,7 @@ inline constexpr auto kByteFlags = [] {
   for (unsigned b = 0; b < 256; ++b) {
     const char c = static_cast<char>(b);
     t[b] = static_cast<std::uint8_t>((is_code_symbol(c) ? 1 : 0) | (b >= 'A' && b <= 'Z' ? 2 : 0) |
-                                     (b >= 'a' && b <= 'z' ? 4 : 0) | (b >= 0x80 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') ? 8 : 0));
+                                     (b >= 'a' && b <= 'z' ? 4 : 0) | (b >= 0x80 || is_ascii_alpha(static_cast<unsigned char>(b)) ? 8 : 0));
   }
   return t;
 }();
@@ -118,8 +120,7 @@ inline std::size_t next_piece(std::string_view text, std::size_t begin, std::siz
   std::size_t fwd = stop;  // forward to the next space (within target/2), else back to a boundary
   while (fwd < end && fwd < stop + target / 2 && text[fwd] != ' ' && text[fwd] != '\n') ++fwd;
   if (fwd < end && (text[fwd] == ' ' || text[fwd] == '\n')) return fwd;
-  while (stop > begin + target / 2 && (static_cast<unsigned char>(text[stop]) & 0xC0) == 0x80) --stop;
-  return stop;
+  return utf8_cut_back(text.data(), stop, begin + target / 2);
 }
 
 /// The first index of the largest of v[0, n) (n >= 1; no NaN): as a scalar loop of strict

@@ -34,7 +34,7 @@ LANGSIFT_INLINE bool normalize_url(std::string_view url, std::string& out) {
     n.append(u->userinfo);
     n.push_back('@');
   }
-  for (char c : u->host) n.push_back(detail::uri_lower(c));
+  for (char c : u->host) n.push_back(detail::ascii_lower(c));
   if (!u->port.empty()) {
     n.push_back(':');
     n.append(u->port);

@@ -33,8 +33,8 @@ LANGSIFT_INLINE bool looks_like_html(std::string_view bytes) noexcept {
     while (e < rest.size() && e - k < 8 && is_ascii_alnum(static_cast<unsigned char>(rest[e]))) ++e;
     if (e == k || e >= rest.size()) continue;
     unsigned char after = static_cast<unsigned char>(rest[e]);
-    if (!(after == '>' || after == '/' || is_html_space(after))) continue;
-    if (is_html_space(after) && e - k < 3) {
+    if (!(after == '>' || after == '/' || is_ascii_whitespace(after))) continue;
+    if (is_ascii_whitespace(after) && e - k < 3) {
       // "<a href", "<p class=x>": a short name followed by a space needs an attribute
       // ('=' before the next '>'), so that "if (a<b && c>d)" is not taken for a tag.
       std::string_view attrs = rest.substr(e, 64);

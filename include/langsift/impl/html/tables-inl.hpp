@@ -3,6 +3,7 @@
 #pragma once
 
 #include "langsift/html/tables.hpp"
+#include "langsift/detail/hex.hpp"
 #include "langsift/detail/html_entity_table.hpp"
 
 namespace langsift {
@@ -39,12 +40,10 @@ LANGSIFT_INLINE char_ref match_char_ref(const char* p, const char* end, bool att
     const char* digits = q;
     std::uint32_t v = 0;
     for (; q < end; ++q) {
-      unsigned char c = static_cast<unsigned char>(*q);
-      unsigned d;
-      if (c >= '0' && c <= '9') d = c - '0';
-      else if (hex && (c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
-      else break;
-      if (v <= 0x10FFFF) v = v * (hex ? 16 : 10) + d;  // saturates above the Unicode range
+      const unsigned char c = static_cast<unsigned char>(*q);
+      const int d = hex ? hex_digit_value(c) : is_ascii_digit(c) ? c - '0' : -1;
+      if (d < 0) break;
+      if (v <= 0x10FFFF) v = v * (hex ? 16 : 10) + static_cast<unsigned>(d);  // saturates above the Unicode range
     }
     if (q == digits) return {};
     if (q < end && *q == ';') ++q;
@@ -129,14 +128,14 @@ LANGSIFT_INLINE std::size_t decode_into(std::string& out, std::string_view in, b
       put(c, p, 1);
       ++p;
     } else {
-      utf8_step st = decode_utf8(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(e));
+      utf8_decoded st = decode_utf8_step(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(e));
       if (st.valid) {
-        put(st.cp, p, st.length);
+        put(st.cp, p, st.len);
       } else {
         put(0xFFFD, "\xEF\xBF\xBD", 3);
         ++bad;
       }
-      p += st.length;
+      p += st.len;
     }
   }
   return bad;

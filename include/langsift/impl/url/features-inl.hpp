@@ -48,7 +48,7 @@ inline bool url_is_alpha_lower(std::string_view s) noexcept {
 inline bool url_code_token(std::string_view s, bool allow3, url_language_code& c) noexcept {
   char low[8];
   if (s.size() > 7) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) low[i] = uri_lower(s[i]);
+  for (std::size_t i = 0; i < s.size(); ++i) low[i] = ascii_lower(s[i]);
   std::string_view v(low, s.size());
   std::string_view lang = v;
   if (v.size() == 5 && (v[2] == '-' || v[2] == '_')) {
@@ -111,7 +111,7 @@ LANGSIFT_INLINE void url_token_features(std::string_view text, const url_feature
     const unsigned char b = static_cast<unsigned char>(*p);
     if (b < 0x80) {
       ++p;
-      if ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') {
+      if (is_ascii_alpha(b)) {
         if (n < kMaxToken) tok[n++] = b | 0x20;
         else overlong = true;
         continue;
@@ -228,7 +228,7 @@ inline void url_query_codes(std::string_view q, const url_feature_config& cfg, u
       std::string_view key = kv.substr(0, eq);
       char kl[10];
       if (key.size() <= sizeof kl) {
-        for (std::size_t k = 0; k < key.size(); ++k) kl[k] = uri_lower(key[k]);
+        for (std::size_t k = 0; k < key.size(); ++k) kl[k] = ascii_lower(key[k]);
         const std::string_view k2(kl, key.size());
         if (k2 == "lang" || k2 == "language" || k2 == "hl" || k2 == "locale" || k2 == "lng" || k2 == "ln" ||
             k2 == "l" || k2 == "lang_id" || k2 == "sprache" || k2 == "langue" || k2 == "idioma") {

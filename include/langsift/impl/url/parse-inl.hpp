@@ -68,8 +68,8 @@ LANGSIFT_INLINE void url_percent_decode(std::string_view s, bool plus_is_space, 
   char* w = o.data() + start;
   for (std::size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (c == '%' && i + 2 < s.size() && url_hex(s[i + 1]) >= 0 && url_hex(s[i + 2]) >= 0) {
-      c = static_cast<char>(url_hex(s[i + 1]) * 16 + url_hex(s[i + 2]));
+    if (c == '%' && i + 2 < s.size() && hex_digit_value(s[i + 1]) >= 0 && hex_digit_value(s[i + 2]) >= 0) {
+      c = static_cast<char>(hex_digit_value(s[i + 1]) * 16 + hex_digit_value(s[i + 2]));
       i += 2;
     } else if (c == '+' && plus_is_space) {
       c = ' ';
@@ -97,7 +97,7 @@ LANGSIFT_INLINE void url_percent_decode(std::string_view s, bool plus_is_space, 
     }
     const utf8_decoded d = decode_utf8_step(p, e);
     if (d.cp == 0xFFFD && !(d.len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD)) {
-      puny_append_utf8(fixed, static_cast<char32_t>(*p));  // Latin-1
+      append_utf8(fixed, static_cast<char32_t>(*p));  // Latin-1
       ++p;
     } else {
       fixed.append(reinterpret_cast<const char*>(p), d.len);
@@ -134,7 +134,7 @@ inline bool url_parse_ipv6(std::string_view h) noexcept {  // inside the bracket
   int colons = 0;
   for (char c : h) {
     if (c == ':') ++colons;
-    else if (!(url_hex(c) >= 0 || c == '.')) return false;
+    else if (!(hex_digit_value(c) >= 0 || c == '.')) return false;
   }
   return colons >= 2 && colons <= 7;
 }
@@ -155,7 +155,7 @@ LANGSIFT_INLINE status parse_url(std::string_view url, url_parts& out, std::size
     url = url.substr(0, max_bytes);
     out.truncated = true;
   }
-  url = detail::uri_trim(url);
+  url = detail::trim_c0_or_space(url);
   if (url.empty()) return status::empty_input;
   std::optional<uri_view> u = parse_uri(url);
   // "example.com/x", "www.example.com": no scheme → read as http://...
@@ -175,7 +175,7 @@ LANGSIFT_INLINE status parse_url(std::string_view url, url_parts& out, std::size
     if (u) detail::url_percent_decode(u->path, false, out.path_);
     return status::invalid_argument;
   }
-  for (char c : u->scheme) out.scheme += detail::uri_lower(c);
+  for (char c : u->scheme) out.scheme += detail::ascii_lower(c);
   if (out.scheme.empty()) out.scheme = "http";
   detail::url_percent_decode(u->path, false, out.path_);
   detail::url_percent_decode(u->query, true, out.query_);
@@ -183,7 +183,7 @@ LANGSIFT_INLINE status parse_url(std::string_view url, url_parts& out, std::size
   if (h.size() >= 2 && h.front() == '[' && h.back() == ']') {
     h = h.substr(1, h.size() - 2);
     if (!detail::url_parse_ipv6(h)) return status::invalid_argument;
-    for (char c : h) out.host_ += detail::uri_lower(c);
+    for (char c : h) out.host_ += detail::ascii_lower(c);
     out.kind = host_kind::ipv6;
     return out.truncated ? status::truncated : status::ok;
   }
@@ -217,7 +217,7 @@ LANGSIFT_INLINE status parse_url(std::string_view url, url_parts& out, std::size
     const char* e = p + out.host_.size();
     while (p < e) {
       const char32_t cp = ::langsift::decode_utf8(p, e);
-      detail::puny_append_utf8(folded, code_point_props(cp).lower);
+      detail::append_utf8(folded, code_point_props(cp).lower);
     }
     out.host_.swap(folded);
     control = false;  // of what the folding wrote
