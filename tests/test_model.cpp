@@ -372,6 +372,6 @@ TEST_CASE("the built-in model loads and knows the languages it promises") {
   // default_model() checks neither the checksum nor the structure (its bytes are the library's own);
   // both pass here.
   model verified;
-  CHECK(model::load_view(default_model_bytes(), verified, /*verify_structure=*/true) == status::ok);
+  CHECK(model::load_view(default_model_bytes(), verified, nullptr, /*verify_structure=*/true) == status::ok);
   CHECK(verified.checksum() == m.checksum());
 }

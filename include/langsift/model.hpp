@@ -265,8 +265,9 @@ class model {
   /// or a caller's mmap; 8-byte aligned). Nothing is copied. The checksum is always verified; the
   /// structure (every slot, list, row and rank entry within bounds) unless `verify_structure` is
   /// false, which only a model known to come from langsift-train should be loaded with (the
-  /// built-in model is: the tests load it fully verified).
-  static status load_view(std::string_view bytes, model& out, bool verify_structure = true) noexcept;
+  /// built-in model is: the tests load it fully verified). `message` as for load_copy.
+  static status load_view(std::string_view bytes, model& out, std::string* message = nullptr,
+                          bool verify_structure = true) noexcept;
   /// Loads a model from bytes it copies and owns. `message` (optional) receives a reason for
   /// people on failure.
   static status load_copy(std::string_view bytes, model& out, std::string* message = nullptr) noexcept;

@@ -3,6 +3,9 @@
 #pragma once
 
 #include "langsift/model.hpp"
+
+#include <charconv>
+
 #include "langsift/detail/binio.hpp"
 #include "langsift/detail/xxhash.hpp"
 
@@ -134,8 +137,11 @@ LANGSIFT_INLINE status model::load_in_place(std::string_view bytes, model& out, 
   return s;
 }
 
-LANGSIFT_INLINE status model::load_view(std::string_view bytes, model& out, bool verify_structure) noexcept {
-  return load_in_place(bytes, out, /*verify_checksum=*/true, verify_structure);
+LANGSIFT_INLINE status model::load_view(std::string_view bytes, model& out, std::string* message,
+                                        bool verify_structure) noexcept {
+  const status s = load_in_place(bytes, out, /*verify_checksum=*/true, verify_structure);
+  if (s != status::ok) set_load_message(s, "model bytes", message);
+  return s;
 }
 
 LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out, std::string* message) noexcept {
@@ -159,15 +165,17 @@ LANGSIFT_INLINE void model::set_load_message(status s, std::string_view what, st
   switch (s) {
     case status::ok: break;
     case status::model_version: {
-      char range[48];
-      std::snprintf(range, sizeof range, "%u to %u", static_cast<unsigned>(kOldestModelFormatVersion),
-                    static_cast<unsigned>(kModelFormatVersion));
-      set_message(message, {what, ": model format version is not ", range});
+      char lo[16], hi[16];
+      const auto a = std::to_chars(lo, lo + sizeof lo, kOldestModelFormatVersion);
+      const auto b = std::to_chars(hi, hi + sizeof hi, kModelFormatVersion);
+      set_message(message, {what, ": model format version is not ", std::string_view(lo, static_cast<std::size_t>(a.ptr - lo)),
+                            " to ", std::string_view(hi, static_cast<std::size_t>(b.ptr - hi))});
       break;
     }
     case status::corrupt_model:
       set_message(message, {what, ": not a langsift model, or truncated or corrupt (checksum or structure)"});
       break;
+    case status::invalid_argument: set_message(message, {what, ": not 8-byte aligned"}); break;
     default: set_message(message, {what, ": ", status_name(s)});
   }
 }
