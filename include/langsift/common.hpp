@@ -11,9 +11,10 @@ namespace langsift {
 inline namespace v1 {
 
 // The error contract (every public API follows it):
-// - Outcome: a call that can fail reports one `status` below. A result struct names it `st` and
-//   has `is_ok()` (st == status::ok); a status that says what was done (truncated, invalid_utf8,
-//   binary_input, empty_input) comes with an answer, the other statuses with none.
+// - Outcome: a call that can fail reports one `status` below, as its return value or as the
+//   field `st` of the result struct it fills; every such result has `is_ok()` (st == ok). Some
+//   statuses come with an answer (truncated, invalid_utf8, empty_input, binary_input: what was
+//   done); each result's `st` says which it can hold.
 // - Loaders: models, URL models and frontier state files are read by one shape,
 //   `static status load_file(const std::string& path, T& out, std::string* message = nullptr)`
 //   and `static status load_copy(std::string_view bytes, T& out, std::string* message = nullptr)`:
@@ -21,7 +22,8 @@ inline namespace v1 {
 // - noexcept: a function is noexcept when it does not allocate (lookups such as status_name,
 //   canonical_encoding_name, split_domain, the model's accessors), or when it is an entry point
 //   that catches std::bad_alloc and reports status::out_of_memory (the loaders, the frontier's
-//   save_file, url_classifier::classify, convert_to_utf8, detect_page; every C ABI function).
+//   save_file, url_classifier::classify, convert_to_utf8, detect_page; the C ABI catches
+//   everything).
 //   Every other function that allocates (detect, extract_html, detect_encoding, parse_url, the
 //   builders and savers, functions returning strings or vectors) may throw std::bad_alloc, and
 //   nothing else. None throws for bad input: that is a status.
