@@ -140,7 +140,7 @@ void BM_model_load(benchmark::State& state) {
   const std::string_view bytes = langsift::default_model_bytes();
   for (auto _ : state) {
     langsift::model m;
-    const langsift::status st = langsift::model::load_view(bytes, m, state.range(0) != 0);
+    const langsift::status st = langsift::model::load_view(bytes, m, nullptr, state.range(0) != 0);
     if (st != langsift::status::ok) {
       state.SkipWithError("the built-in model does not load");
       break;

@@ -93,10 +93,7 @@ const langsift::url_classifier& classifier() {
     auto load = [](const char* env, langsift::url_model& m, const langsift::url_model& fallback) -> const langsift::url_model* {
       const char* path = std::getenv(env);
       if (!path) return &fallback;
-      std::ifstream f(path, std::ios::binary);
-      std::ostringstream ss;
-      ss << f.rdbuf();
-      if (langsift::url_model::load(ss.str(), m) != langsift::status::ok) return &fallback;
+      if (langsift::url_model::load_file(path, m) != langsift::status::ok) return &fallback;
       return &m;
     };
     const langsift::url_model* l = load("LANGSIFT_BENCH_URL_LINEAR", linear, langsift::default_url_linear_model());

@@ -14,7 +14,7 @@
 // the C++ frontier's save() bytes, load into a fresh C frontier deciding as a C++ frontier loaded
 // from the same bytes (and as the live one: ties between guesses are broken by code, so the order
 // votes came in does not matter), and, truncated or with a byte flipped (where: the input's last
-// bytes), fail to load with CORRUPT_MODEL (MODEL_VERSION for the version field) and leave that
+// bytes), fail to load with CORRUPT_STATE (MODEL_VERSION for the version field) and leave that
 // frontier unchanged. One save and three loads (one of a missing file) per input.
 // Run: build-fuzz/fuzz_capi_frontier fuzz/corpus/capi_frontier -max_total_time=600
 #include <unistd.h>
@@ -455,14 +455,14 @@ void save_and_load(const langsift_frontier* cf, const langsift::frontier& f, con
   check(langsift_frontier_load(g, path.c_str(), e2.ptr(), e2.size) == LANGSIFT_OK);
   e2.check_message(false);
   langsift::frontier h(cpp_options(o));  // the C++ frontier loaded from the same bytes
-  check(static_cast<bool>(h.load(bytes)));
+  check(langsift::frontier::load_copy(bytes, h) == langsift::status::ok);
   same_state(g, h, urls, codes);
   equivalent(h, f, urls);
 
   // truncated or one byte flipped: rejected, g unchanged
   std::string bad = bytes;
   const std::size_t pos = (static_cast<std::size_t>(c1) | static_cast<std::size_t>(c2) << 8) % bytes.size();
-  langsift_status want = LANGSIFT_CORRUPT_MODEL;
+  langsift_status want = LANGSIFT_CORRUPT_STATE;
   if (c0 & 1) {
     bad.resize(pos);
   } else {

@@ -1,6 +1,6 @@
 // libFuzzer target for the crawl frontier (langsift/frontier.hpp).
 //   first byte even: the input is a state file (bit 1: with its checksum fixed up, to reach the
-//                    structure checks). load() must not crash; a loaded state must save to the
+//                    structure checks). load_copy() must not crash; a loaded state must save to the
 //                    same bytes (the format is canonical) and load again.
 //   first byte odd:  the input is a program of frontier calls (votes, fetches, quotas, decisions);
 //                    afterwards the state must round-trip through save/load unchanged.
@@ -35,16 +35,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::memcpy(&fixed[fixed.size() - 8], &sum, 8);
     }
     frontier f;
-    const frontier_io r = f.load(fixed);
-    if (r) {
+    std::string message;
+    if (frontier::load_copy(fixed, f, &message) == status::ok) {
       const std::string s = f.save();
       check(s == fixed);
       frontier g;
-      check(static_cast<bool>(g.load(s)));
+      check(frontier::load_copy(s, g) == status::ok);
       check(g.save() == s);
       check(g.size() == f.size());
     } else {
-      check(!r.message.empty());
+      check(!message.empty());
       check(f.size() == 0);
     }
     return 0;
@@ -105,7 +105,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string s = f.save();
   frontier g;
-  check(static_cast<bool>(g.load(s)));
+  check(frontier::load_copy(s, g) == status::ok);
   check(g.save() == s);
   check(g.size() == f.size());
   return 0;

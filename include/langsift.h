@@ -57,11 +57,13 @@ typedef enum langsift_status {
   LANGSIFT_CONVERSION_ERROR = 5,
   LANGSIFT_INVALID_ARGUMENT = 6, /* a NULL pointer, an out-of-range option */
   LANGSIFT_CORRUPT_MODEL = 7,    /* a model file that is truncated, bit-flipped or not a model */
-  LANGSIFT_MODEL_VERSION = 8,    /* a model file of another format version */
+  LANGSIFT_MODEL_VERSION = 8,    /* a model or frontier state file of another format version */
   LANGSIFT_IO_ERROR = 9,         /* a file could not be read */
   LANGSIFT_OUT_OF_MEMORY = 10,
   LANGSIFT_INTERNAL_ERROR = 11,
-  LANGSIFT_BINARY_INPUT = 12     /* the bytes are not text: the answer is "und" */
+  LANGSIFT_BINARY_INPUT = 12,    /* the bytes are not text: the answer is "und" */
+  LANGSIFT_CORRUPT_STATE = 13,   /* a frontier state file that is truncated, bit-flipped or not one */
+  LANGSIFT_UNSUPPORTED_PLATFORM = 14 /* a binary file this host cannot read (a big-endian host) */
 } langsift_status;
 
 /* "ok", "empty_input", ... ; "unknown_status" for a value out of range. Static storage. */
@@ -239,8 +241,9 @@ LANGSIFT_C_API langsift_status langsift_frontier_add_votes(langsift_frontier* f,
 LANGSIFT_C_API langsift_status langsift_frontier_decide(const langsift_frontier* f, const char* url, size_t len,
                                                         const langsift_url_result* scores,
                                                         langsift_frontier_decision* out);
-/* State files (versioned, checksummed). A truncated or corrupt file gives LANGSIFT_CORRUPT_MODEL,
- * another version LANGSIFT_MODEL_VERSION, and leaves the frontier unchanged; error/error_size
+/* State files (versioned, checksummed). A truncated, corrupt or foreign file gives
+ * LANGSIFT_CORRUPT_STATE, another version LANGSIFT_MODEL_VERSION, and leaves the frontier
+ * unchanged; error/error_size
  * (optional) receive a message. */
 LANGSIFT_C_API langsift_status langsift_frontier_save(const langsift_frontier* f, const char* path, char* error,
                                                       size_t error_size);

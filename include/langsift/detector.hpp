@@ -110,6 +110,7 @@ struct detection {
 
   /// The top language, or "und" (undefined: no letters, or not natural language).
   std::string_view language() const noexcept { return count ? languages[0].code : std::string_view("und"); }
+  bool is_ok() const noexcept { return st == status::ok; }
 };
 
 /// Identifies the languages of `text` (UTF-8; invalid sequences are skipped).

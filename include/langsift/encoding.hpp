@@ -123,6 +123,7 @@ struct conversion_result {
   std::size_t input_bytes = 0;      ///< input bytes consumed
   std::size_t output_bytes = 0;     ///< UTF-8 bytes appended
   std::size_t replaced_bytes = 0;   ///< input bytes that were invalid and became U+FFFD
+  bool is_ok() const noexcept { return st == status::ok; }
 };
 
 /// Converts `input` in `encoding` (any label) to UTF-8, appending to `out`. Invalid or unmapped

@@ -38,9 +38,10 @@
 // shared mutex. Votes commute: the same votes in any order give the same state (and the same
 // saved file), as long as no URL collects more than kGuesses languages.
 //
-// State files: save()/load() write and read a versioned, checksummed binary file (header, language
-// table with quotas and counts, URL slots sorted by key, XXH3-64 of it all). A truncated, corrupt
-// or foreign file is rejected with a status and a message; the frontier is then left unchanged.
+// State files: save()/save_file() and load_copy()/load_file() write and read a versioned,
+// checksummed little-endian binary file (header, language table with quotas and counts, URL slots
+// sorted by key, XXH3-64 of it all). A truncated, corrupt or foreign file is rejected with
+// status::corrupt_state and a message; the frontier is then left unchanged.
 //
 // The parts: frontier/keys.hpp (URL normalisation and keys), frontier/policy.hpp (options, quotas,
 // decisions), frontier/key_table.hpp (the sharded URL table); the frontier class below, whose
@@ -179,16 +180,22 @@ class frontier {
 
   /// The whole state (languages with quotas and counts, URL slots) as bytes. Canonical: the same
   /// state gives the same bytes whatever order it was built in (languages by code, slots by key,
-  /// a slot's guesses by code). Options are not saved.
+  /// a slot's guesses by code). Options are not saved. Empty on a big-endian host (the format is
+  /// little-endian; save_file says unsupported_platform).
   std::string save() const;
 
-  /// Writes save() to a file (through a temporary file renamed into place).
-  frontier_io save_file(const std::string& path) const;
+  /// Writes save() to a file (through a temporary file renamed into place). Returns ok, io_error,
+  /// out_of_memory or unsupported_platform (a big-endian host); `message` (optional) receives a
+  /// reason for people on failure.
+  status save_file(const std::string& path, std::string* message = nullptr) const noexcept;
 
-  /// Replaces the state (languages, quotas, counts, URLs) by a saved one. On any error the
-  /// frontier is left unchanged.
-  frontier_io load(std::string_view bytes);
-  frontier_io load_file(const std::string& path);
+  /// Replace the state of `out` (languages, quotas, counts, URLs; not its options) by a saved one.
+  /// Return ok, corrupt_state (truncated, bit-flipped or not a state file), model_version (another
+  /// format version), unsupported_platform (a big-endian host), out_of_memory, and for load_file
+  /// io_error; `message` (optional) receives a reason for people on failure. On any error `out` is
+  /// left unchanged.
+  static status load_copy(std::string_view bytes, frontier& out, std::string* message = nullptr) noexcept;
+  static status load_file(const std::string& path, frontier& out, std::string* message = nullptr) noexcept;
 
  private:
   static constexpr std::uint8_t kNone = detail::frontier_slot::kNone;
@@ -219,28 +226,8 @@ class frontier {
 
   void canonical(slot& e, const std::array<std::uint8_t, 256>& remap) const;
 
-  static void put32(std::string& o, std::uint32_t v) {
-    char b[4];
-    std::memcpy(b, &v, 4);
-    o.append(b, 4);
-  }
-  static void put64(std::string& o, std::uint64_t v) {
-    char b[8];
-    std::memcpy(b, &v, 8);
-    o.append(b, 8);
-  }
-  static std::uint32_t get32(const char* p) noexcept {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  static std::uint64_t get64(const char* p) noexcept {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-  }
-
-  frontier_io load_impl(std::string_view b);
+  // The loaders' body: may throw std::bad_alloc (before the state is replaced).
+  status load_state(std::string_view b, std::string* message);
 
   frontier_options opt_;
   std::unique_ptr<shard[]> shards_;

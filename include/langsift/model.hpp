@@ -265,12 +265,18 @@ class model {
   /// or a caller's mmap; 8-byte aligned). Nothing is copied. The checksum is always verified; the
   /// structure (every slot, list, row and rank entry within bounds) unless `verify_structure` is
   /// false, which only a model known to come from langsift-train should be loaded with (the
-  /// built-in model is: the tests load it fully verified).
-  static status load_view(std::string_view bytes, model& out, bool verify_structure = true) noexcept;
-  /// Loads a model from bytes it copies and owns.
-  static status load_copy(std::string_view bytes, model& out) noexcept;
-  /// Loads a model file. `error` (optional) receives a human-readable reason on failure.
-  static status load_file(const std::string& path, model& out, std::string* error = nullptr) noexcept;
+  /// built-in model is: the tests load it fully verified). `message` as for load_copy.
+  static status load_view(std::string_view bytes, model& out, std::string* message = nullptr,
+                          bool verify_structure = true) noexcept;
+  /// Loads a model from bytes it copies and owns. `message` (optional) receives a reason for
+  /// people on failure.
+  static status load_copy(std::string_view bytes, model& out, std::string* message = nullptr) noexcept;
+  /// Loads a model file. `message` (optional) receives a reason for people on failure.
+  ///
+  /// The loaders return ok (`out` replaced), corrupt_model (truncated, bit-flipped, bad structure
+  /// or not a model), model_version, unsupported_platform (a big-endian host), out_of_memory;
+  /// load_file also io_error; load_view also invalid_argument (bytes not 8-byte aligned).
+  static status load_file(const std::string& path, model& out, std::string* message = nullptr) noexcept;
 
   bool empty() const noexcept { return langs_.empty(); }
   std::size_t language_count() const noexcept { return langs_.size(); }
@@ -339,6 +345,7 @@ class model {
   // time; the tests check its checksum and structure.
   status parse(bool verify_checksum, bool verify_structure) noexcept;
   static status load_in_place(std::string_view bytes, model& out, bool verify_checksum, bool verify_structure) noexcept;
+  static void set_load_message(status s, std::string_view what, std::string* message) noexcept;
 
   std::shared_ptr<const std::string> owned_;
   std::string_view bytes_;

@@ -41,6 +41,7 @@
 #include <utility>
 #include <vector>
 
+#include "langsift/common.hpp"
 #include "langsift/detail/ascii.hpp"
 
 namespace langsift {
@@ -81,6 +82,18 @@ enum class inflate_status : unsigned char {
   truncated,  ///< the input ended before the end of the stream (what was decoded is kept)
   corrupt,    ///< not a valid stream (what was decoded before the error is kept)
 };
+
+/// The inflate_status as a status (common.hpp): ok; capped and truncated: truncated (a prefix was
+/// decoded); corrupt: conversion_error.
+constexpr status to_status(inflate_status s) noexcept {
+  switch (s) {
+    case inflate_status::ok: return status::ok;
+    case inflate_status::capped:
+    case inflate_status::truncated: return status::truncated;
+    case inflate_status::corrupt: return status::conversion_error;
+  }
+  return status::internal_error;
+}
 
 /// Inflates `in` (gzip, zlib or raw deflate: `window_bits` as for zlib's inflateInit2, 15+32 =
 /// gzip or zlib, auto-detected; -15 = raw deflate) appending at most `max_out` bytes to `out`.
@@ -151,6 +164,12 @@ enum class warc_status : unsigned char {
   end,     ///< no more input
   error,   ///< input that is not a record was skipped: error(), error_offset(); call next() again
 };
+
+/// The warc_status as a status (common.hpp): record and end: ok; error: invalid_argument (input
+/// that is not a well-formed record, as the Python binding's WarcFormatError reports it).
+constexpr status to_status(warc_status s) noexcept {
+  return s == warc_status::error ? status::invalid_argument : status::ok;
+}
 
 namespace detail {
 struct warc_inflater;  // zlib's stream (src/warc/warc.cpp)
@@ -304,6 +323,20 @@ constexpr std::string_view body_status_name(body_status s) noexcept {
     case body_status::capped: return "capped";
   }
   return "?";
+}
+
+/// The body_status as a status (common.hpp): ok; chunked_malformed and capped: truncated (the
+/// bytes before are kept); encoding_corrupt: conversion_error; encoding_unsupported:
+/// unknown_encoding (raw bytes returned).
+constexpr status to_status(body_status s) noexcept {
+  switch (s) {
+    case body_status::ok: return status::ok;
+    case body_status::chunked_malformed:
+    case body_status::capped: return status::truncated;
+    case body_status::encoding_corrupt: return status::conversion_error;
+    case body_status::encoding_unsupported: return status::unknown_encoding;
+  }
+  return status::internal_error;
 }
 
 

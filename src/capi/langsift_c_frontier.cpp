@@ -48,9 +48,10 @@ langsift_status state_file(const langsift_frontier* f, const char* path, char* e
     return LANGSIFT_INVALID_ARGUMENT;
   }
   try {
-    const langsift::frontier_io r = op();
-    copy_message(error, error_size, r.message);
-    return to_c(r.st);
+    std::string message;
+    const langsift::status st = op(message);
+    copy_message(error, error_size, message);
+    return to_c(st);
   } catch (...) {
     return exception_status();
   }
@@ -181,11 +182,12 @@ langsift_status langsift_frontier_decide(const langsift_frontier* f, const char*
 }
 
 langsift_status langsift_frontier_save(const langsift_frontier* f, const char* path, char* error, size_t error_size) {
-  return state_file(f, path, error, error_size, [&] { return f->f.save_file(path); });
+  return state_file(f, path, error, error_size, [&](std::string& m) { return f->f.save_file(path, &m); });
 }
 
 langsift_status langsift_frontier_load(langsift_frontier* f, const char* path, char* error, size_t error_size) {
-  return state_file(f, path, error, error_size, [&] { return f->f.load_file(path); });
+  return state_file(f, path, error, error_size,
+                    [&](std::string& m) { return langsift::frontier::load_file(path, f->f, &m); });
 }
 
 }  // extern "C"

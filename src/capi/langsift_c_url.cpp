@@ -36,7 +36,7 @@ langsift_status langsift_url_classify(const char* url, size_t len, const char* c
       out->languages[i].score = r.languages[i].score;
     }
     copy_string(out->language, r.language());
-    out->status = to_c(r.error);
+    out->status = to_c(r.st);
     return LANGSIFT_OK;
   } catch (...) {
     std::memset(out, 0, sizeof *out);

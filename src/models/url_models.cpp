@@ -26,7 +26,7 @@ namespace {
 url_model load_or_empty(std::string_view bytes) noexcept {
   try {
     url_model m;
-    if (url_model::load(bytes, m) != status::ok) return url_model{};
+    if (url_model::load_copy(bytes, m) != status::ok) return url_model{};
     return m;
   } catch (...) {
     return url_model{};

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   }
   if (in) fclose(in);
   if (out) fclose(out);
-  CHECK(langsift_frontier_load(g, bad, err, sizeof err) == LANGSIFT_CORRUPT_MODEL);
+  CHECK(langsift_frontier_load(g, bad, err, sizeof err) == LANGSIFT_CORRUPT_STATE);
   CHECK(strstr(err, "frontier state") != NULL);
   CHECK(langsift_frontier_get_quota(g, "de", &target, &count) == LANGSIFT_OK && target == 1); /* unchanged */
   CHECK(langsift_frontier_load(g, "/nonexistent/dir/state", err, sizeof err) == LANGSIFT_IO_ERROR);

@@ -292,8 +292,7 @@ TEST_CASE("frontier: saved state round-trips, canonically") {
   const std::string bytes = f.save();
   frontier g;
   g.vote("http://other/", "it");  // replaced by load
-  const frontier_io r = g.load(bytes);
-  REQUIRE(r);
+  REQUIRE(frontier::load_copy(bytes, g) == status::ok);
   CHECK(g.save() == bytes);
   CHECK(g.size() == f.size());
   CHECK(g.quota("de").target == 5);
@@ -307,19 +306,19 @@ TEST_CASE("frontier: saved state round-trips, canonically") {
 
   // a file
   const std::string path = std::string(LANGSIFT_BINARY_DIR) + "/test-frontier-state.bin";
-  REQUIRE(f.save_file(path));
+  REQUIRE(f.save_file(path) == status::ok);
   frontier h;
-  REQUIRE(h.load_file(path));
+  REQUIRE(frontier::load_file(path, h) == status::ok);
   CHECK(h.save() == bytes);
   std::remove(path.c_str());
-  const frontier_io missing = h.load_file(path);
-  CHECK(missing.st == status::io_error);
-  CHECK(missing.message.find(path) != std::string::npos);
+  std::string missing;
+  CHECK(frontier::load_file(path, h, &missing) == status::io_error);
+  CHECK(missing.find(path) != std::string::npos);
 
   // an empty frontier round-trips too
   frontier e;
   frontier e2;
-  REQUIRE(e2.load(e.save()));
+  REQUIRE(frontier::load_copy(e.save(), e2) == status::ok);
   CHECK(e2.size() == 0);
 }
 
@@ -336,7 +335,7 @@ TEST_CASE("frontier: tied guesses are ordered by code, the same live and reloade
     CHECK(live.language() == "de");
     CHECK(live.guesses[1].code.view() == "x");
     frontier g;
-    REQUIRE(g.load(f.save()));
+    REQUIRE(frontier::load_copy(f.save(), g) == status::ok);
     const frontier_decision loaded = g.decide("http://a.example/");
     CHECK(loaded.language() == "de");
     CHECK(loaded.priority == live.priority);
@@ -380,40 +379,39 @@ TEST_CASE("frontier: truncated, corrupt and foreign state files are rejected, th
   const std::string before = g.save();
   // every truncation
   for (std::size_t n = 0; n < bytes.size(); n += (n < 64 ? 1 : 37)) {
-    const frontier_io r = g.load(std::string_view(bytes).substr(0, n));
-    CHECK(r.st == status::corrupt_model);
-    CHECK_FALSE(r.message.empty());
+    std::string message;
+    CHECK(frontier::load_copy(std::string_view(bytes).substr(0, n), g, &message) == status::corrupt_state);
+    CHECK_FALSE(message.empty());
   }
   CHECK(g.save() == before);
   // a flipped bit anywhere
   for (std::size_t i = 0; i < bytes.size(); i += 13) {
     std::string b = bytes;
     b[i] = static_cast<char>(b[i] ^ 0x10);
-    const frontier_io r = g.load(b);
-    CHECK_FALSE(r);
+    CHECK(frontier::load_copy(b, g) != status::ok);
   }
   CHECK(g.save() == before);
   // an appended byte
-  CHECK(g.load(bytes + "x").st == status::corrupt_model);
+  CHECK(frontier::load_copy(bytes + "x", g) == status::corrupt_state);
   // another version
   std::string v = bytes;
   v[8] = 2;
-  const frontier_io rv = g.load(v);
-  CHECK(rv.st == status::model_version);
-  CHECK(rv.message.find("version 2") != std::string::npos);
+  std::string rv;
+  CHECK(frontier::load_copy(v, g, &rv) == status::model_version);
+  CHECK(rv.find("version 2") != std::string::npos);
   // not a state file
-  const frontier_io rm = g.load("PK\3\4 this is a zip file, not a frontier state, at all.");
-  CHECK(rm.st == status::corrupt_model);
-  CHECK(rm.message.find("magic") != std::string::npos);
+  std::string rm;
+  CHECK(frontier::load_copy("PK\3\4 this is a zip file, not a frontier state, at all.", g, &rm) == status::corrupt_state);
+  CHECK(rm.find("magic") != std::string::npos);
   // a bad structure under a valid checksum: duplicate keys, bad language index
   std::string d = bytes;
   const std::size_t slots_at = d.size() - 8 - 100 * 16;
   std::memcpy(&d[slots_at + 16], &d[slots_at], 8);  // second key = first key
   const std::uint64_t sum = XXH3_64bits(d.data(), d.size() - 8);
   std::memcpy(&d[d.size() - 8], &sum, 8);
-  const frontier_io rd = g.load(d);
-  CHECK(rd.st == status::corrupt_model);
-  CHECK(rd.message.find("increasing") != std::string::npos);
+  std::string rd;
+  CHECK(frontier::load_copy(d, g, &rd) == status::corrupt_state);
+  CHECK(rd.find("increasing") != std::string::npos);
   CHECK(g.save() == before);
 }
 

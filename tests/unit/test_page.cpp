@@ -69,12 +69,15 @@ TEST_CASE("detect_page: empty, binary and undecodable bodies give an answer, not
   const page_result b = detect_page(default_model(), binary);
   CHECK(b.detection.language() == "und");
   CHECK(b.detection.st == status::binary_input);
+  CHECK_FALSE(b.detection.is_ok());
   std::string png = "\x89PNG\r\n\x1a\n";
   for (int i = 0; i < 2000; ++i) png.push_back(static_cast<char>((i * 7919 + 13) % 251));  // compressed-looking bytes
   CHECK(detect_page(default_model(), png).detection.st == status::binary_input);
   // A few control characters in real text are not enough.
   std::string text = std::string(kGerman) + "\x01\x02" + kGerman;
   CHECK(detect_page(default_model(), text).detection.language() == "de");
+  CHECK(detect_page(default_model(), text).detection.is_ok());
+  CHECK(detect_page(default_model(), text).conversion.is_ok());
   // A forced encoding that no converter knows: detected instead, and the result says so.
   page_options o;
   o.encoding = "no-such-encoding";

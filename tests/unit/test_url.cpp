@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -254,24 +255,54 @@ TEST_CASE("built-in URL models load and cover every language of the text model")
   CHECK(w.languages.size() == default_model().language_count());
   // the file bytes round-trip
   url_model again;
-  REQUIRE(url_model::load(w.save(), again) == status::ok);
+  REQUIRE(url_model::load_copy(w.save(), again) == status::ok);
   CHECK(again.save() == w.save());
   CHECK(std::string(default_url_words_model_bytes()) == w.save());
 }
 
-TEST_CASE("url_model::load rejects truncated, corrupt and other-version files") {
+TEST_CASE("url_model::load_copy rejects truncated, corrupt and other-version files") {
   const std::string bytes(default_url_linear_model_bytes());
   url_model m;
-  CHECK(url_model::load(bytes.substr(0, bytes.size() - 1), m) == status::corrupt_model);
-  CHECK(url_model::load(bytes.substr(0, 10), m) == status::corrupt_model);
-  CHECK(url_model::load("", m) == status::corrupt_model);
+  CHECK(url_model::load_copy(bytes.substr(0, bytes.size() - 1), m) == status::corrupt_model);
+  CHECK(url_model::load_copy(bytes.substr(0, 10), m) == status::corrupt_model);
+  CHECK(url_model::load_copy("", m) == status::corrupt_model);
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x10;
-  CHECK(url_model::load(flipped, m) == status::corrupt_model);
+  CHECK(url_model::load_copy(flipped, m) == status::corrupt_model);
   std::string version = bytes;
   version[7] = 2;
-  CHECK(url_model::load(version, m) == status::model_version);
+  std::string message;
+  CHECK(url_model::load_copy(version, m, &message) == status::model_version);
+  CHECK(message.find("version") != std::string::npos);
   CHECK(m.empty());
+}
+
+TEST_CASE("url_model::load_file: a file loads, a missing one is io_error, a corrupt one corrupt_model") {
+  const std::string bytes(default_url_words_model_bytes());
+  const std::string path = std::string(LANGSIFT_BINARY_DIR) + "/test-url-model.lsu";
+  url_model m;
+  std::string message;
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    std::fwrite(bytes.data(), 1, bytes.size() / 2, f);  // truncated
+    std::fclose(f);
+  }
+  CHECK(url_model::load_file(path, m, &message) == status::corrupt_model);
+  CHECK(message.find(path) != std::string::npos);
+  CHECK(m.empty());
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  }
+  REQUIRE(url_model::load_file(path, m) == status::ok);
+  CHECK(m.save() == bytes);
+  std::remove(path.c_str());
+  CHECK(url_model::load_file(path, m, &message) == status::io_error);
+  CHECK(message.find("cannot open") != std::string::npos);
+  CHECK(m.save() == bytes);  // unchanged on failure
 }
 
 TEST_CASE("built-in classifier: known answers") {
@@ -306,15 +337,17 @@ TEST_CASE("built-in classifier: host-country hint") {
 TEST_CASE("built-in classifier: nothing known is und, bad input never throws") {
   const url_classifier& c = default_url_classifier();
   CHECK(c.classify("").language() == "und");
-  CHECK(c.classify("").error == status::empty_input);
+  CHECK(c.classify("").st == status::empty_input);
   CHECK(c.classify("http://192.168.1.1/").language() == "und");
   CHECK(c.classify("http://123.456/789").language() == "und");
-  CHECK(c.classify("mailto:x@y").error == status::invalid_argument);
+  CHECK(c.classify("mailto:x@y").st == status::invalid_argument);
   std::string junk;
   for (int i = 0; i < 10000; ++i) junk += static_cast<char>((i * 37) & 0xFF);
   const url_result r = c.classify("http://example.com/" + junk);
-  CHECK(r.error == status::truncated);
-  CHECK(c.classify(std::string("http://ex\0ample.com/", 20)).error == status::invalid_argument);
+  CHECK(r.st == status::truncated);
+  CHECK(c.classify(std::string("http://ex\0ample.com/", 20)).st == status::invalid_argument);
+  CHECK(c.classify("http://www.spiegel.de/politik/").is_ok());
+  CHECK_FALSE(c.classify("").is_ok());
 }
 
 TEST_CASE("train_url_linear: learns a toy task and round-trips through the file format") {
@@ -333,7 +366,7 @@ TEST_CASE("train_url_linear: learns a toy task and round-trips through the file 
   const url_model m = train_url_linear(rows, o);
   REQUIRE(m.languages == std::vector<std::string>{"de", "en"});
   url_model loaded;
-  REQUIRE(url_model::load(m.save(), loaded) == status::ok);
+  REQUIRE(url_model::load_copy(m.save(), loaded) == status::ok);
   url_classifier c(&loaded, nullptr);
   url_options plain;
   plain.use_cctld = false;

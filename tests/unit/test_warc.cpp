@@ -88,6 +88,21 @@ std::string write(const std::vector<wg::record_spec>& recs, bool gz, std::vector
 
 }  // namespace
 
+TEST_CASE("warc: warc_status, inflate_status and body_status map onto status") {
+  CHECK(to_status(warc_status::record) == status::ok);
+  CHECK(to_status(warc_status::end) == status::ok);
+  CHECK(to_status(warc_status::error) == status::invalid_argument);
+  CHECK(to_status(inflate_status::ok) == status::ok);
+  CHECK(to_status(inflate_status::capped) == status::truncated);
+  CHECK(to_status(inflate_status::truncated) == status::truncated);
+  CHECK(to_status(inflate_status::corrupt) == status::conversion_error);
+  CHECK(to_status(body_status::ok) == status::ok);
+  CHECK(to_status(body_status::chunked_malformed) == status::truncated);
+  CHECK(to_status(body_status::capped) == status::truncated);
+  CHECK(to_status(body_status::encoding_corrupt) == status::conversion_error);
+  CHECK(to_status(body_status::encoding_unsupported) == status::unknown_encoding);
+}
+
 TEST_CASE("warc: WARC/1.0 and 1.1 records round-trip, uncompressed and gzip, in memory and streamed") {
   for (const std::string version : {"WARC/1.0", "WARC/1.1"}) {
     for (const bool gz : {false, true}) {

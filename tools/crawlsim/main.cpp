@@ -113,10 +113,11 @@ int measure(std::size_t n) {
     const double s5 = seconds_since(t0);
     frontier g;
     t0 = clk::now();
-    const auto io = g.load(saved);
+    std::string message;
+    const langsift::status io = frontier::load_copy(saved, g, &message);
     const double s6 = seconds_since(t0);
-    std::printf("| save() | %.1f MB in %.2f s |\n| load() | %s in %.2f s |\n", static_cast<double>(saved.size()) / 1e6, s5,
-                io ? "ok" : io.message.c_str(), s6);
+    std::printf("| save() | %.1f MB in %.2f s |\n| load_copy() | %s in %.2f s |\n", static_cast<double>(saved.size()) / 1e6, s5,
+                io == langsift::status::ok ? "ok" : message.c_str(), s6);
     if (sink < 0) std::printf("\n");
   }
   {

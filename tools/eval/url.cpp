@@ -158,16 +158,9 @@ int eval_url(int argc, char** argv) {
   if (rows.empty()) return fail(kUrlEval, file + ": no lang<TAB>url lines");
 
   url_model words, given_linear;
-  {
-    std::string bytes;
-    if (!read_file(words_path, bytes, error)) return fail(kUrlEval, error);
-    if (url_model::load(bytes, words) != status::ok) return fail(kUrlEval, words_path + ": not a valid URL model");
-    if (!linear_path.empty()) {
-      if (!read_file(linear_path, bytes, error)) return fail(kUrlEval, error);
-      if (url_model::load(bytes, given_linear) != status::ok)
-        return fail(kUrlEval, linear_path + ": not a valid URL model");
-    }
-  }
+  if (url_model::load_file(words_path, words, &error) != status::ok) return fail(kUrlEval, error);
+  if (!linear_path.empty() && url_model::load_file(linear_path, given_linear, &error) != status::ok)
+    return fail(kUrlEval, error);
 
   // Parse once; folds by registered domain (host for IP literals and names without one).
   const std::size_t n = rows.size();

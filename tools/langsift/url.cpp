@@ -90,10 +90,7 @@ int cmd_url(int argc, char** argv) {
   std::string error;
   for (auto [path, m] : {std::pair{&linear_path, &linear}, std::pair{&words_path, &words}}) {
     if (path->empty()) continue;
-    std::string bytes;
-    if (!read_file(*path, bytes, error)) return fail(kUrlCmd, error);
-    const status s = url_model::load(bytes, *m);
-    if (s != status::ok) return fail(kUrlCmd, *path + ": not a valid URL model (" + std::string(status_name(s)) + ")");
+    if (url_model::load_file(*path, *m, &error) != status::ok) return fail(kUrlCmd, error);
   }
   const url_classifier custom(linear_path.empty() ? &default_url_linear_model() : &linear,
                               words_path.empty() ? &default_url_words_model() : &words);
@@ -119,9 +116,9 @@ int cmd_url(int argc, char** argv) {
       }
       out += "],\"decision\":";
       json::string(out, decision_name(r.decision));
-      if (r.error != status::ok) {
+      if (r.st != status::ok) {
         out += ",\"status\":";
-        json::string(out, status_name(r.error));
+        json::string(out, status_name(r.st));
       }
       out += "}\n";
       if (out.size() > (1 << 16)) {

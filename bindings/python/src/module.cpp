@@ -521,7 +521,7 @@ std::string detection_repr(const py_detection& d) {
 }
 
 status status_of(const std::string& name) {
-  for (int i = 0; i <= static_cast<int>(status::binary_input); ++i)
+  for (int i = 0; i <= static_cast<int>(status::unsupported_platform); ++i)
     if (status_name(static_cast<status>(i)) == name) return static_cast<status>(i);
   throw py::value_error("unknown status '" + name + "'");
 }
@@ -1095,7 +1095,7 @@ py_url_result classify_url_py(str_in url, opt_str_in country, const std::string&
   x.count = static_cast<std::uint8_t>(r.count);
   for (std::size_t i = 0; i < r.count; ++i) x.langs[i] = {code_value::of(r.languages[i].code, style), r.languages[i].score};
   x.decision = std::string(decision_name(r.decision));
-  x.st = r.error;
+  x.st = r.st;
   if (x.st == status::ok && t.truncated) x.st = status::truncated;
   return x;
 }
@@ -1391,12 +1391,12 @@ std::string code_arg(py::handle h) {
   return r;
 }
 
-void raise_io(const frontier_io& io, const std::string& what) {
-  if (io.st == status::io_error) {
-    PyErr_SetString(PyExc_OSError, (what + ": " + io.message).c_str());
+void raise_io(status st, const std::string& message, const std::string& what) {
+  if (st == status::io_error) {
+    PyErr_SetString(PyExc_OSError, (what + ": " + message).c_str());
     throw py::error_already_set();
   }
-  raise_with_status(g_error, what + ": " + io.message, io.st);
+  raise_with_status(g_error, what + ": " + message, st);
 }
 
 std::vector<std::string> url_list(py::handle urls, const char* fn) {
@@ -1965,21 +1965,23 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
       .def_property_readonly("dropped_votes", [](const py_frontier& f) { return f.f().dropped_votes(); })
       .def("save", [](const py_frontier& f, path_in path) {
              const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
-             frontier_io io;
+             std::string message;
+             status st;
              {
                py::gil_scoped_release nogil;
-               io = f.f().save_file(p);
+               st = f.f().save_file(p, &message);
              }
-             if (!io) raise_io(io, p);
+             if (st != status::ok) raise_io(st, message, p);
            }, py::arg("path"), "Writes the state to a file (a temporary file renamed into place).")
       .def("load", [](py_frontier& f, path_in path) {
              const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
-             frontier_io io;
+             std::string message;
+             status st;
              {
                py::gil_scoped_release nogil;
-               io = f.f().load_file(p);
+               st = frontier::load_file(p, f.f(), &message);
              }
-             if (!io) raise_io(io, p);
+             if (st != status::ok) raise_io(st, message, p);
            }, py::arg("path"),
            "Replaces the state with a saved one. A truncated, corrupt or foreign file raises (the frontier "
            "is then unchanged).")
@@ -1993,8 +1995,9 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
            })
       .def("from_bytes", [](py_frontier& f, const py::bytes& b) {
              const std::string s = b;
-             const frontier_io io = f.f().load(s);
-             if (!io) raise_io(io, "Frontier.from_bytes");
+             std::string message;
+             const status st = frontier::load_copy(s, f.f(), &message);
+             if (st != status::ok) raise_io(st, message, "Frontier.from_bytes");
            }, py::arg("data"))
       .def("__repr__", [](const py_frontier& f) {
         return "Frontier(" + std::to_string(f.f().size()) + " URLs, " + std::to_string(f.f().quotas().size()) +

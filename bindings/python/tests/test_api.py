@@ -477,7 +477,7 @@ def test_frontier_votes_quotas_decisions_and_state(tmp_path: Path):
     state.write_bytes(state.read_bytes()[:-3])
     with pytest.raises(langsift.LangsiftError) as e:
         g.load(state)
-    assert e.value.status == "corrupt_model"
+    assert e.value.status == "corrupt_state"
     with pytest.raises(OSError):
         g.load(tmp_path / "missing.state")
     with pytest.raises(ValueError, match="min_vote_percent"):

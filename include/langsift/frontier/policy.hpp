@@ -104,12 +104,6 @@ struct frontier_quota {
   bool saturated() const noexcept { return target && count >= target; }
 };
 
-/// Outcome of save / load.
-struct frontier_io {
-  status st = status::ok;  ///< ok, io_error, corrupt_model (corrupt state), model_version, out_of_memory
-  std::string message;     ///< what was wrong, for people
-  explicit operator bool() const noexcept { return st == status::ok; }
-};
 
 }  // namespace v1
 }  // namespace langsift

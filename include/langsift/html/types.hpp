@@ -77,6 +77,7 @@ struct html_result {
   status st = status::empty_input;  ///< ok; truncated (input over the cap); empty_input (no input
                                     ///< or no text; title etc. may still be set)
   std::size_t invalid_sequences = 0;  ///< invalid UTF-8 sequences replaced by U+FFFD
+  bool is_ok() const noexcept { return st == status::ok; }
 
   std::string scratch;  ///< internal: a buffer reused between calls; not part of the result
 };

@@ -3,6 +3,10 @@
 #pragma once
 
 #include "langsift/model.hpp"
+
+#include <charconv>
+
+#include "langsift/detail/binio.hpp"
 #include "langsift/detail/xxhash.hpp"
 
 #if defined(__SSE2__)
@@ -12,20 +16,6 @@
 namespace langsift {
 inline namespace v1 {
 namespace detail {
-
-template <class T>
-inline T load_le(const unsigned char* p) noexcept {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;  // little-endian hosts only; checked at load
-}
-
-inline bool host_is_little_endian() noexcept {
-  const std::uint16_t one = 1;
-  unsigned char b;
-  std::memcpy(&b, &one, 1);
-  return b == 1;
-}
 
 /// acc[i] += rows[idx[k] × n + i] for every k < count and i < n (n a multiple of 32): widening
 /// byte adds. Integer adds, so every kernel gives the same sums; the AVX2 kernel is chosen at run
@@ -147,93 +137,72 @@ LANGSIFT_INLINE status model::load_in_place(std::string_view bytes, model& out, 
   return s;
 }
 
-LANGSIFT_INLINE status model::load_view(std::string_view bytes, model& out, bool verify_structure) noexcept {
-  return load_in_place(bytes, out, /*verify_checksum=*/true, verify_structure);
+LANGSIFT_INLINE status model::load_view(std::string_view bytes, model& out, std::string* message,
+                                        bool verify_structure) noexcept {
+  const status s = load_in_place(bytes, out, /*verify_checksum=*/true, verify_structure);
+  if (s != status::ok) set_load_message(s, "model bytes", message);
+  return s;
 }
 
-LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out) noexcept {
+LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out, std::string* message) noexcept {
+  status s;
   try {
     auto owned = std::make_shared<const std::string>(bytes);
     model m;
     m.owned_ = owned;
     m.bytes_ = *owned;
-    status s = m.parse(/*verify_checksum=*/true, /*verify_structure=*/true);
+    s = m.parse(/*verify_checksum=*/true, /*verify_structure=*/true);
     if (s == status::ok) out = std::move(m);
-    return s;
   } catch (const std::bad_alloc&) {
-    return status::out_of_memory;
+    s = status::out_of_memory;
+  }
+  if (s != status::ok) set_load_message(s, "model bytes", message);
+  return s;
+}
+
+LANGSIFT_INLINE void model::set_load_message(status s, std::string_view what, std::string* message) noexcept {
+  using detail::binio::set_message;
+  switch (s) {
+    case status::ok: break;
+    case status::model_version: {
+      char lo[16], hi[16];
+      const auto a = std::to_chars(lo, lo + sizeof lo, kOldestModelFormatVersion);
+      const auto b = std::to_chars(hi, hi + sizeof hi, kModelFormatVersion);
+      set_message(message, {what, ": model format version is not ", std::string_view(lo, static_cast<std::size_t>(a.ptr - lo)),
+                            " to ", std::string_view(hi, static_cast<std::size_t>(b.ptr - hi))});
+      break;
+    }
+    case status::corrupt_model:
+      set_message(message, {what, ": not a langsift model, or truncated or corrupt (checksum or structure)"});
+      break;
+    case status::invalid_argument: set_message(message, {what, ": not 8-byte aligned"}); break;
+    default: set_message(message, {what, ": ", status_name(s)});
   }
 }
 
-LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std::string* error) noexcept {
-  auto set_error = [&](const std::string& e) {
-    if (error) {
-      try {
-        *error = e;
-      } catch (...) {
-      }
-    }
-  };
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    set_error(path + ": cannot open");
-    return status::io_error;
-  }
+LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std::string* message) noexcept {
   std::string data;
-  bool ok = true;
-  try {
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-      data.append(buf, n);
-      if (data.size() > (std::size_t{1} << 32)) {  // no model is this large; stop reading junk
-        ok = false;
-        break;
-      }
-    }
-    if (std::ferror(f)) ok = false;
-  } catch (const std::bad_alloc&) {
-    std::fclose(f);
-    set_error(path + ": out of memory");
-    return status::out_of_memory;
-  }
-  std::fclose(f);
-  if (!ok) {
-    set_error(path + ": read error or not a model file");
-    return status::io_error;
-  }
-  status s = load_copy(data, out);
-  if (s != status::ok) {
-    switch (s) {
-      case status::model_version:
-        set_error(path + ": model format version is not " + std::to_string(kOldestModelFormatVersion) + " to " +
-                  std::to_string(kModelFormatVersion));
-        break;
-      case status::corrupt_model:
-        set_error(path + ": not a langsift model, or truncated or corrupt (checksum or structure)");
-        break;
-      default:
-        set_error(path + ": " + std::string(status_name(s)));
-    }
-  }
+  status s = detail::binio::read_file(path, data, std::size_t{1} << 32, "", message);  // no model is 4 GiB
+  if (s != status::ok) return s;
+  s = load_copy(data, out);
+  if (s != status::ok) set_load_message(s, path, message);
   return s;
 }
 
 LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept {
-  using detail::load_le;
-  if (!detail::host_is_little_endian()) return status::model_version;
+  if (const status h = detail::binio::host_order(); h != status::ok) return h;
   const auto* b = reinterpret_cast<const unsigned char*>(bytes_.data());
   const std::size_t n = bytes_.size();
   if (n < 64 || std::memcmp(b, kModelMagic, 8) != 0) return status::corrupt_model;
-  const std::uint32_t version = load_le<std::uint32_t>(b + 8);
+  const std::uint32_t version = detail::binio::get<std::uint32_t>(b + 8);
   if (version < kOldestModelFormatVersion || version > kModelFormatVersion) return status::model_version;
-  if (load_le<std::uint32_t>(b + 12) != 64 || load_le<std::uint64_t>(b + 16) != n) return status::corrupt_model;
-  checksum_ = load_le<std::uint64_t>(b + 24);
+  if (detail::binio::get<std::uint32_t>(b + 12) != 64 || detail::binio::get<std::uint64_t>(b + 16) != n) return status::corrupt_model;
+  checksum_ = detail::binio::get<std::uint64_t>(b + 24);
   hashing_ = hashing_of_version(version);
   for (std::size_t i = 36; i < 64; ++i)  // flags and padding: reserved, zero (the checksum starts at 64)
     if (b[i]) return status::corrupt_model;
   if (verify_checksum && XXH3_64bits(b + 64, n - 64) != checksum_) return status::corrupt_model;
-  const std::uint32_t nsec = load_le<std::uint32_t>(b + 32);
+  const std::uint32_t nsec = detail::binio::get<std::uint32_t>(b + 32);
   if (nsec > 64 || 64 + std::size_t{nsec} * 24 > n) return status::corrupt_model;
   if (reinterpret_cast<std::uintptr_t>(b) % 8 != 0) return status::invalid_argument;  // needs 8-byte alignment
 
@@ -241,9 +210,9 @@ LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept 
     const std::uint32_t tag = model_tag(name);
     for (std::uint32_t i = 0; i < nsec; ++i) {
       const unsigned char* e = b + 64 + std::size_t{i} * 24;
-      if (load_le<std::uint32_t>(e) != tag) continue;
-      const std::uint64_t off = load_le<std::uint64_t>(e + 8), sz = load_le<std::uint64_t>(e + 16);
-      if (off % 8 || off > n || sz > n - off) return nullptr;
+      if (detail::binio::get<std::uint32_t>(e) != tag) continue;
+      const std::uint64_t off = detail::binio::get<std::uint64_t>(e + 8), sz = detail::binio::get<std::uint64_t>(e + 16);
+      if (off % 8 || !detail::binio::fits(n, off, sz)) return nullptr;
       size = static_cast<std::size_t>(sz);
       return b + off;
     }
@@ -394,7 +363,7 @@ LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept 
   p = section("RANK", sz);
   if (!p || sz < 8) return status::corrupt_model;
   {
-    const std::uint32_t nk = load_le<std::uint32_t>(p), np = load_le<std::uint32_t>(p + 4);
+    const std::uint32_t nk = detail::binio::get<std::uint32_t>(p), np = detail::binio::get<std::uint32_t>(p + 4);
     const std::size_t need = 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4 + std::size_t{np} * 4;
     if (nk > sz / 8 || np > sz / 4 || need > sz) return status::corrupt_model;
     rank_keys_ = reinterpret_cast<const std::uint64_t*>(p + 8);

@@ -43,11 +43,12 @@ struct url_language {
 };
 
 struct url_result {
-  status error = status::ok;  ///< ok, truncated (prefix classified), empty_input, invalid_argument
+  status st = status::ok;  ///< ok, truncated (prefix classified), empty_input, invalid_argument, out_of_memory
   std::array<url_language, 3> languages{};
   std::size_t count = 0;  ///< 0 = und
   url_decision decision = url_decision::none;
   std::string_view language() const noexcept { return count ? languages[0].code : std::string_view("und"); }
+  bool is_ok() const noexcept { return st == status::ok; }
 };
 
 struct url_options {
@@ -96,9 +97,11 @@ class url_classifier {
     url_features features;
   };
 
+  /// Classifies a URL. Never throws: running out of memory (parse_url and the feature buffers
+  /// allocate) is st == out_of_memory with no answer.
   url_result classify(std::string_view url, const url_options& o = {}) const noexcept;
-
-  url_result classify(std::string_view url, const url_options& o, scratch& s) const;
+  /// classify() with the caller's buffers (one per thread).
+  url_result classify(std::string_view url, const url_options& o, scratch& s) const noexcept;
 
   /// Scores from extracted features (for tools that extract once and score variants).
   url_result classify_features(const url_parts& u, const url_features& f, const url_options& o,

@@ -23,9 +23,8 @@ inline namespace v1 {
 /// trained on the buckets themselves, so collisions are part of what it learned), which keeps the
 /// table small enough to stay in cache: one 4-byte bucket read per feature.
 ///
-/// File format (in the host's byte order, copied with memcpy: little-endian on the x86-64 and
-/// ARM64 hosts the built-in models are made and read on; on a big-endian host the header size
-/// does not read as 64 and load() rejects the file as corrupt_model): "LSURL\0\0\1" (magic,
+/// File format (little-endian; a big-endian host neither reads nor writes it: the loaders say
+/// unsupported_platform): "LSURL\0\0\1" (magic,
 /// version 1), u32 header size (64), u32 kind
 /// (1 words/generative, 2 linear/discriminative), u32 languages, u32 bucket bits, u32 postings,
 /// f32 weight scale, u32 feature kinds, u8 min order, u8 max order, u8 host space, u8 0, f32 temperature,
@@ -115,12 +114,18 @@ class url_model {
   /// Builds from per-bucket (language, weight) lists (acc.size() must be 2^bits).
   void build_buckets(std::vector<std::vector<std::pair<std::uint8_t, float>>>& acc, float prune);
 
-  /// Serialises the model (see the format above).
+  /// Serialises the model (see the format above). A big-endian host gets an empty string.
   std::string save() const;
 
-  /// Loads a model from bytes (copied). Returns ok, corrupt_model (truncated, bit flips, bad
-  /// structure) or model_version.
-  static status load(std::string_view bytes, url_model& out);
+  /// Loads a model from bytes (copied). Returns ok (`out` replaced), corrupt_model (truncated,
+  /// bit flips, bad structure), model_version, unsupported_platform (a big-endian host) or
+  /// out_of_memory; `message` (optional) receives a reason for people on failure.
+  static status load_copy(std::string_view bytes, url_model& out, std::string* message = nullptr) noexcept;
+  /// Loads a model file: load_copy of its bytes, or io_error.
+  static status load_file(const std::string& path, url_model& out, std::string* message = nullptr) noexcept;
+
+ private:
+  static status parse(std::string_view bytes, url_model& out);
 };
 
 }  // namespace v1

@@ -1,4 +1,4 @@
-// langsift — implementation of langsift/frontier.hpp: the state-file codec: save() and load()
+// langsift — implementation of langsift/frontier.hpp: the state-file codec: save() and the loaders
 // (compiled into langsift::core, or included by the header under LANGSIFT_HEADER_ONLY; see
 // langsift/config.hpp).
 #pragma once
@@ -10,12 +10,14 @@
 #include <fstream>
 #include <new>
 
+#include "langsift/detail/binio.hpp"
 #include "langsift/detail/xxhash.hpp"
 
 namespace langsift {
 inline namespace v1 {
 
 LANGSIFT_INLINE std::string frontier::save() const {
+  if (detail::binio::host_order() != status::ok) return {};
   // languages, sorted by code, old index -> new index
   std::vector<std::string> codes;
   std::vector<std::uint64_t> tg, ct;
@@ -47,81 +49,90 @@ LANGSIFT_INLINE std::string frontier::save() const {
   for (const auto& c : codes) lang_bytes += 1 + c.size() + 16;
   out.reserve(kHeaderBytes + lang_bytes + all.size() * sizeof(slot) + 8);
   out.append(kMagic, 8);
-  put32(out, kFormatVersion);
-  put32(out, static_cast<std::uint32_t>(codes.size()));
-  put64(out, all.size());
-  put64(out, dropped_.load(std::memory_order_relaxed));
+  detail::binio::put<std::uint32_t>(out, kFormatVersion);
+  detail::binio::put<std::uint32_t>(out, static_cast<std::uint32_t>(codes.size()));
+  detail::binio::put<std::uint64_t>(out, all.size());
+  detail::binio::put<std::uint64_t>(out, dropped_.load(std::memory_order_relaxed));
   for (std::size_t j = 0; j < codes.size(); ++j) {
     out.push_back(static_cast<char>(codes[j].size()));
     out.append(codes[j]);
-    put64(out, tg[j]);
-    put64(out, ct[j]);
+    detail::binio::put<std::uint64_t>(out, tg[j]);
+    detail::binio::put<std::uint64_t>(out, ct[j]);
   }
   for (const slot& e : all) {
-    put64(out, e.key);
+    detail::binio::put<std::uint64_t>(out, e.key);
     out.append(reinterpret_cast<const char*>(e.lang.data()), 4);
     out.append(reinterpret_cast<const char*>(e.votes.data()), 4);
   }
-  put64(out, XXH3_64bits(out.data(), out.size()));
+  detail::binio::put<std::uint64_t>(out, XXH3_64bits(out.data(), out.size()));
   return out;
 }
 
-LANGSIFT_INLINE frontier_io frontier::save_file(const std::string& path) const {
+LANGSIFT_INLINE status frontier::save_file(const std::string& path, std::string* message) const noexcept {
+  using detail::binio::set_message;
+  if (const status h = detail::binio::host_order(); h != status::ok) {
+    set_message(message, {"frontier state: this host cannot write the little-endian format"});
+    return h;
+  }
+  try {
+    const std::string bytes = save();
+    const std::string tmp = path + ".tmp";
+    // (an ofstream, not fwrite: the C ABI library is checked to import no printing function)
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) {
+      set_message(message, {"frontier state: cannot open ", tmp, " for writing"});
+      return status::io_error;
+    }
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    const bool ok = static_cast<bool>(f);
+    f.close();
+    const bool closed = !f.fail();
+    if (!ok || !closed) {
+      std::remove(tmp.c_str());
+      set_message(message, {"frontier state: cannot write ", tmp});
+      return status::io_error;
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      set_message(message, {"frontier state: cannot rename ", tmp, " to ", path});
+      return status::io_error;
+    }
+    return status::ok;
+  } catch (const std::bad_alloc&) {
+    set_message(message, {"frontier state: out of memory while saving"});
+    return status::out_of_memory;
+  }
+}
+
+LANGSIFT_INLINE status frontier::load_copy(std::string_view bytes, frontier& out, std::string* message) noexcept {
+  try {
+    return out.load_state(bytes, message);
+  } catch (const std::bad_alloc&) {
+    detail::binio::set_message(message, {"frontier state: out of memory while loading"});
+    return status::out_of_memory;
+  }
+}
+
+LANGSIFT_INLINE status frontier::load_file(const std::string& path, frontier& out, std::string* message) noexcept {
   std::string bytes;
-  try {
-    bytes = save();
-  } catch (const std::bad_alloc&) {
-    return {status::out_of_memory, "frontier state: out of memory while saving"};
-  }
-  const std::string tmp = path + ".tmp";
-  // (an ofstream, not fwrite: the C ABI library is checked to import no printing function)
-  std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-  if (!f) return {status::io_error, "frontier state: cannot open " + tmp + " for writing"};
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  const bool ok = static_cast<bool>(f);
-  f.close();
-  const bool closed = !f.fail();
-  if (!ok || !closed) {
-    std::remove(tmp.c_str());
-    return {status::io_error, "frontier state: cannot write " + tmp};
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return {status::io_error, "frontier state: cannot rename " + tmp + " to " + path};
-  }
-  return {};
+  // 16 bytes a URL: no state file is 64 GiB
+  status s = detail::binio::read_file(path, bytes, std::size_t{1} << 36, "frontier state: ", message);
+  if (s != status::ok) return s;
+  s = load_copy(bytes, out, message);
+  if (s != status::ok && message) detail::binio::set_message(message, {*message, " (", path, ")"});
+  return s;
 }
 
-LANGSIFT_INLINE frontier_io frontier::load(std::string_view bytes) {
-  try {
-    return load_impl(bytes);
-  } catch (const std::bad_alloc&) {
-    return {status::out_of_memory, "frontier state: out of memory while loading"};
+LANGSIFT_INLINE status frontier::load_state(std::string_view b, std::string* message) {
+  using detail::binio::get;
+  auto corrupt = [&](const std::string& what) {
+    detail::binio::set_message(message, {"frontier state: ", what});
+    return status::corrupt_state;
+  };
+  if (const status h = detail::binio::host_order(); h != status::ok) {
+    detail::binio::set_message(message, {"frontier state: this host cannot read the little-endian format"});
+    return h;
   }
-}
-
-LANGSIFT_INLINE frontier_io frontier::load_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return {status::io_error, "frontier state: cannot open " + path};
-  std::string bytes;
-  char buf[1 << 16];
-  std::size_t got;
-  try {
-    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, got);
-  } catch (const std::bad_alloc&) {
-    std::fclose(f);
-    return {status::out_of_memory, "frontier state: out of memory reading " + path};
-  }
-  const bool err = std::ferror(f) != 0;
-  std::fclose(f);
-  if (err) return {status::io_error, "frontier state: cannot read " + path};
-  frontier_io r = load(bytes);
-  if (!r) r.message += " (" + path + ")";
-  return r;
-}
-
-LANGSIFT_INLINE frontier_io frontier::load_impl(std::string_view b) {
-  auto corrupt = [](std::string what) { return frontier_io{status::corrupt_model, "frontier state: " + what}; };
   if (b.size() < 8 || std::memcmp(b.data(), kMagic, 8) != 0)
     return corrupt(b.size() < 8 ? "truncated (" + std::to_string(b.size()) + " bytes)"
                                 : "not a langsift frontier state file (bad magic)");
@@ -129,13 +140,15 @@ LANGSIFT_INLINE frontier_io frontier::load_impl(std::string_view b) {
     return corrupt("truncated (" + std::to_string(b.size()) + " bytes, header needs " +
                    std::to_string(kHeaderBytes + 8) + ")");
   const char* p = b.data();
-  const std::uint32_t version = get32(p + 8);
-  if (version != kFormatVersion)
-    return {status::model_version, "frontier state: format version " + std::to_string(version) +
-                                       ", this library reads version " + std::to_string(kFormatVersion)};
-  const std::uint32_t nl = get32(p + 12);
-  const std::uint64_t ns = get64(p + 16);
-  const std::uint64_t dropped = get64(p + 24);
+  const std::uint32_t version = get<std::uint32_t>(p + 8);
+  if (version != kFormatVersion) {
+    detail::binio::set_message(message, {"frontier state: format version ", std::to_string(version),
+                                         ", this library reads version ", std::to_string(kFormatVersion)});
+    return status::model_version;
+  }
+  const std::uint32_t nl = get<std::uint32_t>(p + 12);
+  const std::uint64_t ns = get<std::uint64_t>(p + 16);
+  const std::uint64_t dropped = get<std::uint64_t>(p + 24);
   if (nl > kMaxLanguages) return corrupt("too many languages (" + std::to_string(nl) + ")");
   // languages: variable size; check bounds as we go, then the size of the slots
   std::size_t at = kHeaderBytes;
@@ -143,26 +156,26 @@ LANGSIFT_INLINE frontier_io frontier::load_impl(std::string_view b) {
   std::vector<std::string> codes;
   std::vector<std::uint64_t> tg, ct;
   for (std::uint32_t i = 0; i < nl; ++i) {
-    if (at + 1 > body_end) return corrupt("truncated in the language table");
+    if (!detail::binio::fits(body_end, at, 1)) return corrupt("truncated in the language table");
     const std::size_t len = static_cast<unsigned char>(p[at]);
     if (len == 0 || len > 15) return corrupt("bad language code length");
-    if (at + 1 + len + 16 > body_end) return corrupt("truncated in the language table");
+    if (!detail::binio::fits(body_end, at + 1, len + 16)) return corrupt("truncated in the language table");
     codes.emplace_back(p + at + 1, len);
-    tg.push_back(get64(p + at + 1 + len));
-    ct.push_back(get64(p + at + 1 + len + 8));
+    tg.push_back(get<std::uint64_t>(p + at + 1 + len));
+    ct.push_back(get<std::uint64_t>(p + at + 1 + len + 8));
     at += 1 + len + 16;
   }
   if (ns > (body_end - at) / sizeof(slot) || (body_end - at) != ns * sizeof(slot))
     return corrupt("size mismatch: " + std::to_string(b.size()) + " bytes for " + std::to_string(ns) +
                    " URLs (truncated or extended file)");
-  if (XXH3_64bits(p, body_end) != get64(p + body_end)) return corrupt("checksum mismatch (corrupt file)");
+  if (XXH3_64bits(p, body_end) != get<std::uint64_t>(p + body_end)) return corrupt("checksum mismatch (corrupt file)");
   for (std::size_t i = 1; i < codes.size(); ++i)
     if (!(codes[i - 1] < codes[i])) return corrupt("language codes not sorted (or repeated)");
   std::unique_ptr<shard[]> fresh(new shard[kShards]);
   std::uint64_t prev = 0;
   for (std::uint64_t i = 0; i < ns; ++i, at += sizeof(slot)) {
     slot e;
-    e.key = get64(p + at);
+    e.key = get<std::uint64_t>(p + at);
     std::memcpy(e.lang.data(), p + at + 8, 4);
     std::memcpy(e.votes.data(), p + at + 12, 4);
     if (e.key == 0 || (i && e.key <= prev)) return corrupt("URL keys not strictly increasing");
@@ -206,7 +219,7 @@ LANGSIFT_INLINE frontier_io frontier::load_impl(std::string_view b) {
   }
   quotas_set_.store(qs, std::memory_order_relaxed);
   dropped_.store(dropped, std::memory_order_relaxed);
-  return {};
+  return status::ok;
 }
 
 LANGSIFT_INLINE void frontier::canonical(slot& e, const std::array<std::uint8_t, 256>& remap) const {

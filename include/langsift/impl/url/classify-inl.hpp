@@ -69,24 +69,25 @@ LANGSIFT_INLINE url_classifier::url_classifier(const url_model* linear, const ur
 }
 
 LANGSIFT_INLINE url_result url_classifier::classify(std::string_view url, const url_options& o) const noexcept {
-  try {
-    thread_local scratch s;  // per thread; reused
-    return classify(url, o, s);
-  } catch (...) {
-    url_result r;
-    r.error = status::out_of_memory;
-    return r;
-  }
+  thread_local scratch s;  // per thread; reused
+  return classify(url, o, s);
 }
 
-LANGSIFT_INLINE url_result url_classifier::classify(std::string_view url, const url_options& o, scratch& s) const {
+LANGSIFT_INLINE url_result url_classifier::classify(std::string_view url, const url_options& o,
+                                                    scratch& s) const noexcept {
   url_result r;
-  r.error = parse_url(url, s.parts, o.max_bytes);
-  if (r.error != status::ok && r.error != status::truncated) {
-    // not a URL with a host: classify what there is (a path), if anything
-    if (s.parts.path_.empty()) return r;
+  try {
+    r.st = parse_url(url, s.parts, o.max_bytes);
+    if (r.st != status::ok && r.st != status::truncated) {
+      // not a URL with a host: classify what there is (a path), if anything
+      if (s.parts.path_.empty()) return r;
+    }
+    url_extract_features(s.parts, cfg_, s.features);
+  } catch (const std::bad_alloc&) {
+    r = url_result{};
+    r.st = status::out_of_memory;
+    return r;
   }
-  url_extract_features(s.parts, cfg_, s.features);
   return classify_features(s.parts, s.features, o, r);
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "langsift/detail/binio.hpp"
 #include "langsift/detail/url_kernels.hpp"
 #include "langsift/detail/xxhash.hpp"
 
@@ -60,6 +61,7 @@ LANGSIFT_INLINE void url_model::build_buckets(std::vector<std::vector<std::pair<
 }
 
 LANGSIFT_INLINE std::string url_model::save() const {
+  if (detail::binio::host_order() != status::ok) return {};
   std::string body;
   auto put = [&](const void* p, std::size_t n) { body.append(static_cast<const char*>(p), n); };
   for (const auto& l : languages) {
@@ -74,35 +76,57 @@ LANGSIFT_INLINE std::string url_model::save() const {
   std::string h(64, '\0');
   char* p = h.data();
   std::memcpy(p, "LSURL\0\0\1", 8);
-  auto w32 = [&](std::size_t at, std::uint32_t v) { std::memcpy(p + at, &v, 4); };
+  auto w32 = [&](std::size_t at, std::uint32_t v) { detail::binio::put_at(p + at, v); };
   w32(8, 64);
   w32(12, kind);
   w32(16, static_cast<std::uint32_t>(languages.size()));
   w32(20, bits);
   w32(24, static_cast<std::uint32_t>(postings.size()));
-  std::memcpy(p + 28, &scale, 4);
+  detail::binio::put_at(p + 28, scale);
   w32(32, features.kinds);
   p[36] = static_cast<char>(features.min_order);
   p[37] = static_cast<char>(features.max_order);
   p[38] = static_cast<char>(features.host_space);
-  std::memcpy(p + 40, &temperature, 4);
-  const std::uint64_t sum = XXH3_64bits(body.data(), body.size());
-  std::memcpy(p + 44, &sum, 8);
+  detail::binio::put_at(p + 40, temperature);
+  detail::binio::put_at(p + 44, std::uint64_t{XXH3_64bits(body.data(), body.size())});
   std::memcpy(p + 52, name.data(), std::min<std::size_t>(name.size(), 8));
   w32(60, static_cast<std::uint32_t>(languages.empty() ? 0 : rows.size() / languages.size()));
   return h + body;
 }
 
-LANGSIFT_INLINE status url_model::load(std::string_view bytes, url_model& out) {
-  out = url_model{};
+LANGSIFT_INLINE status url_model::load_copy(std::string_view bytes, url_model& out, std::string* message) noexcept {
+  status s;
+  try {
+    s = parse(bytes, out);
+  } catch (const std::bad_alloc&) {
+    s = status::out_of_memory;
+  }
+  switch (s) {
+    case status::ok: break;
+    case status::corrupt_model:
+      detail::binio::set_message(message, {"not a langsift URL model, or truncated or corrupt (checksum or structure)"});
+      break;
+    case status::model_version: detail::binio::set_message(message, {"URL model format version is not 1"}); break;
+    default: detail::binio::set_message(message, {status_name(s)});
+  }
+  return s;
+}
+
+LANGSIFT_INLINE status url_model::load_file(const std::string& path, url_model& out, std::string* message) noexcept {
+  std::string bytes;
+  status s = detail::binio::read_file(path, bytes, std::size_t{1} << 31, "", message);  // no URL model is 2 GiB
+  if (s != status::ok) return s;
+  s = load_copy(bytes, out, message);
+  if (s != status::ok && message) detail::binio::set_message(message, {path, ": ", *message});
+  return s;
+}
+
+LANGSIFT_INLINE status url_model::parse(std::string_view bytes, url_model& out) {
+  if (const status h = detail::binio::host_order(); h != status::ok) return h;
   if (bytes.size() < 64 || std::memcmp(bytes.data(), "LSURL\0\0", 7) != 0) return status::corrupt_model;
   if (bytes[7] != 1) return status::model_version;
   const char* p = bytes.data();
-  auto r32 = [&](std::size_t at) {
-    std::uint32_t v;
-    std::memcpy(&v, p + at, 4);
-    return v;
-  };
+  auto r32 = [&](std::size_t at) { return detail::binio::get<std::uint32_t>(p + at); };
   if (r32(8) != 64) return status::corrupt_model;
   const std::uint32_t kind = r32(12), nl = r32(16), bits = r32(20), np = r32(24), nr = r32(60);
   if ((kind != words && kind != linear) || nl == 0 || nl > 255 || bits < 4 || bits > 26 || np >= (1u << 22) ||
@@ -112,14 +136,12 @@ LANGSIFT_INLINE status url_model::load(std::string_view bytes, url_model& out) {
   const std::size_t need =
       64 + std::size_t{nl} * 12 + nb * 4 + std::size_t{np} * sizeof(posting) + std::size_t{nr} * nl;
   if (bytes.size() != need) return status::corrupt_model;
-  std::uint64_t sum;
-  std::memcpy(&sum, p + 44, 8);
-  if (XXH3_64bits(p + 64, bytes.size() - 64) != sum) return status::corrupt_model;
+  if (XXH3_64bits(p + 64, bytes.size() - 64) != detail::binio::get<std::uint64_t>(p + 44)) return status::corrupt_model;
   url_model m;
   m.kind = static_cast<kind_t>(kind);
   m.bits = bits;
-  std::memcpy(&m.scale, p + 28, 4);
-  std::memcpy(&m.temperature, p + 40, 4);
+  m.scale = detail::binio::get<float>(p + 28);
+  m.temperature = detail::binio::get<float>(p + 40);
   m.features.kinds = r32(32);
   m.features.min_order = static_cast<std::uint8_t>(p[36]);
   m.features.max_order = static_cast<std::uint8_t>(p[37]);
