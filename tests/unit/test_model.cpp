@@ -118,7 +118,7 @@ TEST_CASE("a model file written to disk loads back, missing files are an io_erro
   CHECK(error.find("cannot open") != std::string::npos);
 }
 
-TEST_CASE("load_copy gives a message; statuses have names") {
+TEST_CASE("load_copy gives a message, and statuses have names") {
   model m;
   std::string message;
   CHECK(model::load_copy("not a model at all", m, &message) == status::corrupt_model);
