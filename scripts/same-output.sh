@@ -38,8 +38,9 @@ if [ -s "$out/.urls" ]; then "$bin/langsift" url --lines --format jsonl < "$out/
 rm -f "$out/.urls"
 if [ -d "$data/eval/lingua-dev" ]; then
   for kind in sentences word-pairs single-words; do
-    "$bin/langsift-eval" lang --markdown /dev/null --tsv "$out/eval-lang-$kind.tsv" "$data/eval/lingua-dev/$kind"
+    "$bin/langsift-eval" lang --markdown "$out/.report.md" --tsv "$out/eval-lang-$kind.tsv" "$data/eval/lingua-dev/$kind"
   done
-  "$bin/langsift-eval" mixed --markdown /dev/null --tsv "$out/eval-mixed.tsv" "$data/eval/lingua-dev/sentences"
+  "$bin/langsift-eval" mixed --markdown "$out/.report.md" --tsv "$out/eval-mixed.tsv" "$data/eval/lingua-dev/sentences"
 fi
+rm -f "$out/.report.md"
 echo "same-output: $(ls "$out" | wc -l) files in $out"
