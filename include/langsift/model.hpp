@@ -254,6 +254,7 @@ struct group_table {
 
 namespace detail {
 struct builtin_model_loader;  // default_model.cpp: loads the bytes linked into the library
+struct model_sections;        // the checked header and section table of a file (impl/model-inl.hpp)
 }
 
 /// A loaded model: immutable once loaded, shared by any number of threads.
@@ -344,6 +345,15 @@ class model {
   // binary (not a file read at run time), and hashing all of them would cost most of the start-up
   // time; the tests check its checksum and structure.
   status parse(bool verify_checksum, bool verify_structure) noexcept;
+  // The steps of parse, in order.
+  status parse_header(bool verify_checksum, detail::model_sections& sec) noexcept;
+  status parse_params(const detail::model_sections& sec) noexcept;
+  status parse_languages(const detail::model_sections& sec) noexcept;
+  status parse_groups(const detail::model_sections& sec, bool verify_structure);  // may throw std::bad_alloc
+  status parse_group(std::uint32_t gi, const group_record* rec, const unsigned char* tabl, std::size_t tabl_size,
+                     std::uint32_t version, bool verify_structure, std::vector<std::uint8_t>& seen) noexcept;
+  static bool group_entries_valid(const group_table& g, unsigned payload_bits) noexcept;
+  status parse_rank(const detail::model_sections& sec, bool verify_structure) noexcept;
   static status load_in_place(std::string_view bytes, model& out, bool verify_checksum, bool verify_structure) noexcept;
   static void set_load_message(status s, std::string_view what, std::string* message) noexcept;
 

@@ -189,7 +189,54 @@ LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std
   return s;
 }
 
+namespace detail {
+
+/// The header and section table of a model file, checked (model::parse_header).
+struct model_sections {
+  const unsigned char* b = nullptr;
+  std::size_t n = 0;
+  std::uint32_t version = 0;
+  std::uint32_t count = 0;
+
+  /// The section called `name`: its bytes and size, or null when it is missing or lies outside the
+  /// file or is not 8-byte aligned.
+  const unsigned char* find(const char (&name)[5], std::size_t& size) const noexcept {
+    const std::uint32_t tag = model_tag(name);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const unsigned char* e = b + 64 + std::size_t{i} * 24;
+      if (binio::get<std::uint32_t>(e) != tag) continue;
+      const std::uint64_t off = binio::get<std::uint64_t>(e + 8), sz = binio::get<std::uint64_t>(e + 16);
+      if (off % 8 || !binio::fits(n, off, sz)) return nullptr;
+      size = static_cast<std::size_t>(sz);
+      return b + off;
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace detail
+
+// Reading a model file: the header and section table, then each section in the order the later
+// ones depend on (PARM before LANG before GRUP/TABL; RANK last). Every size, offset and count is
+// checked before use; `verify` (structure) also checks every table entry.
 LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept {
+  detail::model_sections sec;
+  if (const status s = parse_header(verify_checksum, sec); s != status::ok) return s;
+  std::size_t sz = 0;
+  const unsigned char* p = sec.find("INFO", sz);
+  if (!p) return status::corrupt_model;
+  info_ = std::string_view(reinterpret_cast<const char*>(p), sz);
+  if (const status s = parse_params(sec); s != status::ok) return s;
+  if (const status s = parse_languages(sec); s != status::ok) return s;
+  try {
+    if (const status s = parse_groups(sec, verify); s != status::ok) return s;
+  } catch (const std::bad_alloc&) {
+    return status::out_of_memory;
+  }
+  return parse_rank(sec, verify);
+}
+
+LANGSIFT_INLINE status model::parse_header(bool verify_checksum, detail::model_sections& sec) noexcept {
   if (const status h = detail::binio::host_order(); h != status::ok) return h;
   const auto* b = reinterpret_cast<const unsigned char*>(bytes_.data());
   const std::size_t n = bytes_.size();
@@ -205,26 +252,13 @@ LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept 
   const std::uint32_t nsec = detail::binio::get<std::uint32_t>(b + 32);
   if (nsec > 64 || 64 + std::size_t{nsec} * 24 > n) return status::corrupt_model;
   if (reinterpret_cast<std::uintptr_t>(b) % 8 != 0) return status::invalid_argument;  // needs 8-byte alignment
+  sec = {b, n, version, nsec};
+  return status::ok;
+}
 
-  auto section = [&](const char (&name)[5], std::size_t& size) -> const unsigned char* {
-    const std::uint32_t tag = model_tag(name);
-    for (std::uint32_t i = 0; i < nsec; ++i) {
-      const unsigned char* e = b + 64 + std::size_t{i} * 24;
-      if (detail::binio::get<std::uint32_t>(e) != tag) continue;
-      const std::uint64_t off = detail::binio::get<std::uint64_t>(e + 8), sz = detail::binio::get<std::uint64_t>(e + 16);
-      if (off % 8 || !detail::binio::fits(n, off, sz)) return nullptr;
-      size = static_cast<std::size_t>(sz);
-      return b + off;
-    }
-    return nullptr;
-  };
-
+LANGSIFT_INLINE status model::parse_params(const detail::model_sections& sec) noexcept {
   std::size_t sz = 0;
-  const unsigned char* p = section("INFO", sz);
-  if (!p) return status::corrupt_model;
-  info_ = std::string_view(reinterpret_cast<const char*>(p), sz);
-
-  p = section("PARM", sz);
+  const unsigned char* p = sec.find("PARM", sz);
   if (!p || sz != sizeof(model_params)) return status::corrupt_model;
   std::memcpy(&params_, p, sizeof params_);
   const model_params& P = params_;
@@ -236,8 +270,13 @@ LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept 
   for (float w : P.order_weight)
     if (!(w >= 0) || w > 1e6f) return status::corrupt_model;
   if (!(P.calibration_a > 0) || P.calibration_a > 1e3f || !(std::fabs(P.calibration_b) < 1e3f)) return status::corrupt_model;
+  return status::ok;
+}
 
-  p = section("LANG", sz);
+LANGSIFT_INLINE status model::parse_languages(const detail::model_sections& sec) noexcept {
+  const model_params& P = params_;
+  std::size_t sz = 0;
+  const unsigned char* p = sec.find("LANG", sz);
   if (!p || sz != std::size_t{P.language_count} * sizeof(language_record)) return status::corrupt_model;
   langs_ = {reinterpret_cast<const language_record*>(p), P.language_count};
   for (const auto& L : langs_) {
@@ -247,136 +286,155 @@ LANGSIFT_INLINE status model::parse(bool verify_checksum, bool verify) noexcept 
       if (!(f <= 0) || f < -1e9f) return status::corrupt_model;
     if (!(L.expected_fit >= 0) || L.expected_fit > 1e9f) return status::corrupt_model;
   }
+  return status::ok;
+}
 
+LANGSIFT_INLINE status model::parse_groups(const detail::model_sections& sec, bool verify) {
+  const model_params& P = params_;
   std::size_t gsz = 0, tsz = 0;
-  const unsigned char* gp = section("GRUP", gsz);
-  const unsigned char* tp = section("TABL", tsz);
+  const unsigned char* gp = sec.find("GRUP", gsz);
+  const unsigned char* tp = sec.find("TABL", tsz);
   if (!gp || !tp || gsz != std::size_t{P.group_count} * sizeof(group_record)) return status::corrupt_model;
-  try {
-    codes_.clear();
-    for (const auto& L : langs_) codes_.emplace_back(L.code, strnlen(L.code, sizeof L.code));
-    base_ids_.assign(codes_.size(), 0);
-    for (std::size_t i = 0; i < codes_.size(); ++i) {
-      const std::string_view base = codes_[i].substr(0, codes_[i].find('-'));
-      base_ids_[i] = static_cast<std::uint16_t>(i);
-      for (std::size_t j = 0; j < i; ++j)
-        if (codes_[j].substr(0, codes_[j].find('-')) == base) {
-          base_ids_[i] = base_ids_[j];
-          break;
-        }
-    }
-    zh_ = find_language("zh");
-    groups_.assign(P.group_count, group_table{});
-    script_group_.assign(script_count, -1);
-    std::vector<std::uint8_t> seen(P.language_count, 0);
-    const unsigned shift = 32 - P.fp_bits, payload_bits = shift - 2;
-    for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
-      const auto* rec = reinterpret_cast<const group_record*>(gp + std::size_t{gi} * sizeof(group_record));
-      // Every array must lie inside TABL, aligned for its type.
-      auto array = [&](std::uint64_t off, std::uint64_t count, std::uint64_t elem, std::uint64_t align) -> const unsigned char* {
-        if (off % align || off > tsz || count > (tsz - off) / elem) return nullptr;
-        return tp + off;
-      };
-      if (rec->script >= script_count || script_group_[rec->script] >= 0) return status::corrupt_model;
-      if (rec->size == 0 || rec->size > P.language_count || rec->size_pad < rec->size || rec->size_pad % 32 ||
-          rec->size_pad > 65536)
-        return status::corrupt_model;
-      if (rec->entry_bytes != 2 && rec->entry_bytes != 4) return status::corrupt_model;
-      if (rec->entry_bytes == 2 && rec->size > 256) return status::corrupt_model;
-      if (rec->inline_q_bits < 1 || rec->inline_q_bits > 8 || rec->lang_bits + rec->inline_q_bits > payload_bits ||
-          (std::size_t{1} << rec->lang_bits) < rec->size)
-        return status::corrupt_model;
-      if (rec->size_pad > 512 || rec->bucket_count == 0 || rec->list_count >= (1u << payload_bits) ||
-          rec->short_list_count >= (1u << payload_bits) || rec->row_count >= (1u << payload_bits))
-        return status::corrupt_model;
-      group_table& g = groups_[gi];
-      g.rec = rec;
-      g.fp_bits = P.fp_bits;
-      // Format 1 had no per-group kinds: every group holds the kinds weighted in PARM.
-      const std::uint32_t kinds = version >= 2 ? rec->kinds : weighted_kinds(P.order_weight);
-      if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
-      g.features = features_of_kinds(kinds);
-      g.features.hashing = hashing_;
-      g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
-      g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
-      g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,
-                      rec->entry_bytes);
-      g.short_lists = array(rec->short_lists_offset, std::uint64_t{rec->short_list_count} * group_table::kShortListEntries,
-                            rec->entry_bytes, rec->entry_bytes);
-      g.rows = array(rec->rows_offset, std::uint64_t{rec->row_count} * rec->size_pad, 1, 1);
-      if (!g.langs || !g.slots || !g.lists || !g.short_lists || !g.rows) return status::corrupt_model;
-      for (std::uint32_t i = 0; i < rec->size; ++i) {
-        const std::uint16_t l = g.langs[i];
-        if (l >= P.language_count || seen[l] || langs_[l].group != gi || langs_[l].local != i ||
-            (i && g.langs[i - 1] >= l))
-          return status::corrupt_model;
-        seen[l] = 1;
+  // The languages' codes, and for each the first language with the same base code (zh, zh-Hant).
+  codes_.clear();
+  for (const auto& L : langs_) codes_.emplace_back(L.code, strnlen(L.code, sizeof L.code));
+  base_ids_.assign(codes_.size(), 0);
+  for (std::size_t i = 0; i < codes_.size(); ++i) {
+    const std::string_view base = codes_[i].substr(0, codes_[i].find('-'));
+    base_ids_[i] = static_cast<std::uint16_t>(i);
+    for (std::size_t j = 0; j < i; ++j)
+      if (codes_[j].substr(0, codes_[j].find('-')) == base) {
+        base_ids_[i] = base_ids_[j];
+        break;
       }
-      // List entries name languages of the group; a zero entry ends a list, and the rest of its
-      // record is zero too (detection adds every entry of a record, without testing for the end).
-      for (const auto& [base, count, cap] :
-           {std::tuple{g.lists, std::size_t{rec->list_count} * group_table::kListEntries, std::size_t{group_table::kListEntries}},
-            std::tuple{g.short_lists, std::size_t{rec->short_list_count} * group_table::kShortListEntries,
-                       std::size_t{group_table::kShortListEntries}}}) {
-        bool ended = false;
-        for (std::size_t i = 0; verify && i < count; ++i) {
-          const std::uint32_t x = rec->entry_bytes == 2 ? reinterpret_cast<const std::uint16_t*>(base)[i]
-                                                        : reinterpret_cast<const std::uint32_t*>(base)[i];
-          if (i % cap == 0) ended = false;
-          if ((x >> 8) >= rec->size || (ended && x)) return status::corrupt_model;
-          ended = ended || !x;
-        }
-      }
-      // Padding lanes of the rows are zero, so no weight lands beyond the group's languages.
-      for (std::uint32_t r = 0; verify && r < rec->row_count; ++r)
-        for (std::uint32_t i = rec->size; i < rec->size_pad; ++i)
-          if (g.rows[std::size_t{r} * rec->size_pad + i]) return status::corrupt_model;
-      for (std::size_t i = 0; verify && i < std::size_t{rec->bucket_count} * 4; ++i) {
-        const std::uint32_t v = g.slots[i];
-        if (!v) continue;
-        const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
-        if (type == 0 ? (payload >> rec->inline_q_bits) >= rec->size
-                      : type == 1 ? payload >= rec->list_count
-                                  : type == 2 ? payload >= rec->row_count : payload >= rec->short_list_count)
-          return status::corrupt_model;
-      }
-      script_group_[rec->script] = static_cast<int>(gi);
-    }
-    for (std::uint8_t x : seen)
-      if (!x) return status::corrupt_model;  // every language in exactly one group
-    group_floors_.assign(P.group_count, {});
-    for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
-      const group_table& g = groups_[gi];
-      auto& f = group_floors_[gi];
-      f.assign(std::size_t{feature_kind_count} * g.size_pad(), 0.0f);
-      for (std::uint32_t i = 0; i < g.size(); ++i)
-        for (unsigned k = 0; k < feature_kind_count; ++k) f[k * g.size_pad() + i] = langs_[g.langs[i]].floor[k];
-    }
-    for (const auto& L : langs_)
-      if (static_cast<int>(L.group) != script_group_[L.script]) return status::corrupt_model;
-  } catch (const std::bad_alloc&) {
-    return status::out_of_memory;
   }
+  zh_ = find_language("zh");
+  groups_.assign(P.group_count, group_table{});
+  script_group_.assign(script_count, -1);
+  std::vector<std::uint8_t> seen(P.language_count, 0);
+  for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
+    const auto* rec = reinterpret_cast<const group_record*>(gp + std::size_t{gi} * sizeof(group_record));
+    if (const status s = parse_group(gi, rec, tp, tsz, sec.version, verify, seen); s != status::ok) return s;
+  }
+  for (std::uint8_t x : seen)
+    if (!x) return status::corrupt_model;  // every language in exactly one group
+  group_floors_.assign(P.group_count, {});
+  for (std::uint32_t gi = 0; gi < P.group_count; ++gi) {
+    const group_table& g = groups_[gi];
+    auto& f = group_floors_[gi];
+    f.assign(std::size_t{feature_kind_count} * g.size_pad(), 0.0f);
+    for (std::uint32_t i = 0; i < g.size(); ++i)
+      for (unsigned k = 0; k < feature_kind_count; ++k) f[k * g.size_pad() + i] = langs_[g.langs[i]].floor[k];
+  }
+  for (const auto& L : langs_)
+    if (static_cast<int>(L.group) != script_group_[L.script]) return status::corrupt_model;
+  return status::ok;
+}
 
-  // Rank-order profiles: u32 key count, u32 posting count, u64 keys (ascending), u32 offsets
-  // [key count + 1], then (u16 language, u16 rank) postings.
-  p = section("RANK", sz);
-  if (!p || sz < 8) return status::corrupt_model;
-  {
-    const std::uint32_t nk = detail::binio::get<std::uint32_t>(p), np = detail::binio::get<std::uint32_t>(p + 4);
-    const std::size_t need = 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4 + std::size_t{np} * 4;
-    if (nk > sz / 8 || np > sz / 4 || need > sz) return status::corrupt_model;
-    rank_keys_ = reinterpret_cast<const std::uint64_t*>(p + 8);
-    rank_key_count_ = nk;
-    rank_offsets_ = reinterpret_cast<const std::uint32_t*>(p + 8 + std::size_t{nk} * 8);
-    rank_postings_ = reinterpret_cast<const posting*>(p + 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4);
-    if (rank_offsets_[0] != 0 || rank_offsets_[nk] != np) return status::corrupt_model;
-    for (std::uint32_t i = 0; verify && i < nk; ++i)
-      if ((i && rank_keys_[i - 1] >= rank_keys_[i]) || rank_offsets_[i] > rank_offsets_[i + 1]) return status::corrupt_model;
-    for (std::uint32_t i = 0; verify && i < np; ++i)
-      if (rank_postings_[i].lang >= P.language_count || rank_postings_[i].q >= P.rank_profile_size)
-        return status::corrupt_model;
+LANGSIFT_INLINE status model::parse_group(std::uint32_t gi, const group_record* rec, const unsigned char* tp,
+                                          std::size_t tsz, std::uint32_t version, bool verify,
+                                          std::vector<std::uint8_t>& seen) noexcept {
+  const model_params& P = params_;
+  const unsigned shift = 32 - P.fp_bits, payload_bits = shift - 2;
+  // Every array must lie inside TABL, aligned for its type.
+  auto array = [&](std::uint64_t off, std::uint64_t count, std::uint64_t elem, std::uint64_t align) -> const unsigned char* {
+    if (off % align || off > tsz || count > (tsz - off) / elem) return nullptr;
+    return tp + off;
+  };
+  if (rec->script >= script_count || script_group_[rec->script] >= 0) return status::corrupt_model;
+  if (rec->size == 0 || rec->size > P.language_count || rec->size_pad < rec->size || rec->size_pad % 32 ||
+      rec->size_pad > 65536)
+    return status::corrupt_model;
+  if (rec->entry_bytes != 2 && rec->entry_bytes != 4) return status::corrupt_model;
+  if (rec->entry_bytes == 2 && rec->size > 256) return status::corrupt_model;
+  if (rec->inline_q_bits < 1 || rec->inline_q_bits > 8 || rec->lang_bits + rec->inline_q_bits > payload_bits ||
+      (std::size_t{1} << rec->lang_bits) < rec->size)
+    return status::corrupt_model;
+  if (rec->size_pad > 512 || rec->bucket_count == 0 || rec->list_count >= (1u << payload_bits) ||
+      rec->short_list_count >= (1u << payload_bits) || rec->row_count >= (1u << payload_bits))
+    return status::corrupt_model;
+  group_table& g = groups_[gi];
+  g.rec = rec;
+  g.fp_bits = P.fp_bits;
+  // Format 1 had no per-group kinds: every group holds the kinds weighted in PARM.
+  const std::uint32_t kinds = version >= 2 ? rec->kinds : weighted_kinds(P.order_weight);
+  if (kinds == 0 || (kinds & ~0x7Eu)) return status::corrupt_model;
+  g.features = features_of_kinds(kinds);
+  g.features.hashing = hashing_;
+  g.langs = reinterpret_cast<const std::uint16_t*>(array(rec->langs_offset, rec->size, 2, 2));
+  g.slots = reinterpret_cast<const std::uint32_t*>(array(rec->slots_offset, std::uint64_t{rec->bucket_count} * 4, 4, 4));
+  g.lists = array(rec->lists_offset, std::uint64_t{rec->list_count} * group_table::kListEntries, rec->entry_bytes,
+                  rec->entry_bytes);
+  g.short_lists = array(rec->short_lists_offset, std::uint64_t{rec->short_list_count} * group_table::kShortListEntries,
+                        rec->entry_bytes, rec->entry_bytes);
+  g.rows = array(rec->rows_offset, std::uint64_t{rec->row_count} * rec->size_pad, 1, 1);
+  if (!g.langs || !g.slots || !g.lists || !g.short_lists || !g.rows) return status::corrupt_model;
+  for (std::uint32_t i = 0; i < rec->size; ++i) {
+    const std::uint16_t l = g.langs[i];
+    if (l >= P.language_count || seen[l] || langs_[l].group != gi || langs_[l].local != i ||
+        (i && g.langs[i - 1] >= l))
+      return status::corrupt_model;
+    seen[l] = 1;
   }
+  if (verify && !group_entries_valid(g, payload_bits)) return status::corrupt_model;
+  script_group_[rec->script] = static_cast<int>(gi);
+  return status::ok;
+}
+
+LANGSIFT_INLINE bool model::group_entries_valid(const group_table& g, unsigned payload_bits) noexcept {
+  const group_record* rec = g.rec;
+  // List entries name languages of the group; a zero entry ends a list, and the rest of its
+  // record is zero too (detection adds every entry of a record, without testing for the end).
+  for (const auto& [base, count, cap] :
+       {std::tuple{g.lists, std::size_t{rec->list_count} * group_table::kListEntries, std::size_t{group_table::kListEntries}},
+        std::tuple{g.short_lists, std::size_t{rec->short_list_count} * group_table::kShortListEntries,
+                   std::size_t{group_table::kShortListEntries}}}) {
+    bool ended = false;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint32_t x = rec->entry_bytes == 2 ? reinterpret_cast<const std::uint16_t*>(base)[i]
+                                                    : reinterpret_cast<const std::uint32_t*>(base)[i];
+      if (i % cap == 0) ended = false;
+      if ((x >> 8) >= rec->size || (ended && x)) return false;
+      ended = ended || !x;
+    }
+  }
+  // Padding lanes of the rows are zero, so no weight lands beyond the group's languages.
+  for (std::uint32_t r = 0; r < rec->row_count; ++r)
+    for (std::uint32_t i = rec->size; i < rec->size_pad; ++i)
+      if (g.rows[std::size_t{r} * rec->size_pad + i]) return false;
+  // Slots: each payload names a language (inline), a list, a row or a short list that exists.
+  for (std::size_t i = 0; i < std::size_t{rec->bucket_count} * 4; ++i) {
+    const std::uint32_t v = g.slots[i];
+    if (!v) continue;
+    const std::uint32_t type = (v >> payload_bits) & 3u, payload = v & ((1u << payload_bits) - 1);
+    if (type == 0 ? (payload >> rec->inline_q_bits) >= rec->size
+                  : type == 1 ? payload >= rec->list_count
+                              : type == 2 ? payload >= rec->row_count : payload >= rec->short_list_count)
+      return false;
+  }
+  return true;
+}
+
+// Rank-order profiles: u32 key count, u32 posting count, u64 keys (ascending), u32 offsets
+// [key count + 1], then (u16 language, u16 rank) postings.
+LANGSIFT_INLINE status model::parse_rank(const detail::model_sections& sec, bool verify) noexcept {
+  const model_params& P = params_;
+  std::size_t sz = 0;
+  const unsigned char* p = sec.find("RANK", sz);
+  if (!p || sz < 8) return status::corrupt_model;
+  const std::uint32_t nk = detail::binio::get<std::uint32_t>(p), np = detail::binio::get<std::uint32_t>(p + 4);
+  const std::size_t need = 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4 + std::size_t{np} * 4;
+  if (nk > sz / 8 || np > sz / 4 || need > sz) return status::corrupt_model;
+  rank_keys_ = reinterpret_cast<const std::uint64_t*>(p + 8);
+  rank_key_count_ = nk;
+  rank_offsets_ = reinterpret_cast<const std::uint32_t*>(p + 8 + std::size_t{nk} * 8);
+  rank_postings_ = reinterpret_cast<const posting*>(p + 8 + std::size_t{nk} * 8 + (std::size_t{nk} + 1) * 4);
+  if (rank_offsets_[0] != 0 || rank_offsets_[nk] != np) return status::corrupt_model;
+  for (std::uint32_t i = 0; verify && i < nk; ++i)
+    if ((i && rank_keys_[i - 1] >= rank_keys_[i]) || rank_offsets_[i] > rank_offsets_[i + 1]) return status::corrupt_model;
+  for (std::uint32_t i = 0; verify && i < np; ++i)
+    if (rank_postings_[i].lang >= P.language_count || rank_postings_[i].q >= P.rank_profile_size)
+      return status::corrupt_model;
   return status::ok;
 }
 
