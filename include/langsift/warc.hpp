@@ -208,6 +208,12 @@ class warc_reader {
   /// Sets r.length once the record's trailer is read: for gzip input, the member's compressed size
   /// when the member ends here (driving inflate to its end reads only this member's bytes); for
   /// uncompressed input, the bytes up to here.
+  // The parts of next(), in order.
+  bool skip_blank_lines();  // false at the end of the input
+  bool find_header_end(std::uint64_t off, std::size_t& hend, std::size_t& hlen);  // false: an error was noted
+  warc_status parse_header(std::string_view head, std::uint64_t off, warc_record& r);
+  void read_block(warc_record& r);
+  bool read_block_end();  // the CRLF CRLF after the block (or its tolerated absence at the end)
   void record_length(warc_record& r);
 
   warc_status fail(std::uint64_t off, std::string msg) {

@@ -129,6 +129,10 @@ warc_reader::warc_reader(std::string_view data, warc_options o) : mem_(data), in
 
 warc_reader::~warc_reader() = default;
 
+// A record: blank lines, the header section (up to the first empty line), its fields, the block
+// (Content-Length bytes) and the CRLF CRLF after it. A header that cannot be read is an error and
+// reading resumes at the next record; a block cut short or without its CRLF CRLF is a record with
+// a problem.
 warc_status warc_reader::next(warc_record& r) {
   r.clear();
   if (!started_) start();
@@ -136,23 +140,52 @@ warc_status warc_reader::next(warc_record& r) {
     resync_ = false;
     skip_to_record_start();
   }
+  if (!skip_blank_lines()) return pending_.empty() ? warc_status::end : take_pending();
+  if (!pending_.empty()) return take_pending();
+  const std::uint64_t data_off = data_offset();
+  const std::uint64_t off = gzip_ ? member_offset_ : data_off;
+  std::size_t hend = 0, hlen = 0;
+  if (!find_header_end(off, hend, hlen)) return warc_status::error;
+  if (const warc_status st = parse_header(std::string_view(buf_.data() + pos_, hend), off, r); st != warc_status::record)
+    return st;
+  pos_ += hlen;
+  r.offset = off;
+  r.data_offset = data_off;
+  read_block(r);
+  if (r.truncated()) {
+    r.problem = member_bad_   ? "corrupt gzip data inside the record's block"
+                : member_cut_ ? "the input ends inside a gzip member, in the record's block (truncated file?)"
+                : gzip_       ? "the gzip member ends inside the record's block (Content-Length too large?)"
+                              : "the input ends inside the record's block";
+    member_reported_ = member_bad_ || member_cut_;
+    note_problem(off, r.problem);
+    return warc_status::record;
+  }
+  if (!read_block_end()) {
+    // (A corrupt gzip member may be the cause; it is reported when reading reaches its end.)
+    r.problem = "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the next record";
+    note_problem(off, r.problem);
+    resync_ = true;
+    return warc_status::record;
+  }
+  record_length(r);
+  return warc_status::record;
+}
+
+bool warc_reader::skip_blank_lines() {
   // Blank lines between records (a writer's extra CRLFs) are tolerated.
   for (;;) {
     if (avail(1) == 0) {
       if (gzip_ && member_done_ && next_member()) continue;
-      if (!pending_.empty()) return take_pending();
-      return warc_status::end;
+      return false;
     }
     const char c = buf_[pos_];
-    if (c != '\r' && c != '\n') break;
+    if (c != '\r' && c != '\n') return true;
     ++pos_;
   }
-  if (!pending_.empty()) return take_pending();
-  const std::uint64_t data_off = data_offset();
-  const std::uint64_t off = gzip_ ? member_offset_ : data_off;
+}
 
-  // Header section: up to the first empty line.
-  std::size_t hend = std::string::npos, hlen = 0;
+bool warc_reader::find_header_end(std::uint64_t off, std::size_t& hend, std::size_t& hlen) {
   for (std::size_t look = 0;;) {
     const std::size_t n = avail(std::min(opt_.max_header_bytes, look + 4096));
     const std::string_view v(buf_.data() + pos_, n);
@@ -161,26 +194,33 @@ warc_status warc_reader::next(warc_record& r) {
     if (a != std::string_view::npos && (b == std::string_view::npos || a <= b)) {
       hend = a;
       hlen = a + 4;
-    } else if (b != std::string_view::npos) {
+      return true;
+    }
+    if (b != std::string_view::npos) {
       hend = b;
       hlen = b + 2;
+      return true;
     }
-    if (hend != std::string::npos) break;
     if (n <= look || n >= opt_.max_header_bytes) {
       const bool looks_warc = v.substr(0, 5) == "WARC/";
       resync_ = true;
       ++pos_;  // so that the scan does not find this record again
-      if (!looks_warc) return fail(off, "not a WARC record (expected a WARC/1.0 or WARC/1.1 line)");
-      if (n >= opt_.max_header_bytes) return fail(off, "WARC header section longer than the limit");
-      // The member (or input) is over here, so its state is known whatever the read sizes.
-      member_reported_ = member_bad_ || member_cut_;
-      return fail(off, member_bad_   ? "corrupt gzip data inside a WARC header section"
-                       : member_cut_ ? "the input ends inside a gzip member, in a WARC header section"
-                                     : "the input ends inside a WARC header section");
+      if (!looks_warc) fail(off, "not a WARC record (expected a WARC/1.0 or WARC/1.1 line)");
+      else if (n >= opt_.max_header_bytes) fail(off, "WARC header section longer than the limit");
+      else {
+        // The member (or input) is over here, so its state is known whatever the read sizes.
+        member_reported_ = member_bad_ || member_cut_;
+        fail(off, member_bad_   ? "corrupt gzip data inside a WARC header section"
+                  : member_cut_ ? "the input ends inside a gzip member, in a WARC header section"
+                                : "the input ends inside a WARC header section");
+      }
+      return false;
     }
     look = n;
   }
-  const std::string_view head(buf_.data() + pos_, hend);
+}
+
+warc_status warc_reader::parse_header(std::string_view head, std::uint64_t off, warc_record& r) {
   const std::size_t eol = head.find('\n');
   std::string_view first = detail::warc_trim(head.substr(0, eol));
   if (first.substr(0, 5) != "WARC/") {
@@ -213,11 +253,11 @@ warc_status warc_reader::next(warc_record& r) {
     ++pos_;
     return fail(off, cl.empty() ? "WARC record without Content-Length" : "WARC record with an invalid Content-Length");
   }
-  pos_ += hlen;
-  r.offset = off;
-  r.data_offset = data_off;
+  return warc_status::record;
+}
 
-  // The block: keep up to max_block_bytes, skip the rest, stop early at the end of the member.
+void warc_reader::read_block(warc_record& r) {
+  // Keep up to max_block_bytes, skip the rest, stop early at the end of the member.
   std::uint64_t want = r.content_length;
   while (want > 0) {
     const std::size_t n = avail(static_cast<std::size_t>(std::min<std::uint64_t>(want, kChunk)));
@@ -232,16 +272,9 @@ warc_status warc_reader::next(warc_record& r) {
     want -= n;
     r.block_bytes += n;
   }
-  if (r.truncated()) {
-    r.problem = member_bad_   ? "corrupt gzip data inside the record's block"
-                : member_cut_ ? "the input ends inside a gzip member, in the record's block (truncated file?)"
-                : gzip_       ? "the gzip member ends inside the record's block (Content-Length too large?)"
-                              : "the input ends inside the record's block";
-    member_reported_ = member_bad_ || member_cut_;
-    note_problem(off, r.problem);
-    return warc_status::record;
-  }
-  // CRLF CRLF after the block.
+}
+
+bool warc_reader::read_block_end() {
   const std::size_t n = avail(4);
   const std::string_view tail(buf_.data() + pos_, n);
   if (tail.substr(0, 4) == "\r\n\r\n") {
@@ -252,14 +285,9 @@ warc_status warc_reader::next(warc_record& r) {
     // The input or member ends right after the block, without (all of) CRLF CRLF: tolerated.
     pos_ += n;
   } else {
-    // (A corrupt gzip member may be the cause; it is reported when reading reaches its end.)
-    r.problem = "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the next record";
-    note_problem(off, r.problem);
-    resync_ = true;
-    return warc_status::record;
+    return false;
   }
-  record_length(r);
-  return warc_status::record;
+  return true;
 }
 
 void warc_reader::record_length(warc_record& r) {
