@@ -97,23 +97,19 @@ inline void json_text(std::string& out, std::string_view key, std::string_view v
 
 }  // namespace detail
 
-/// Reports one record: response, resource and conversion records are classified (the HTTP
-/// response of a `response` record is parsed, its body de-chunked and decompressed); other records
-/// are skipped. `file`: the input's name, written as the line's first field when not null (the
-/// tool does so when it reads several files).
-inline warc_report report_warc_record(const model& m, const warc_record& r, const warc_report_options& o,
-                                      const std::string* file = nullptr) {
-  namespace json = detail::json;
-  warc_report x;
-  const std::string_view type = r.type();
-  const bool payload = type == "response" || type == "resource" || type == "conversion";
-  if (!payload && !o.all) {
-    x.skipped = true;
-    x.skip_reason = "warc_type";
-    return x;
-  }
-  std::string& l = x.line;
-  l += '{';
+namespace detail {
+
+/// The payload of a record: its body (de-chunked and decompressed for an HTTP response) and what
+/// the record says of it.
+struct warc_payload {
+  std::string_view body;
+  std::string scratch;  // the decoded body, when it is not a view into the block
+  body_status bst = body_status::ok;
+  bool no_http = false;  // a response record whose block is not an HTTP response: the block is the body
+};
+
+/// The record's own fields of the line: offset, length, type, URI, id, date, digest.
+inline void warc_record_fields(std::string& l, const warc_record& r, std::string_view type, const std::string* file) {
   if (file) {
     json::key(l, "file");
     json::utf8_string(l, *file);
@@ -121,65 +117,61 @@ inline warc_report report_warc_record(const model& m, const warc_record& r, cons
   }
   l += "\"offset\":";
   l += std::to_string(r.offset);
-  if (r.length) detail::json_number(l, "length", r.length);
-  detail::json_text(l, "warc_type", type);
-  detail::json_text(l, "target_uri", r.target_uri());
-  detail::json_text(l, "record_id", r.record_id());
-  if (const std::string_view d = r.field("WARC-Date"); !d.empty()) detail::json_text(l, "warc_date", d);
-  if (const std::string_view g = r.field("WARC-Payload-Digest"); !g.empty()) detail::json_text(l, "payload_digest", g);
-  std::string_view skipped;
-  std::string_view body;
-  std::string scratch;
-  body_status bst = body_status::ok;
-  bool no_http = false;
-  if (!payload) {
-    skipped = "warc_type";
-  } else if (type == "response") {
+  if (r.length) json_number(l, "length", r.length);
+  json_text(l, "warc_type", type);
+  json_text(l, "target_uri", r.target_uri());
+  json_text(l, "record_id", r.record_id());
+  if (const std::string_view d = r.field("WARC-Date"); !d.empty()) json_text(l, "warc_date", d);
+  if (const std::string_view g = r.field("WARC-Payload-Digest"); !g.empty()) json_text(l, "payload_digest", g);
+}
+
+/// The body of a response, resource or conversion record; the HTTP status and headers go to the
+/// line and to `x`.
+inline void warc_record_payload(std::string& l, const warc_record& r, std::string_view type, const warc_report_options& o,
+                                warc_report& x, warc_payload& p) {
+  if (type == "response") {
     http_response h;
     if (parse_http_response(r.block, h)) {
       x.http_status = h.status;
-      detail::json_number(l, "http_status", static_cast<std::uint64_t>(h.status));
+      json_number(l, "http_status", static_cast<std::uint64_t>(h.status));
       x.content_type = h.field("Content-Type");
       x.content_language = h.field("Content-Language");
-      body = decode_http_body(h, std::string_view(r.block).substr(h.body_offset), scratch, o.max_body_bytes, bst);
+      p.body = decode_http_body(h, std::string_view(r.block).substr(h.body_offset), p.scratch, o.max_body_bytes, p.bst);
       if (!h.complete) l += ",\"http_headers_truncated\":true";
     } else {
-      no_http = true;  // the block is taken as the body
-      body = r.block;
+      p.no_http = true;
+      p.body = r.block;
       x.content_type = r.field("WARC-Identified-Payload-Type");
     }
   } else {
     x.content_type = r.field("Content-Type");
-    body = r.block;
+    p.body = r.block;
   }
-  if (!x.content_type.empty()) detail::json_text(l, "content_type", x.content_type);
-  if (!x.content_language.empty()) detail::json_text(l, "content_language", x.content_language);
-  if (no_http) l += ",\"http\":false";
-  if (payload) detail::json_number(l, "body_bytes", body.size());
+}
+
+/// What was cut or wrong on the way to the body: the reader's cap, a truncated block, the body's
+/// decoding, the reader's problem, WARC-Truncated.
+inline void warc_record_notes(std::string& l, const warc_record& r, const warc_payload& p) {
   if (r.skipped_bytes() > 0) {
     // The block was longer than the reader's max_block_bytes: only the kept bytes were examined.
     l += ",\"capped\":true";
-    detail::json_number(l, "block_bytes", r.block_bytes);
-    detail::json_number(l, "kept_bytes", r.block.size());
+    json_number(l, "block_bytes", r.block_bytes);
+    json_number(l, "kept_bytes", r.block.size());
   }
   if (r.truncated()) {
     l += ",\"truncated\":true";
-    detail::json_number(l, "content_length", r.content_length);
-    detail::json_number(l, "block_bytes", r.block_bytes);
+    json_number(l, "content_length", r.content_length);
+    json_number(l, "block_bytes", r.block_bytes);
   }
-  if (bst != body_status::ok) detail::json_text(l, "body_status", body_status_name(bst));
-  if (!r.problem.empty()) detail::json_text(l, "warc_problem", r.problem);
-  if (const std::string_view t = r.field("WARC-Truncated"); !t.empty()) detail::json_text(l, "warc_truncated", t);
-  if (skipped.empty() && bst == body_status::encoding_unsupported) skipped = "content_encoding";
-  if (skipped.empty() && !o.any_type && !detail::warc_textual(x.content_type)) skipped = "content_type";
-  if (!skipped.empty()) {
-    x.skipped = true;
-    x.skip_reason = skipped;
-    l += ",\"language\":\"und\",\"skipped\":";
-    json::string(l, skipped);
-    l += "}\n";
-    return x;
-  }
+  if (p.bst != body_status::ok) json_text(l, "body_status", body_status_name(p.bst));
+  if (!r.problem.empty()) json_text(l, "warc_problem", r.problem);
+  if (const std::string_view t = r.field("WARC-Truncated"); !t.empty()) json_text(l, "warc_truncated", t);
+}
+
+/// Classifies the body (detect_page) and finishes the line and the report.
+inline void warc_record_classify(const model& m, const warc_record& r, const warc_report_options& o,
+                                 std::string_view body, warc_report& x) {
+  std::string& l = x.line;
   page_options po;
   po.content_type = x.content_type;
   po.content_language = x.content_language;
@@ -191,8 +183,8 @@ inline warc_report report_warc_record(const model& m, const warc_record& r, cons
   const detection& d = x.page.detection;
   l += ',';
   json::detection_fields(l, d, o.codes);
-  detail::json_text(l, "encoding", x.page.encoding.name);
-  detail::json_text(l, "encoding_source", encoding_source_name(x.page.encoding.source));
+  json_text(l, "encoding", x.page.encoding.name);
+  json_text(l, "encoding_source", encoding_source_name(x.page.encoding.source));
   l += "}\n";
   x.classified = true;
   x.top = code_in_style(d.language(), o.codes);
@@ -201,6 +193,47 @@ inline warc_report report_warc_record(const model& m, const warc_record& r, cons
   x.text_bytes = d.text_bytes;
   for (std::size_t i = 0; i < d.count; ++i)
     x.languages.emplace_back(code_in_style(d.languages[i].code, o.codes), d.languages[i].bytes);
+}
+
+}  // namespace detail
+
+/// Reports one record: response, resource and conversion records are classified (the HTTP
+/// response of a `response` record is parsed, its body de-chunked and decompressed); other records
+/// are skipped. `file`: the input's name, written as the line's first field when not null (the
+/// tool does so when it reads several files).
+inline warc_report report_warc_record(const model& m, const warc_record& r, const warc_report_options& o,
+                                      const std::string* file = nullptr) {
+  warc_report x;
+  const std::string_view type = r.type();
+  const bool payload = type == "response" || type == "resource" || type == "conversion";
+  if (!payload && !o.all) {
+    x.skipped = true;
+    x.skip_reason = "warc_type";
+    return x;
+  }
+  std::string& l = x.line;
+  l += '{';
+  detail::warc_record_fields(l, r, type, file);
+  detail::warc_payload p;
+  std::string_view skipped;
+  if (payload) detail::warc_record_payload(l, r, type, o, x, p);
+  else skipped = "warc_type";
+  if (!x.content_type.empty()) detail::json_text(l, "content_type", x.content_type);
+  if (!x.content_language.empty()) detail::json_text(l, "content_language", x.content_language);
+  if (p.no_http) l += ",\"http\":false";
+  if (payload) detail::json_number(l, "body_bytes", p.body.size());
+  detail::warc_record_notes(l, r, p);
+  if (skipped.empty() && p.bst == body_status::encoding_unsupported) skipped = "content_encoding";
+  if (skipped.empty() && !o.any_type && !detail::warc_textual(x.content_type)) skipped = "content_type";
+  if (!skipped.empty()) {
+    x.skipped = true;
+    x.skip_reason = skipped;
+    l += ",\"language\":\"und\",\"skipped\":";
+    detail::json::string(l, skipped);
+    l += "}\n";
+    return x;
+  }
+  detail::warc_record_classify(m, r, o, p.body, x);
   return x;
 }
 
