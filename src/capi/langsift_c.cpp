@@ -102,6 +102,32 @@ langsift_status finish_new(std::unique_ptr<langsift_detector> d, langsift_detect
 
 }  // namespace
 
+namespace {
+
+/// Creates a detector: `load(d)` sets its model (returning LANGSIFT_OK, or a status with the
+/// message written); *out is NULL on any failure, and nothing escapes.
+template <class Load>
+langsift_status new_detector(langsift_detector** out, char* error, size_t error_size, Load&& load) noexcept {
+  if (!out) {
+    copy_message(error, error_size, "out is NULL");
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
+  *out = nullptr;
+  try {
+    auto d = std::make_unique<langsift_detector>();
+    if (const langsift_status st = load(*d); st != LANGSIFT_OK) return st;
+    return finish_new(std::move(d), out);
+  } catch (const std::bad_alloc&) {
+    copy_message(error, error_size, "out of memory");
+    return LANGSIFT_OUT_OF_MEMORY;
+  } catch (...) {
+    copy_message(error, error_size, "internal error");
+    return LANGSIFT_INTERNAL_ERROR;
+  }
+}
+
+}  // namespace
+
 extern "C" {
 
 const char* langsift_status_name(langsift_status s) {
@@ -118,66 +144,43 @@ const char* langsift_version(void) { return langsift::version(); }
 
 langsift_status langsift_detector_new(const char* model_path, langsift_detector** out, char* error,
                                       size_t error_size) {
-  if (!out) {
-    copy_message(error, error_size, "out is NULL");
-    return LANGSIFT_INVALID_ARGUMENT;
-  }
-  *out = nullptr;
-  try {
-    auto d = std::make_unique<langsift_detector>();
+  return new_detector(out, error, error_size, [&](langsift_detector& d) {
     if (!model_path || !*model_path) {
-      d->m = &langsift::default_model();
-      if (d->m->language_count() == 0) {
+      d.m = &langsift::default_model();
+      if (d.m->language_count() == 0) {
         copy_message(error, error_size, "the built-in model failed to load");
         return LANGSIFT_CORRUPT_MODEL;
       }
-    } else {
-      std::string msg;
-      const langsift::status st = langsift::model::load_file(model_path, d->owned, &msg);
-      if (st != langsift::status::ok) {
-        copy_message(error, error_size, msg.empty() ? std::string(model_path) + ": " + std::string(langsift::status_name(st)) : msg);
-        return to_c(st);
-      }
-      d->m = &d->owned;
+      return LANGSIFT_OK;
     }
-    return finish_new(std::move(d), out);
-  } catch (const std::bad_alloc&) {
-    copy_message(error, error_size, "out of memory");
-    return LANGSIFT_OUT_OF_MEMORY;
-  } catch (...) {
-    copy_message(error, error_size, "internal error");
-    return LANGSIFT_INTERNAL_ERROR;
-  }
+    std::string msg;
+    const langsift::status st = langsift::model::load_file(model_path, d.owned, &msg);
+    if (st != langsift::status::ok) {
+      copy_message(error, error_size, msg.empty() ? std::string(model_path) + ": " + std::string(langsift::status_name(st)) : msg);
+      return to_c(st);
+    }
+    d.m = &d.owned;
+    return LANGSIFT_OK;
+  });
 }
 
 langsift_status langsift_detector_new_from_bytes(const void* model_bytes, size_t len, langsift_detector** out,
                                                  char* error, size_t error_size) {
-  if (!out) {
-    copy_message(error, error_size, "out is NULL");
-    return LANGSIFT_INVALID_ARGUMENT;
-  }
-  *out = nullptr;
-  if (!model_bytes || len == 0) {
+  if (out && (!model_bytes || len == 0)) {
+    *out = nullptr;
     copy_message(error, error_size, model_bytes ? "no model bytes (len is 0)" : "model_bytes is NULL");
     return LANGSIFT_INVALID_ARGUMENT;
   }
-  try {
-    auto d = std::make_unique<langsift_detector>();
+  return new_detector(out, error, error_size, [&](langsift_detector& d) {
     const langsift::status st =
-        langsift::model::load_copy(std::string_view(static_cast<const char*>(model_bytes), len), d->owned);
+        langsift::model::load_copy(std::string_view(static_cast<const char*>(model_bytes), len), d.owned);
     if (st != langsift::status::ok) {
       copy_message(error, error_size, "model bytes: " + std::string(langsift::status_name(st)));
       return to_c(st);
     }
-    d->m = &d->owned;
-    return finish_new(std::move(d), out);
-  } catch (const std::bad_alloc&) {
-    copy_message(error, error_size, "out of memory");
-    return LANGSIFT_OUT_OF_MEMORY;
-  } catch (...) {
-    copy_message(error, error_size, "internal error");
-    return LANGSIFT_INTERNAL_ERROR;
-  }
+    d.m = &d.owned;
+    return LANGSIFT_OK;
+  });
 }
 
 langsift_status langsift_detector_new_from_memory(const void* model_bytes, size_t len, langsift_detector** out) {
