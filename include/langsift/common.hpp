@@ -26,7 +26,10 @@ inline namespace v1 {
 //   everything).
 //   Every other function that allocates (detect, extract_html, detect_encoding, parse_url, the
 //   builders and savers, functions returning strings or vectors) may throw std::bad_alloc, and
-//   nothing else. None throws for bad input: that is a status.
+//   nothing else. None throws for bad input: that is a status. Two exceptions, both outside
+//   detection: the model builder (train.hpp's build_model) throws std::invalid_argument for a
+//   training configuration the file format cannot hold, with the reason; parallel.hpp's
+//   parallel_for and ordered_pool pass on what the caller's own functions throw.
 // - Other enums (url_decision, warc_status, inflate_status, body_status) carry more detail than a
 //   status; those that can mean failure have to_status() onto this enum.
 

@@ -136,7 +136,8 @@ struct build_report {
 };
 
 /// Builds a model from the counts of each language. Throws std::invalid_argument on a
-/// configuration the format cannot hold (too many languages or posting lists).
+/// configuration the format cannot hold (too many languages or posting lists), and on a
+/// big-endian host (the format is little-endian).
 std::string build_model(const std::vector<const language_counts*>& langs, const train_config& cfg,
                                std::string_view info, build_report* report = nullptr);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "langsift/train.hpp"
+#include "langsift/detail/binio.hpp"
 #include "langsift/detail/xxhash.hpp"
 
 namespace langsift {
@@ -422,20 +423,17 @@ inline std::string assemble_model_file(const std::vector<model_section>& secs) {
     const std::uint64_t off = out.size(), size = secs[i].data.size();
     out += secs[i].data;
     char* e = out.data() + table_at + i * 24;
-    std::memcpy(e, &secs[i].tag, 4);
-    std::memcpy(e + 8, &off, 8);
-    std::memcpy(e + 16, &size, 8);
+    binio::put_at(e, secs[i].tag);
+    binio::put_at(e + 8, off);
+    binio::put_at(e + 16, size);
   }
   while (out.size() % 64) out.push_back('\0');
   std::memcpy(out.data(), kModelMagic, 8);
-  const std::uint32_t version = kModelFormatVersion, header = 64, nsec = static_cast<std::uint32_t>(secs.size());
-  const std::uint64_t file_size = out.size();
-  std::memcpy(out.data() + 8, &version, 4);
-  std::memcpy(out.data() + 12, &header, 4);
-  std::memcpy(out.data() + 16, &file_size, 8);
-  std::memcpy(out.data() + 32, &nsec, 4);
-  const std::uint64_t sum = XXH3_64bits(out.data() + 64, out.size() - 64);
-  std::memcpy(out.data() + 24, &sum, 8);
+  binio::put_at(out.data() + 8, std::uint32_t{kModelFormatVersion});
+  binio::put_at(out.data() + 12, std::uint32_t{64});  // header size
+  binio::put_at(out.data() + 16, std::uint64_t{out.size()});
+  binio::put_at(out.data() + 32, static_cast<std::uint32_t>(secs.size()));
+  binio::put_at(out.data() + 24, std::uint64_t{XXH3_64bits(out.data() + 64, out.size() - 64)});
   return out;
 }
 
@@ -449,6 +447,8 @@ LANGSIFT_INLINE std::string build_model(const std::vector<const language_counts*
   if (L > 65535) throw std::invalid_argument("too many languages");
   const unsigned fp_bits = cfg.fingerprint_bits;
   if (fp_bits < 8 || fp_bits > 20) throw std::invalid_argument("fingerprint bits must be 8..20");
+  // Every value is written in host order, which is the format's little-endian order only here.
+  if (binio::host_order() != status::ok) throw std::invalid_argument("a big-endian host cannot write the model format");
 
   // 1. Per language: kept features, weights, floors, rank profile; one quantisation for all.
   std::vector<lang_model> lm;
