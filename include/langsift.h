@@ -102,7 +102,9 @@ typedef struct langsift_page_options {
   const char* url;              /* the page's URL: its country-code TLD is a weak hint */
   const char* encoding;         /* force this encoding, skipping detection; a label no converter
                                    knows: LANGSIFT_UNKNOWN_ENCODING (as the command line) */
-  const char* only;             /* comma-separated codes to choose from, e.g. "de,fr,it" */
+  const char* only;             /* comma-separated codes to choose from, e.g. "de,fr,it" ("zh"
+                                   includes zh-Hant); a code the model lacks:
+                                   LANGSIFT_INVALID_ARGUMENT */
   int kind;                     /* LANGSIFT_KIND_*: sniff (default), html or text */
   int main_content;             /* HTML: only the main-content blocks */
   size_t max_text_bytes;        /* text bytes examined at most (0: the default, 64 KiB; 1..255:
@@ -136,8 +138,9 @@ typedef struct langsift_result {
  * len (size_t)-1: body is a NUL-terminated string.
  * Returns LANGSIFT_OK when *out holds an answer (which may be "und": see out->status; a page cut
  * by a cap says LANGSIFT_TRUNCATED there), or LANGSIFT_INVALID_ARGUMENT (NULL detector/out, NULL
- * body with len > 0, an option out of range) / LANGSIFT_UNKNOWN_ENCODING (options->encoding no
- * converter knows) / LANGSIFT_OUT_OF_MEMORY, with *out set to "und". */
+ * body with len > 0, an option out of range, a code of `only` the model lacks) /
+ * LANGSIFT_UNKNOWN_ENCODING (options->encoding no converter knows) / LANGSIFT_OUT_OF_MEMORY, with
+ * *out set to "und". */
 LANGSIFT_C_API langsift_status langsift_detect(const langsift_detector* d, const void* body, size_t len,
                                                const langsift_page_options* options, langsift_result* out);
 

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "langsift/common.hpp"
 #include "langsift/config.hpp"
@@ -66,7 +67,10 @@ struct detect_options {
   std::size_t max_text_bytes = 64 * 1024;  ///< examined at most; longer text is sampled evenly
   std::size_t short_text_bytes = 400;      ///< text bytes below which `is_short` is set (ClueWeb09)
   std::size_t unit_bytes = 64;             ///< runs are scored in units of about this size
-  std::span<const std::string_view> only;  ///< restrict to these codes ("zh" also allows zh-Hant); empty: all
+  /// Restrict to these codes ("zh" also allows zh-Hant); empty: all. A code that is none of the
+  /// model's languages makes the call an error (status invalid_argument, und); unknown_codes()
+  /// names them.
+  std::span<const std::string_view> only;
   detect_hints hints;
   scorer method = scorer::automatic;
   float undefined_score = 0.25f;  ///< normalised score below which the answer is und (not language)
@@ -115,6 +119,10 @@ struct detection {
 
 /// Identifies the languages of `text` (UTF-8; invalid sequences are skipped).
 detection detect(const model& m, std::string_view text, const detect_options& opt = {});
+
+/// The codes of `codes` that name none of the model's languages (as detect_options::only reads
+/// them: "zh" names zh-Hant too), in their order: what makes a restricted detect an error.
+std::vector<std::string_view> unknown_codes(const model& m, std::span<const std::string_view> codes);
 
 namespace detail {
 

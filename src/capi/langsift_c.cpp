@@ -227,6 +227,7 @@ langsift_status langsift_detect(const langsift_detector* d, const void* body, si
       if (options->max_text_bytes) o.detect.max_text_bytes = options->max_text_bytes;
       if (options->short_text_bytes) o.detect.short_text_bytes = options->short_text_bytes;
       only = split_codes(view(options->only));
+      if (!langsift::unknown_codes(*d->m, only).empty()) return out->status = LANGSIFT_INVALID_ARGUMENT;
       o.detect.only = only;
     }
     const std::string_view bytes = len ? std::string_view(static_cast<const char*>(body), len) : std::string_view();

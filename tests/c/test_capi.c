@@ -142,6 +142,19 @@ static void test_errors(langsift_detector* d) {
   CHECK(strcmp(langsift_detector_language(d, 100000), "") == 0);
 }
 
+/* A code of `only` that the model lacks: LANGSIFT_INVALID_ARGUMENT, "und" (it was ignored). */
+static void test_only_unknown(langsift_detector* d) {
+  langsift_page_options o;
+  memset(&o, 0, sizeof o);
+  langsift_result r;
+  o.only = "de,fr";
+  CHECK(langsift_detect(d, "Guten Morgen, wie geht es dir heute?", (size_t)-1, &o, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "de") == 0);
+  o.only = "de,xx";
+  CHECK(langsift_detect(d, "Guten Morgen, wie geht es dir heute?", (size_t)-1, &o, &r) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(r.status == LANGSIFT_INVALID_ARGUMENT && strcmp(r.language, "und") == 0 && r.count == 0);
+}
+
 static void test_url(void) {
   langsift_url_result u;
   CHECK(langsift_url_classify("http://www.lemonde.fr/politique/article.html", (size_t)-1, NULL, &u) == LANGSIFT_OK);
@@ -233,6 +246,7 @@ int main(int argc, char** argv) {
   test_detect(d);
   test_errors(d);
   test_url();
+  test_only_unknown(d);
   test_deprecated_shims(d, argc > 1 ? argv[1] : NULL);
   test_threads(d);
 

@@ -144,3 +144,13 @@ TEST_CASE("langsift detect: a 1 GB page read from a pipe costs bounded memory (-
   CHECK(lines.find("\"language\":\"fr\"") != std::string::npos);
   CHECK(lines.find("\"language\":\"de\"") != std::string::npos);
 }
+
+TEST_CASE("langsift detect: --only naming codes the model lacks is a usage error that names them") {
+  const std::string out = run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --only de,xx,qq 2>&1");
+  CHECK(out.find("langsift detect: --only: not a language of the model: xx, qq") != std::string::npos);
+  CHECK(out.find("exit=2") != std::string::npos);
+  CHECK(out.find("\nde\t") == std::string::npos);  // nothing detected
+  // ISO 639-3 codes are mapped first (deu is de), and a base code names its script variants.
+  CHECK(run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --format code --only deu,zh") ==
+        "de\n\nexit=0");
+}

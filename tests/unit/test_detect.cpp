@@ -289,6 +289,25 @@ TEST_CASE("restricting the language set and hints") {
   CHECK(lang("The city council approved a new budget for schools and public libraries.", h) == "en");
 }
 
+TEST_CASE("a restriction naming a code the model lacks is an error that names it") {
+  const std::string_view ok[] = {"de", "zh"}, bad[] = {"de", "xx", "zh", "qq"};
+  detect_options o;
+  o.only = ok;
+  CHECK(unknown_codes(M(), o.only).empty());  // "zh" names zh and zh-Hant
+  detection d = detect(M(), "Guten Morgen, wie geht es dir heute?", o);
+  CHECK(d.st == status::ok);
+  CHECK(d.language() == "de");
+  o.only = bad;
+  d = detect(M(), "Guten Morgen, wie geht es dir heute?", o);
+  CHECK(d.st == status::invalid_argument);
+  CHECK_FALSE(d.is_ok());
+  CHECK(d.language() == "und");
+  CHECK(d.count == 0);
+  CHECK(unknown_codes(M(), o.only) == std::vector<std::string_view>{"xx", "qq"});
+  const std::string_view partial[] = {"zh-Hant", "zh-Han", "d"};  // whole codes or base codes only
+  CHECK(unknown_codes(M(), partial) == std::vector<std::string_view>{"zh-Han", "d"});
+}
+
 TEST_CASE("filters keep a page when one language passes every enabled filter (NCL-Crawl)") {
   detection d;
   d.count = 2;

@@ -298,14 +298,13 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     m = &langsift::default_model();
     if (m->empty()) return fail(kProgram, "the built-in model failed to load (a broken build)");
   }
-  if (!s.opt.only.empty()) {
-    for (const auto& c : only_codes) {
-      bool known = false;
-      for (std::size_t l = 0; l < m->language_count() && !known; ++l)
-        known = langsift::detail::code_matches(m->language_code(l), c);
-      if (!known)
-        std::fprintf(stderr, "%s: warning: --only %s: not a language of the model\n", kProgram, c.c_str());
-    }
+  // A code of --only that the model lacks is a usage error that names every such code (a typo
+  // would otherwise restrict detection to fewer languages than asked for).
+  if (const auto unknown = langsift::unknown_codes(*m, s.opt.only); !unknown.empty()) {
+    std::string names;
+    for (const std::string_view c : unknown) names += (names.empty() ? "" : ", ") + std::string(c);
+    return fail(kProgram, "--only: not a language of the model: " + names +
+                              " (models/default.langs lists the built-in model's)") + 1;
   }
 
   std::string bytes, error, out_line;

@@ -367,10 +367,12 @@ void fill_options(call_options& c, const std::shared_ptr<py_model>& model, py::h
   if (!only.is_none()) {
     c.only_codes = code_list(only, "only");
     if (c.only_codes.empty()) throw py::value_error("only is empty: give at least one language code, or None");
+    std::string unknown;  // every code the model lacks, named in one message
     for (const auto& x : c.only_codes) {
-      if (!c.model->knows(x)) throw py::value_error("only: '" + x + "' is not a language of the model");
+      if (!c.model->knows(x)) unknown += (unknown.empty() ? "'" : ", '") + x + "'";
       c.only_views.emplace_back(x);
     }
+    if (!unknown.empty()) throw py::value_error("only: not a language of the model: " + unknown);
     c.opt.only = c.only_views;
   }
   if (!hints.is_none()) {

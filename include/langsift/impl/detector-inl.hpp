@@ -19,6 +19,13 @@ inline namespace v1 {
 
 namespace detail {
 
+/// Whether `code` names one of the model's languages (detect_options::only).
+inline bool model_knows(const model& m, std::string_view code) noexcept {
+  for (std::size_t l = 0; l < m.language_count(); ++l)
+    if (code_matches(m.language_code(l), code)) return true;
+  return false;
+}
+
 /// The calling thread's scratch: each thread grows its own, so threads share only the model.
 inline detect_scratch& thread_scratch() {
   thread_local detect_scratch s;
@@ -34,6 +41,11 @@ LANGSIFT_INLINE detection detect(const model& m, std::string_view text, const de
     d.st = status::invalid_argument;
     return d;
   }
+  for (const std::string_view code : opt.only)
+    if (!detail::model_knows(m, code)) {
+      d.st = status::invalid_argument;  // unknown_codes() names them
+      return d;
+    }
   detail::detect_scratch& s = detail::thread_scratch();
   stage::begin(m, opt, s);
   stage::sample(text, opt, s);
@@ -50,6 +62,13 @@ LANGSIFT_INLINE detection detect(const model& m, std::string_view text, const de
   stage::top_three(m, opt, text.size(), s, d);
   if (d.count) stage::und_confidence(m, opt, s, d);
   return d;
+}
+
+LANGSIFT_INLINE std::vector<std::string_view> unknown_codes(const model& m, std::span<const std::string_view> codes) {
+  std::vector<std::string_view> out;
+  for (const std::string_view code : codes)
+    if (!detail::model_knows(m, code)) out.push_back(code);
+  return out;
 }
 
 }  // namespace v1
