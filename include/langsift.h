@@ -63,7 +63,8 @@ typedef enum langsift_status {
   LANGSIFT_INTERNAL_ERROR = 11,
   LANGSIFT_BINARY_INPUT = 12,    /* the bytes are not text: the answer is "und" */
   LANGSIFT_CORRUPT_STATE = 13,   /* a frontier state file that is truncated, bit-flipped or not one */
-  LANGSIFT_UNSUPPORTED_PLATFORM = 14 /* a binary file this host cannot read (a big-endian host) */
+  LANGSIFT_UNSUPPORTED_PLATFORM = 14, /* a binary file this host cannot read (a big-endian host) */
+  LANGSIFT_TOO_LARGE = 15        /* over a size cap the caller set: refused, not read */
 } langsift_status;
 
 /* "ok", "empty_input", ... ; "unknown_status" for a value out of range. Static storage. */

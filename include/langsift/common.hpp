@@ -51,6 +51,7 @@ enum class status : std::uint8_t {
   binary_input,       ///< the bytes are not text (control bytes no text encoding explains)
   corrupt_state,      ///< a frontier state file that is truncated, bit-flipped or not a state file
   unsupported_platform,  ///< a binary file format this host cannot read (a big-endian host)
+  too_large,          ///< over a size cap the caller set (a model larger than its max_bytes): refused, not read
 };
 
 /// A short, stable, lowercase name for a status ("ok", "invalid_utf8", ...).
@@ -71,6 +72,7 @@ constexpr std::string_view status_name(status s) noexcept {
     case status::binary_input: return "binary_input";
     case status::corrupt_state: return "corrupt_state";
     case status::unsupported_platform: return "unsupported_platform";
+    case status::too_large: return "too_large";
   }
   return "unknown_status";
 }

@@ -270,14 +270,21 @@ class model {
   static status load_view(std::string_view bytes, model& out, std::string* message = nullptr,
                           bool verify_structure = true) noexcept;
   /// Loads a model from bytes it copies and owns. `message` (optional) receives a reason for
-  /// people on failure.
-  static status load_copy(std::string_view bytes, model& out, std::string* message = nullptr) noexcept;
+  /// people on failure. `max_bytes` (0: no cap): bytes over it are refused (too_large) before
+  /// they are copied.
+  static status load_copy(std::string_view bytes, model& out, std::string* message = nullptr,
+                          std::size_t max_bytes = 0) noexcept;
   /// Loads a model file. `message` (optional) receives a reason for people on failure.
+  /// `max_bytes` (0: no cap): a file larger than that is refused (too_large) before it is read. A
+  /// loaded model keeps its file's bytes in memory, and beside them tables of about 1 KB per
+  /// script group and 50 bytes per language: the file's size is its memory.
   ///
   /// The loaders return ok (`out` replaced), corrupt_model (truncated, bit-flipped, bad structure
   /// or not a model), model_version, unsupported_platform (a big-endian host), out_of_memory;
-  /// load_file also io_error; load_view also invalid_argument (bytes not 8-byte aligned).
-  static status load_file(const std::string& path, model& out, std::string* message = nullptr) noexcept;
+  /// load_file also io_error; load_view also invalid_argument (bytes not 8-byte aligned); with a
+  /// cap, too_large.
+  static status load_file(const std::string& path, model& out, std::string* message = nullptr,
+                          std::size_t max_bytes = 0) noexcept;
 
   bool empty() const noexcept { return langs_.empty(); }
   std::size_t language_count() const noexcept { return langs_.size(); }
@@ -356,6 +363,8 @@ class model {
   status parse_rank(const detail::model_sections& sec, bool verify_structure) noexcept;
   static status load_in_place(std::string_view bytes, model& out, bool verify_checksum, bool verify_structure) noexcept;
   static void set_load_message(status s, std::string_view what, std::string* message) noexcept;
+  static void set_over_cap_message(std::uint64_t size, std::size_t max_bytes, std::string_view what,
+                                   std::string* message) noexcept;
 
   std::shared_ptr<const std::string> owned_;
   std::string_view bytes_;

@@ -26,6 +26,7 @@ static_assert(static_cast<int>(langsift::status::binary_input) == LANGSIFT_BINAR
               "langsift_status must mirror langsift::status");
 static_assert(static_cast<int>(langsift::status::corrupt_state) == LANGSIFT_CORRUPT_STATE);
 static_assert(static_cast<int>(langsift::status::unsupported_platform) == LANGSIFT_UNSUPPORTED_PLATFORM);
+static_assert(static_cast<int>(langsift::status::too_large) == LANGSIFT_TOO_LARGE);
 static_assert(static_cast<int>(langsift::status::internal_error) == LANGSIFT_INTERNAL_ERROR);
 static_assert(static_cast<int>(langsift::status::io_error) == LANGSIFT_IO_ERROR);
 
@@ -136,7 +137,7 @@ const char* langsift_status_name(langsift_status s) {
   std::underlying_type_t<langsift_status> bits;
   std::memcpy(&bits, &s, sizeof bits);
   const long long v = static_cast<long long>(bits);
-  if (v < 0 || v > LANGSIFT_UNSUPPORTED_PLATFORM) return "unknown_status";
+  if (v < 0 || v > LANGSIFT_TOO_LARGE) return "unknown_status";
   return langsift::status_name(static_cast<langsift::status>(v)).data();  // literals: NUL-terminated
 }
 

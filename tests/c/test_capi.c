@@ -40,7 +40,8 @@ static void test_basics(void) {
   CHECK(strcmp(langsift_status_name(LANGSIFT_BINARY_INPUT), "binary_input") == 0);
   CHECK(strcmp(langsift_status_name(LANGSIFT_CORRUPT_STATE), "corrupt_state") == 0);
   CHECK(strcmp(langsift_status_name(LANGSIFT_UNSUPPORTED_PLATFORM), "unsupported_platform") == 0);
-  CHECK(strcmp(langsift_status_name((langsift_status)15), "unknown_status") == 0);
+  CHECK(strcmp(langsift_status_name(LANGSIFT_TOO_LARGE), "too_large") == 0);
+  CHECK(strcmp(langsift_status_name((langsift_status)16), "unknown_status") == 0);
   CHECK(strcmp(langsift_status_name((langsift_status)99), "unknown_status") == 0);
 }
 

@@ -154,3 +154,14 @@ TEST_CASE("langsift detect: --only naming codes the model lacks is a usage error
   CHECK(run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --format code --only deu,zh") ==
         "de\n\nexit=0");
 }
+
+TEST_CASE("langsift detect: --max-model-bytes refuses a larger model file before reading it") {
+  const std::string model = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/default.lsm";
+  const std::string out = run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --model " + model +
+                              " --max-model-bytes 1M 2>&1");
+  CHECK(out.find("over the cap of 1048576 (refused, not read)") != std::string::npos);
+  CHECK(out.find("exit=1") != std::string::npos);
+  CHECK(run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --format code --model " + model +
+            " --max-model-bytes 64M") == "de\n\nexit=0");
+  CHECK(run(kTool + " detect --max-model-bytes 0 2>&1").find("exit=2") != std::string::npos);
+}

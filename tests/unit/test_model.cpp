@@ -125,6 +125,27 @@ TEST_CASE("load_copy gives a message, and statuses have names") {
   CHECK(message.find("not a langsift model") != std::string::npos);
   CHECK(status_name(status::corrupt_state) == "corrupt_state");
   CHECK(status_name(status::unsupported_platform) == "unsupported_platform");
+  CHECK(status_name(status::too_large) == "too_large");
+}
+
+TEST_CASE("a model over the caller's cap is refused before it is read (too_large)") {
+  const std::string path = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/default.lsm";
+  const std::string_view bytes = default_model_bytes();
+  model m, loaded;
+  std::string message;
+  REQUIRE(model::load_file(path, m) == status::ok);
+  const std::size_t languages = m.language_count();
+  // One byte under the file's size: refused, with the sizes named, and `out` left as it was.
+  CHECK(model::load_file(path, m, &message, bytes.size() - 1) == status::too_large);
+  CHECK(message.find("the model has " + std::to_string(bytes.size()) + " bytes, over the cap of " +
+                     std::to_string(bytes.size() - 1)) != std::string::npos);
+  CHECK(m.language_count() == languages);
+  CHECK(model::load_copy(bytes, loaded, &message, 4096) == status::too_large);
+  CHECK(loaded.empty());
+  // At the cap, or with no cap (0): loaded.
+  CHECK(model::load_file(path, loaded, nullptr, bytes.size()) == status::ok);
+  CHECK(model::load_copy(bytes, loaded, nullptr, bytes.size()) == status::ok);
+  CHECK(loaded.language_count() == languages);
 }
 
 TEST_CASE("binio: the byte-order decision, bounds, and little-endian values") {

@@ -53,6 +53,8 @@ void usage(std::FILE* out) {
       "\n"
       "model and classification:\n"
       "  --model FILE        a model file (default: the built-in model)\n"
+      "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
+      "                      loaded model keeps its file in memory; default: no cap)\n"
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
       "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (HTML input\n"
       "                      adds its own <html lang> and http-equiv content-language)\n"
@@ -90,6 +92,7 @@ struct settings {
   langsift::code_style codes = langsift::code_style::iso639_1;
   std::string content_type, encoding, hint, url_host;
   std::size_t max_input_bytes = 16u << 20;  // per file or line: memory stays bounded
+  std::size_t max_model_bytes = 0;          // --model files larger than this are refused; 0: no cap
   langsift::detect_options opt;
   langsift::language_filter filter;
 };
@@ -237,6 +240,9 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--short-bytes", value, missing)) {
       if (!size_opt("--short-bytes", v)) return 2;
       s.opt.short_text_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--max-model-bytes", value, missing)) {
+      if (!size_opt("--max-model-bytes", v) || v < 1) return fail(kProgram, "--max-model-bytes needs at least 1") + 1;
+      s.max_model_bytes = static_cast<std::size_t>(v);
     } else if (take_option(argc, argv, i, "--max-input-bytes", value, missing)) {
       if (!size_opt("--max-input-bytes", v) || v < 1) return fail(kProgram, "--max-input-bytes needs at least 1") + 1;
       s.max_input_bytes = static_cast<std::size_t>(v);
@@ -293,7 +299,8 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   const langsift::model* m = &loaded;
   if (!model_path.empty()) {
     std::string error;
-    if (langsift::model::load_file(model_path, loaded, &error) != langsift::status::ok) return fail(kProgram, error);
+    if (langsift::model::load_file(model_path, loaded, &error, s.max_model_bytes) != langsift::status::ok)
+      return fail(kProgram, error);
   } else {
     m = &langsift::default_model();
     if (m->empty()) return fail(kProgram, "the built-in model failed to load (a broken build)");

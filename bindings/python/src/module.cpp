@@ -523,7 +523,7 @@ std::string detection_repr(const py_detection& d) {
 }
 
 status status_of(const std::string& name) {
-  for (int i = 0; i <= static_cast<int>(status::unsupported_platform); ++i)
+  for (int i = 0; i <= static_cast<int>(status::too_large); ++i)
     if (status_name(static_cast<status>(i)) == name) return static_cast<status>(i);
   throw py::value_error("unknown status '" + name + "'");
 }

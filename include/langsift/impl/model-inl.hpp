@@ -2,6 +2,8 @@
 // header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
 #pragma once
 
+#include <sys/stat.h>
+
 #include "langsift/model.hpp"
 
 #include <charconv>
@@ -144,7 +146,12 @@ LANGSIFT_INLINE status model::load_view(std::string_view bytes, model& out, std:
   return s;
 }
 
-LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out, std::string* message) noexcept {
+LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out, std::string* message,
+                                        std::size_t max_bytes) noexcept {
+  if (max_bytes && bytes.size() > max_bytes) {
+    set_over_cap_message(bytes.size(), max_bytes, "model bytes", message);
+    return status::too_large;
+  }
   status s;
   try {
     auto owned = std::make_shared<const std::string>(bytes);
@@ -180,9 +187,30 @@ LANGSIFT_INLINE void model::set_load_message(status s, std::string_view what, st
   }
 }
 
-LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std::string* message) noexcept {
+LANGSIFT_INLINE void model::set_over_cap_message(std::uint64_t size, std::size_t max_bytes, std::string_view what,
+                                                  std::string* message) noexcept {
+  char a[24], b[24];
+  const auto x = std::to_chars(a, a + sizeof a, size);
+  const auto y = std::to_chars(b, b + sizeof b, max_bytes);
+  detail::binio::set_message(message, {what, ": the model has ", std::string_view(a, static_cast<std::size_t>(x.ptr - a)),
+                                       " bytes, over the cap of ", std::string_view(b, static_cast<std::size_t>(y.ptr - b)),
+                                       " (refused, not read)"});
+}
+
+LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std::string* message,
+                                        std::size_t max_bytes) noexcept {
+  std::size_t limit = std::size_t{1} << 32;  // no model is 4 GiB
+  if (max_bytes) {
+    // Refused before it is read: the size on disk is what the loaded model keeps in memory.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+      set_over_cap_message(static_cast<std::uint64_t>(st.st_size), max_bytes, path, message);
+      return status::too_large;
+    }
+    limit = std::min(limit, max_bytes);
+  }
   std::string data;
-  status s = detail::binio::read_file(path, data, std::size_t{1} << 32, "", message);  // no model is 4 GiB
+  status s = detail::binio::read_file(path, data, limit, "", message);
   if (s != status::ok) return s;
   s = load_copy(data, out);
   if (s != status::ok) set_load_message(s, path, message);
