@@ -300,12 +300,17 @@ int run_main(int argc, char** argv) {
         errors[i] = path.string() + ": cannot open";
         continue;
       }
-      if (sizes.count(code) && fs::file_size(path, ec) != sizes[code]) {
+      // The worker threads only read `sizes` and `skip` (find, never operator[], which inserts:
+      // concurrent inserts into one std::map corrupted it).
+      const auto size = sizes.find(code);
+      if (size != sizes.end() && fs::file_size(path, ec_size) != size->second) {
         errors[i] = path.string() + ": size differs from the manifest";
         continue;
       }
       std::string held;  // the held-out lines, written (atomically) once the language is read
-      const auto& ranges = skip[code];
+      static const std::vector<source_range> kNoRanges;
+      const auto skipped_here = skip.find(code);
+      const std::vector<source_range>& ranges = skipped_here == skip.end() ? kNoRanges : skipped_here->second;
       // Streams the training lines (excluded sources and held-out lines skipped); `held_out`
       // receives the held-out ones. Called twice: the script histogram first, then counting.
       auto for_each_line = [&](auto&& train_line, auto&& held_out) {
