@@ -120,16 +120,19 @@ struct detection {
 /// Identifies the languages of `text` (UTF-8; invalid sequences are skipped).
 detection detect(const model& m, std::string_view text, const detect_options& opt = {});
 
-/// The codes of `codes` that name none of the model's languages (as detect_options::only reads
-/// them: "zh" names zh-Hant too), in their order: what makes a restricted detect an error.
+/// The codes of `codes` that name no language detect can answer — none of the model's, and none
+/// that a script decides alone (chr for Cherokee) — as detect_options::only reads them ("zh"
+/// names zh-Hant too), in their order: what makes a restricted detect an error.
 std::vector<std::string_view> unknown_codes(const model& m, std::span<const std::string_view> codes);
 
 namespace detail {
 
 /// `code` is `wanted` or a script variant of it: "zh" allows "zh-Hant", "sr" allows "sr-Latn".
 inline bool code_matches(std::string_view code, std::string_view wanted) noexcept {
-  if (code == wanted) return true;
-  return code.size() > wanted.size() && code.substr(0, wanted.size()) == wanted && code[wanted.size()] == '-';
+  if (code.size() < wanted.size()) return false;
+  if (!wanted.empty() && code[0] != wanted[0]) return false;  // most pairs differ at once: no memcmp
+  if (code.size() == wanted.size()) return code == wanted;
+  return code[wanted.size()] == '-' && code.substr(0, wanted.size()) == wanted;
 }
 
 /// The ASCII symbols that mark text as code rather than natural language (detect_options::max_code_symbols).

@@ -223,6 +223,9 @@ class frontier {
   std::size_t voting_languages(const detection& d, std::array<std::uint8_t, 3>& langs);
 
   bool vote_index(std::uint64_t key, std::uint8_t l);
+  /// The slot of `key` in `s` (whose lock the caller holds), inserted if new; null when the table
+  /// is full (counted in dropped_) or the URL was fetched already.
+  slot* open_slot(shard& s, std::uint64_t key);
 
   void canonical(slot& e, const std::array<std::uint8_t, 256>& remap) const;
 

@@ -276,8 +276,8 @@ class model {
                           std::size_t max_bytes = 0) noexcept;
   /// Loads a model file. `message` (optional) receives a reason for people on failure.
   /// `max_bytes` (0: no cap): a file larger than that is refused (too_large) before it is read. A
-  /// loaded model keeps its file's bytes in memory, and beside them tables of about 1 KB per
-  /// script group and 50 bytes per language: the file's size is its memory.
+  /// loaded model keeps its file's bytes in memory, and beside them per group a table of floors
+  /// (feature kinds × the group's padded size, in floats) and per language its code's view.
   ///
   /// The loaders return ok (`out` replaced), corrupt_model (truncated, bit-flipped, bad structure
   /// or not a model), model_version, unsupported_platform (a big-endian host), out_of_memory;

@@ -153,6 +153,8 @@ TEST_CASE("langsift detect: --only naming codes the model lacks is a usage error
   // ISO 639-3 codes are mapped first (deu is de), and a base code names its script variants.
   CHECK(run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --format code --only deu,zh") ==
         "de\n\nexit=0");
+  // A language its script decides, outside the model (Cherokee), is a valid restriction.
+  CHECK(run("echo 'ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᎠᏓᏅᏙ' | " + kTool + " detect --lines --format code --only chr") == "chr\n\nexit=0");
 }
 
 TEST_CASE("langsift detect: --max-model-bytes refuses a larger model file before reading it") {

@@ -306,6 +306,15 @@ TEST_CASE("a restriction naming a code the model lacks is an error that names it
   CHECK(unknown_codes(M(), o.only) == std::vector<std::string_view>{"xx", "qq"});
   const std::string_view partial[] = {"zh-Hant", "zh-Han", "d"};  // whole codes or base codes only
   CHECK(unknown_codes(M(), partial) == std::vector<std::string_view>{"zh-Han", "d"});
+  // A language its script decides alone is answered without being a model language (Cherokee):
+  // restricting to it is no error.
+  REQUIRE(M().find_language("chr") < 0);
+  const std::string_view cherokee[] = {"chr"};
+  CHECK(unknown_codes(M(), cherokee).empty());
+  o.only = cherokee;
+  d = detect(M(), "ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᎠᏓᏅᏙ", o);
+  CHECK(d.st == status::ok);
+  CHECK(d.language() == "chr");
 }
 
 TEST_CASE("filters keep a page when one language passes every enabled filter (NCL-Crawl)") {

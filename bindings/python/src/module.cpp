@@ -148,20 +148,7 @@ double round3(double v) {
 struct py_model {
   std::shared_ptr<const model> m;
   bool builtin = false;
-  std::vector<std::string> codes;  // every code an answer may carry (model + script-decided)
-
-  explicit py_model(std::shared_ptr<const model> mm, bool b) : m(std::move(mm)), builtin(b) {
-    for (std::size_t i = 0; i < m->language_count(); ++i) codes.emplace_back(m->language_code(i));
-    for (std::size_t s = 0; s < script_count; ++s) {
-      const std::string_view l = script_language(static_cast<script>(s));
-      if (!l.empty() && std::find(codes.begin(), codes.end(), l) == codes.end()) codes.emplace_back(l);
-    }
-  }
-  bool knows(std::string_view code) const {
-    for (const auto& c : codes)
-      if (detail::code_matches(c, code)) return true;
-    return false;
-  }
+  explicit py_model(std::shared_ptr<const model> mm, bool b) : m(std::move(mm)), builtin(b) {}
 };
 
 std::shared_ptr<py_model> builtin_model() {
@@ -367,11 +354,10 @@ void fill_options(call_options& c, const std::shared_ptr<py_model>& model, py::h
   if (!only.is_none()) {
     c.only_codes = code_list(only, "only");
     if (c.only_codes.empty()) throw py::value_error("only is empty: give at least one language code, or None");
+    c.only_views.assign(c.only_codes.begin(), c.only_codes.end());
     std::string unknown;  // every code the model lacks, named in one message
-    for (const auto& x : c.only_codes) {
-      if (!c.model->knows(x)) unknown += (unknown.empty() ? "'" : ", '") + x + "'";
-      c.only_views.emplace_back(x);
-    }
+    for (const std::string_view x : langsift::unknown_codes(*c.model->m, c.only_views))
+      unknown += (unknown.empty() ? "'" : ", '") + std::string(x) + "'";
     if (!unknown.empty()) throw py::value_error("only: not a language of the model: " + unknown);
     c.opt.only = c.only_views;
   }

@@ -95,6 +95,7 @@ def test_only_hints_and_codes():
     assert langsift.detect("Hallo", hints="nl").language == "nl"
     with pytest.raises(ValueError, match="not a language of the model: 'xx', 'qq'$"):
         langsift.detect("x", only=["de", "xx", "qq"])
+    assert langsift.detect("ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᎠᏓᏅᏙ", only=["chr"]).language == "chr"  # decided by its script
     with pytest.raises(ValueError, match="only is empty"):
         langsift.detect("x", only=[])
     with pytest.raises(ValueError, match="unknown key 'lang'"):

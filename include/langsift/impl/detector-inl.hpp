@@ -19,10 +19,16 @@ inline namespace v1 {
 
 namespace detail {
 
-/// Whether `code` names one of the model's languages (detect_options::only).
+/// Whether `code` names a language detect can answer (detect_options::only): one of the model's,
+/// or one that its script alone decides (script_language: chr for Cherokee, also without a model
+/// language).
 inline bool model_knows(const model& m, std::string_view code) noexcept {
   for (std::size_t l = 0; l < m.language_count(); ++l)
     if (code_matches(m.language_code(l), code)) return true;
+  for (std::size_t s = 0; s < script_count; ++s) {
+    const std::string_view decided = script_language(static_cast<script>(s));
+    if (!decided.empty() && code_matches(decided, code)) return true;
+  }
   return false;
 }
 

@@ -52,12 +52,8 @@ LANGSIFT_INLINE bool frontier::mark_fetched_key(std::uint64_t key) {
   key = key ? key : 1;
   shard& s = shard_of(key);
   std::lock_guard lk(s.mu);
-  slot* e = s.find_or_insert(key, limit());
-  if (!e) {
-    dropped_.fetch_add(1, std::memory_order_relaxed);
-    return false;
-  }
-  if (e->lang[0] == kFetched) return false;
+  slot* e = open_slot(s, key);
+  if (!e) return false;
   e->lang = {kFetched, kNone, kNone, kNone};
   e->votes = {0, 0, 0, 0};
   return true;
@@ -122,15 +118,20 @@ LANGSIFT_INLINE std::size_t frontier::voting_languages(const detection& d, std::
   return nl;
 }
 
-LANGSIFT_INLINE bool frontier::vote_index(std::uint64_t key, std::uint8_t l) {
-  shard& s = shard_of(key);
-  std::lock_guard lk(s.mu);
+LANGSIFT_INLINE frontier::slot* frontier::open_slot(shard& s, std::uint64_t key) {
   slot* e = s.find_or_insert(key, limit());
   if (!e) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
-    return false;
+    return nullptr;
   }
-  if (e->lang[0] == kFetched) return false;
+  return e->lang[0] == kFetched ? nullptr : e;
+}
+
+LANGSIFT_INLINE bool frontier::vote_index(std::uint64_t key, std::uint8_t l) {
+  shard& s = shard_of(key);
+  std::lock_guard lk(s.mu);
+  slot* e = open_slot(s, key);
+  if (!e) return false;
   std::size_t weakest = 0;
   for (std::size_t i = 0; i < kGuesses; ++i) {
     if (e->lang[i] == l) {
