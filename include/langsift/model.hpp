@@ -367,6 +367,8 @@ class model {
                                    std::string* message) noexcept;
 
   std::shared_ptr<const std::string> owned_;
+  /// Parses `owned` (fully verified) into `out`, which then keeps it.
+  static status adopt(std::shared_ptr<const std::string> owned, model& out) noexcept;
   std::string_view bytes_;
   std::uint64_t checksum_ = 0;
   feature_hashing hashing_ = feature_hashing::window;  ///< from the format version

@@ -20,6 +20,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <sys/stat.h>  // fstat: the size of a file to read
+
 #include "langsift/common.hpp"
 
 namespace langsift {
@@ -89,6 +91,12 @@ inline status read_file(const std::string& path, std::string& out, std::size_t m
   bool ok = true;
   try {
     out.clear();
+    // A regular file's size is known: one allocation of it, not a doubling string whose
+    // reallocations hold two copies at once (the peak memory of loading a model).
+    struct stat st {};
+    if (::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        static_cast<std::uint64_t>(st.st_size) <= max_bytes)
+      out.reserve(static_cast<std::size_t>(st.st_size));
     char buf[1 << 16];
     std::size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {

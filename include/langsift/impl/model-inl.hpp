@@ -154,16 +154,20 @@ LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out, std:
   }
   status s;
   try {
-    auto owned = std::make_shared<const std::string>(bytes);
-    model m;
-    m.owned_ = owned;
-    m.bytes_ = *owned;
-    s = m.parse(/*verify_checksum=*/true, /*verify_structure=*/true);
-    if (s == status::ok) out = std::move(m);
+    s = adopt(std::make_shared<const std::string>(bytes), out);
   } catch (const std::bad_alloc&) {
     s = status::out_of_memory;
   }
   if (s != status::ok) set_load_message(s, "model bytes", message);
+  return s;
+}
+
+LANGSIFT_INLINE status model::adopt(std::shared_ptr<const std::string> owned, model& out) noexcept {
+  model m;
+  m.bytes_ = *owned;
+  m.owned_ = std::move(owned);
+  const status s = m.parse(/*verify_checksum=*/true, /*verify_structure=*/true);
+  if (s == status::ok) out = std::move(m);
   return s;
 }
 
@@ -209,10 +213,17 @@ LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std
     }
     limit = std::min(limit, max_bytes);
   }
-  std::string data;
-  status s = detail::binio::read_file(path, data, limit, "", message);
+  // Read into the buffer the model keeps: no second copy (peak memory = the model's size).
+  std::shared_ptr<std::string> data;
+  try {
+    data = std::make_shared<std::string>();
+  } catch (const std::bad_alloc&) {
+    set_load_message(status::out_of_memory, path, message);
+    return status::out_of_memory;
+  }
+  status s = detail::binio::read_file(path, *data, limit, "", message);
   if (s != status::ok) return s;
-  s = load_copy(data, out);
+  s = adopt(std::move(data), out);
   if (s != status::ok) set_load_message(s, path, message);
   return s;
 }
