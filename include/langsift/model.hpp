@@ -292,6 +292,8 @@ class model {
   const language_record& language(std::size_t i) const noexcept { return langs_[i]; }
   /// Index of "zh" (Simplified Chinese, the default for Han text), or -1.
   int chinese() const noexcept { return zh_; }
+  /// Index of Traditional Chinese (zh-Hant), or -1.
+  int chinese_traditional() const noexcept { return zh_hant_; }
   /// An id shared by the languages with the same primary subtag (zh and zh-Hant, sr and sr-Latn).
   std::uint16_t base_id(std::size_t i) const noexcept { return base_ids_[i]; }
   /// Index of a language code (exact match), or -1.
@@ -377,7 +379,7 @@ class model {
   std::span<const language_record> langs_;
   std::vector<std::string_view> codes_;
   std::vector<std::uint16_t> base_ids_;
-  int zh_ = -1;
+  int zh_ = -1, zh_hant_ = -1;
   std::vector<group_table> groups_;
   std::vector<int> script_group_;  // by script value: group index or -1
   std::vector<std::vector<float>> group_floors_;

@@ -2,6 +2,8 @@
 // bad input, bounded cost, and threads sharing one model.
 #include <catch2/catch.hpp>
 
+#include "langsift/detail/detect_stages.hpp"
+
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -161,6 +163,27 @@ TEST_CASE("scripts decide at once: Han with kana is Japanese, Han alone Chinese"
   CHECK(lang("中文文本") == "zh");
   CHECK(lang("东京") == "zh");       // Han only is Chinese; Simplified unless Traditional forms show
   CHECK(lang("東京都廳") == "zh-Hant");  // 東, 廳: Traditional forms
+}
+
+TEST_CASE("Simplified or Traditional Chinese: the forms a text writes decide (CLDR exemplar sets)") {
+  // The same sentence in both forms; the model's n-gram scores alone had answered zh for the
+  // Traditional one with some training settings (docs/detection.md).
+  CHECK(lang("市議會週二晚上批准了一項用於學校和公共圖書館的新預算。") == "zh-Hant");
+  CHECK(lang("市议会周二晚上批准了一项用于学校和公共图书馆的新预算。") == "zh");
+  CHECK(lang("中文文本") == "zh");      // no form of either: Simplified, the common one
+  CHECK(lang("這个问题") == "zh");      // 這 Traditional, 个 问 Simplified: more Simplified forms
+  CHECK(lang("這個問題") == "zh-Hant");
+  detect_options only;  // a restriction to one of the two leaves the choice to it
+  const std::string_view hant[] = {"zh-Hant"}, hans[] = {"zh"};
+  only.only = hant;
+  CHECK(lang("中文文本", only) == "zh-Hant");
+  only.only = hans;  // "zh" admits zh-Hant: the forms still decide
+  CHECK(lang("這個問題", only) == "zh-Hant");
+  // The balance counts only the characters one set has and the other lacks.
+  CHECK(detail::detect_stage::han_form_balance("這個問題") == 4);
+  CHECK(detail::detect_stage::han_form_balance("这个问题") == -4);
+  CHECK(detail::detect_stage::han_form_balance("中文 text") == 0);
+  CHECK(detail::detect_stage::han_form_balance(std::string_view("\xE9\x80", 2)) == 0);  // truncated UTF-8: no crash, no count
 }
 
 TEST_CASE("confidence is the model's calibration of the margin, and script-decided text has no rival") {

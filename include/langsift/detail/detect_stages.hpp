@@ -128,6 +128,10 @@ void script_units(const model& m, const detect_options& opt, std::string_view te
 void score(const model& m, const detect_options& opt, detect_scratch& s);
 /// Scores one unit with the bayes scorer: scores[local] and hits[local] of its group's languages.
 void score_unit(const model& m, const detect_options& opt, detect_scratch& s, unit& u);
+/// Traditional-only minus Simplified-only Han characters of `text` (CLDR's exemplar sets of
+/// zh_Hant and zh, detail/han_variants.inc): > 0, the text writes Chinese's Traditional forms.
+/// score_unit decides zh against zh-Hant by it.
+int han_form_balance(std::string_view text) noexcept;
 /// 4. Labels the units of every run with a group (Viterbi, a switch costing switch_penalty);
 /// a skimmed run whose labels disagree is scored in full and labelled again. Then a short run
 /// in a document of mostly other text loses its label unless its language is clear.

@@ -348,6 +348,7 @@ LANGSIFT_INLINE status model::parse_groups(const detail::model_sections& sec, bo
       }
   }
   zh_ = find_language("zh");
+  zh_hant_ = find_language("zh-Hant");
   groups_.assign(P.group_count, group_table{});
   script_group_.assign(script_count, -1);
   std::vector<std::uint8_t> seen(P.language_count, 0);

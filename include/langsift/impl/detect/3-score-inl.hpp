@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string_view>
 
 #include "langsift/detail/detect_stages.hpp"
+#include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/0-begin-inl.hpp"
 #include "langsift/impl/detect/kernels-inl.hpp"
@@ -100,7 +102,10 @@ struct unit_priors {
   const float* mask;    // allowed_mask, or null when the call is not restricted
   float share;          // the unit's share of the text bytes (hint bonuses are spread by it)
   int zh_local;         // Simplified Chinese's local index in a Han unit's group, else -1
+  int hant_local;       // Traditional Chinese's, when zh_local is set, else -1
+  int han_forms;        // Traditional-only minus Simplified-only characters of a Han unit (when hant_local is set)
 };
+
 
 /// sc = hits + Σ over kinds of (features of the kind) × floor (a missing feature costs its
 /// floor), plus the priors; kNoScore past the group's languages and where not allowed.
@@ -118,7 +123,16 @@ inline void make_scores(const group_table& g, const detect_scratch& s, const uni
   }
   if (s.hinted)
     for (std::size_t k = 0; k < g.size(); ++k) sc[k] += s.bonus[g.langs[k]] * p.share;
-  if (p.zh_local >= 0) sc[p.zh_local] += 0.8f * static_cast<float>(n);
+  if (p.zh_local >= 0) {
+    // The forms decide between the two (a character-set rule, as an alphabet filter: the n-gram
+    // scores of the characters both write swing with the corpora): Traditional where more of its
+    // own forms show, else Simplified, the common written form. A model without zh-Hant keeps
+    // the margin of Simplified over nothing but the other Han languages' scores.
+    // (A restriction that allows only one of the two leaves the choice to it.)
+    if (p.hant_local >= 0 && (!p.mask || (p.mask[p.zh_local] == 0 && p.mask[p.hant_local] == 0)))
+      sc[p.han_forms > 0 ? p.zh_local : p.hant_local] = kNoScore;
+    else sc[p.zh_local] += 0.8f * static_cast<float>(n);
+  }
   for (std::size_t k = g.size(); k < pad; ++k) sc[k] = kNoScore;
   if (p.mask)
     for (std::size_t k = 0; k < pad; ++k) sc[k] += p.mask[k];
@@ -182,6 +196,25 @@ inline void score_run_by_rank(const model& m, const detect_options& opt, detect_
 
 namespace detect_stage {
 
+namespace han_forms {
+#include "langsift/detail/han_variants.inc"
+}  // namespace han_forms
+
+LANGSIFT_INLINE int han_form_balance(std::string_view text) noexcept {
+  using namespace han_forms;
+  int balance = 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* e = p + text.size();
+  while (p < e) {
+    const detail::utf8_decoded d = detail::decode_utf8_step(p, e);
+    p += d.len;
+    if (d.cp < 0x3400) continue;  // below every Han character
+    if (std::binary_search(std::begin(kTraditionalOnlyHan), std::end(kTraditionalOnlyHan), d.cp)) ++balance;
+    else if (std::binary_search(std::begin(kSimplifiedOnlyHan), std::end(kSimplifiedOnlyHan), d.cp)) --balance;
+  }
+  return balance;
+}
+
 LANGSIFT_INLINE void score_unit(const model& m, const detect_options& opt, detect_scratch& s, unit& u) {
   u.scored = true;
   const group_table& g = *u.g;
@@ -192,13 +225,15 @@ LANGSIFT_INLINE void score_unit(const model& m, const detect_options& opt, detec
   std::fill_n(hits, pad, 0.0f);
   float* sc = s.scores.data() + u.score_begin;
   const model_params& P = m.params();
-  const int zh = s.zh;
+  const int zh = s.zh, hant = m.chinese_traditional();
+  const bool chinese = u.sc == script::han && zh >= 0 && m.language(static_cast<std::size_t>(zh)).group == u.group;
+  const bool both = chinese && hant >= 0 && m.language(static_cast<std::size_t>(hant)).group == u.group;
   const unit_priors priors{
       m.floors(u.group), s.restricted ? allowed_mask(m, opt, s, u.group) : nullptr,
       s.hinted ? static_cast<float>(static_cast<double>(u.bytes) / static_cast<double>(s.text_bytes)) : 0.0f,
-      u.sc == script::han && zh >= 0 && m.language(static_cast<std::size_t>(zh)).group == u.group
-          ? m.language(static_cast<std::size_t>(zh)).local
-          : -1};
+      chinese ? m.language(static_cast<std::size_t>(zh)).local : -1,
+      both ? m.language(static_cast<std::size_t>(hant)).local : -1,
+      both ? han_form_balance(u.text) : 0};
   float n_kind[feature_kind_count] = {};
   std::uint32_t n = 0, batch = 0;
   std::size_t pos = 0;
