@@ -52,7 +52,13 @@ struct train_config {
       if (w.sc == sc) return w.weight;
     return order_weight;
   }
-  float floor_offset = 4.0f;        ///< floor = lowest kept log-probability − this (per kind)
+  /// Share β of a word's probability taken from the language's word list, where it has one
+  /// (language_counts::add_listed_word): P(word) = (1 − β) × corpus share + β × list share, and
+  /// every listed word is kept beside the top_k features. 0: lists are not used.
+  float word_list_weight = 0.0f;
+  float floor_offset = 4.0f;
+  /// The floors come from the `floor_rank` most frequent kept features (0: all kept).
+  std::uint32_t floor_rank = 0;        ///< floor = lowest kept log-probability − this (per kind)
   unsigned weight_bits = 0;         ///< quantisation of weights (0: as many bits as the layout has)
   unsigned fingerprint_bits = 12;   ///< per slot; false-positive rate ≈ 8 / 2^bits per absent feature
   double max_load = 0.95;           ///< slots used / slots
@@ -75,6 +81,12 @@ class language_counts {
 
   /// Adds a piece of text (a line, a paragraph...). Returns the number of letters counted.
   std::size_t add_text(std::string_view text);
+
+  /// Adds `p` (its share of a frequency list's tokens) to the list probability of each word
+  /// feature of `word` (a listed word normally is one word feature; see train_config::word_list_weight).
+  void add_listed_word(std::string_view word, double p);
+  const std::unordered_map<std::uint64_t, double>& listed() const noexcept { return listed_; }
+
 
   /// Counts only text in runs of script `sc` (the language's own script; detection classifies a
   /// run only against the languages written in its script, so foreign-script words in a corpus —
@@ -119,6 +131,7 @@ class language_counts {
   std::string code_;
   ngram_config features_;
   std::unordered_map<std::uint64_t, entry> counts_;
+  std::unordered_map<std::uint64_t, double> listed_;
   std::uint64_t totals_[feature_kind_count] = {};
   script_histogram scripts_;
   std::uint64_t bytes_ = 0;

@@ -200,3 +200,69 @@ TEST_CASE("langsift-train: progress on stderr when it is a terminal, never when 
   CHECK(piped.status == 0);
   CHECK(piped.err.empty());
 }
+
+TEST_CASE("langsift-train --word-lists: listed words join the model, mixed with the corpus") {
+  const fs::path dir = scratch("test-train-scratch") / "lists";
+  fs::create_directories(dir / "wl");
+  // Words the test corpus never writes: listed for es only. A language without a list (nl here)
+  // is trained as before.
+  {
+    std::FILE* f = std::fopen((dir / "wl" / "es.tsv").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("de\t5000\nzanahoria\t300\nmurciélago\t200\nrelámpago\t100\n", f);
+    std::fclose(f);
+  }
+  const std::string train = q(kBin + "langsift-train") + " -q --min-count 1 " + q(kCorpus) + " -o ";
+  const std::string plain = (dir / "plain.lsm").string(), listed = (dir / "listed.lsm").string();
+  REQUIRE(sh(train + q(plain)).status == 0);
+  REQUIRE(sh(train + q(listed) + " --word-lists " + q((dir / "wl").string()) + " --word-list-weight 0.5").status == 0);
+  langsift::model mp, ml;
+  REQUIRE(langsift::model::load_file(plain, mp) == langsift::status::ok);
+  REQUIRE(langsift::model::load_file(listed, ml) == langsift::status::ok);
+  CHECK(contains(std::string(ml.info()), "word_lists=wl\nword_list_weight=0.5\n"));
+  CHECK(!contains(std::string(mp.info()), "word_lists="));
+  for (const char* word : {"zanahoria", "murciélago", "relámpago"}) {
+    INFO(word);
+    const auto dp = langsift::detect(mp, word), dl = langsift::detect(ml, word);
+    CHECK(dl.language() == "es");
+    CHECK(dl.margin > dp.margin + 1.0f);  // es leads by more than without the list
+  }
+  // Bad lists and options are errors that name the problem.
+  {
+    std::FILE* f = std::fopen((dir / "wl" / "es.tsv").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("de\t5000\nno count here\n", f);
+    std::fclose(f);
+  }
+  const auto bad = sh(train + q(listed) + " --word-lists " + q((dir / "wl").string()));
+  CHECK(bad.status == 1);
+  CHECK(contains(bad.err, "es.tsv:2: expected word<TAB>count"));
+  const auto lone = sh(train + q(listed) + " --word-list-weight 0.5");
+  CHECK(lone.status == 2);
+  CHECK(contains(lone.err, "--word-list-weight needs --word-lists"));
+  CHECK(sh(train + q(listed) + " --word-lists " + q((dir / "wl").string()) + " --word-list-weight 1").status == 2);
+}
+
+TEST_CASE("langsift-train --floor-rank: floors from the most frequent features only") {
+  const fs::path dir = scratch("test-train-scratch") / "floor-rank";
+  fs::create_directories(dir);
+  const std::string train = q(kBin + "langsift-train") + " -q --min-count 1 " + q(kCorpus) + " -o ";
+  const std::string all = (dir / "all.lsm").string(), top = (dir / "top.lsm").string();
+  REQUIRE(sh(train + q(all)).status == 0);
+  REQUIRE(sh(train + q(top) + " --floor-rank 100").status == 0);
+  langsift::model ma, mt;
+  REQUIRE(langsift::model::load_file(all, ma) == langsift::status::ok);
+  REQUIRE(langsift::model::load_file(top, mt) == langsift::status::ok);
+  // The 100 most frequent features (order-4 n-grams and words) are frequent: their lowest
+  // log-probability is far above that of all features, so the floor (what an unseen feature
+  // costs) is milder.
+  const auto g = mt.language(0).group;
+  const std::size_t pad = ma.group(g).size_pad();
+  for (unsigned kind : {4u, unsigned{langsift::feature_word}}) {
+    INFO(kind);
+    const std::size_t at = kind * pad + mt.language(0).local;
+    CHECK(mt.floors(g)[at] > ma.floors(g)[at] + 1.0f);
+  }
+  CHECK(contains(std::string(mt.info()), "floor_rank=100\n"));
+  CHECK(sh(train + q(top) + " --floor-rank x").status == 2);
+}

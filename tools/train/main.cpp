@@ -4,6 +4,7 @@
 #include <atomic>
 #include <memory>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,13 @@ void usage(std::FILE* out) {
       "                          without them, as web text often is typed (default 0: never)\n"
       "  --holdout N             leave out every Nth line (N >= 2) from training; with\n"
       "  --holdout-dir DIR       write those lines to DIR/<code>.txt (for calibration/evaluation)\n"
+      "  --floor-rank N          the floors come from the N most frequent kept features (default 0:\n"
+      "                          all), so keeping rarer ones does not make unseen features cost more\n"
+      "  --word-lists DIR        also count the words of DIR/<code>.tsv (word<TAB>count, most frequent\n"
+      "                          first) where a language has one: a word's probability mixes its\n"
+      "                          share of the corpus and of the list, and every listed word is kept\n"
+      "  --word-list-weight X    the list's part of that mixture, in (0, 1) (default 0.5)\n"
+      "  --word-list-top N       read only the first N words of each list (default 50000)\n"
       "  --name NAME             model name recorded in the file (default: the output's file name)\n"
       "  -j, --threads N         worker threads (default: hardware threads)\n"
       "  -q, --quiet             no progress on stderr (shown only when stderr is a terminal)\n"
@@ -129,6 +137,41 @@ int train_url(int argc, char** argv);  // url_train.cpp
 }
 
 namespace {
+// Reads DIR/<code>.tsv (word<TAB>count, most frequent first; no file: nothing): the first `top`
+// words, each with its share of their counts, for the word-level term of the model
+// (train_config::word_list_weight).
+bool add_word_list(language_counts& c, const std::string& dir, unsigned long long top, std::string& error) {
+  const fs::path path = fs::path(dir) / (c.code() + ".tsv");
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return true;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path.string() + ": cannot open";
+    return false;
+  }
+  std::vector<std::pair<std::string, double>> words;
+  double total = 0;
+  std::string line;
+  for (std::uint64_t n = 1; words.size() < top && std::getline(in, line); ++n) {
+    const std::size_t tab = line.find('\t');
+    char* end = nullptr;
+    const double count = tab == std::string::npos ? -1 : std::strtod(line.c_str() + tab + 1, &end);
+    if (tab == 0 || tab == std::string::npos || !end || (*end && *end != '\r') || !(count >= 0) || count > 1e15) {
+      error = path.string() + ":" + std::to_string(n) + ": expected word<TAB>count";
+      return false;
+    }
+    words.emplace_back(line.substr(0, tab), count);
+    total += count;
+  }
+  if (in.bad()) {
+    error = path.string() + ": read error";
+    return false;
+  }
+  if (total > 0)
+    for (const auto& [word, count] : words) c.add_listed_word(word, count / total);
+  return true;
+}
+
 int run_main(int argc, char** argv) {
   using namespace langsift::cli;
   if (argc > 1 && std::string_view(argv[1]) == "url") return train_url(argc - 1, argv + 1);
@@ -137,6 +180,8 @@ int run_main(int argc, char** argv) {
   train_config cfg;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   unsigned holdout = 0, unaccented_every = 0;
+  std::string word_lists;
+  unsigned long long word_list_top = 50000;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -174,11 +219,23 @@ int run_main(int argc, char** argv) {
       cfg.calibration_b = cb;
     } else if (take_option(argc, argv, i, "--name", name, missing)) {
       if (missing) return fail(kProgram, "--name needs a value") + 1;
+    } else if (take_option(argc, argv, i, "--word-lists", word_lists, missing)) {
+      if (missing) return fail(kProgram, "--word-lists needs a directory") + 1;
+    } else if (take_option(argc, argv, i, "--word-list-weight", value, missing)) {
+      char* end = nullptr;
+      const float x = missing ? -1 : std::strtof(value.c_str(), &end);
+      if (missing || !end || *end || !(x > 0) || !(x < 1)) return fail(kProgram, "--word-list-weight needs a number in (0, 1)") + 1;
+      cfg.word_list_weight = x;
+    } else if (take_option(argc, argv, i, "--word-list-top", value, missing)) {
+      if (!number("--word-list-top", 1, 10000000, word_list_top)) return 2;
     } else if (take_option(argc, argv, i, "--holdout-dir", holdout_dir, missing)) {
       if (missing) return fail(kProgram, "--holdout-dir needs a directory") + 1;
     } else if (take_option(argc, argv, i, "--top-k", value, missing)) {
       if (!number("--top-k", 1, 50000000, v)) return 2;
       cfg.top_k = static_cast<std::uint32_t>(v);
+    } else if (take_option(argc, argv, i, "--floor-rank", value, missing)) {
+      if (!number("--floor-rank", 0, 50000000, v)) return 2;
+      cfg.floor_rank = static_cast<std::uint32_t>(v);
     } else if (take_option(argc, argv, i, "--min-count", value, missing)) {
       if (!number("--min-count", 1, 1000000, v)) return 2;
       cfg.min_count = static_cast<std::uint32_t>(v);
@@ -216,6 +273,8 @@ int run_main(int argc, char** argv) {
   if (corpus.empty() || output.empty()) {
     return fail(kProgram, corpus.empty() ? "CORPUS_DIR is required; see --help" : "-o MODEL is required; see --help") + 1;
   }
+  if (word_lists.empty() && cfg.word_list_weight > 0) return fail(kProgram, "--word-list-weight needs --word-lists") + 1;
+  if (!word_lists.empty() && cfg.word_list_weight == 0) cfg.word_list_weight = 0.5f;
   if (!weights_arg.empty() && !parse_weights(weights_arg, cfg.order_weight))
     return fail(kProgram, "--weights needs six numbers in 0..1000, not all 0 (orders 1..5, words)") + 1;
   for (const std::string& arg : script_weights_args) {
@@ -349,6 +408,7 @@ int run_main(int argc, char** argv) {
         errors[i] = path.string() + ": read error";
         continue;
       }
+      if (!word_lists.empty() && !add_word_list(*c, word_lists, word_list_top, errors[i])) continue;
       std::string write_error;
       if (!holdout_dir.empty() && !write_file_atomic((fs::path(holdout_dir) / (code + ".txt")).string(), held, write_error)) {
         errors[i] = write_error;
@@ -390,6 +450,10 @@ int run_main(int argc, char** argv) {
   }
   info << "\ncalibration=" << cfg.calibration_a << "," << cfg.calibration_b;
   info << "\nexcluded_sources=" << exclude_arg << "\nholdout=" << holdout << "\nunaccented_every=" << unaccented_every << "\n";
+  if (cfg.floor_rank) info << "floor_rank=" << cfg.floor_rank << "\n";  // only then, as below
+  if (!word_lists.empty())  // only then, so that models trained without lists keep their bytes
+    info << "word_lists=" << fs::path(word_lists).lexically_normal().filename().string() << "\nword_list_weight=" << cfg.word_list_weight
+         << "\nword_list_top=" << word_list_top << "\n";
   std::vector<const language_counts*> ptrs;
   for (const auto& c : counts) ptrs.push_back(c.get());
   build_report rep;

@@ -23,6 +23,12 @@ LANGSIFT_INLINE std::size_t language_counts::add_text(std::string_view text) {
   });
 }
 
+LANGSIFT_INLINE void language_counts::add_listed_word(std::string_view word, double p) {
+  for_each_counted_feature(word, [&](std::uint64_t h, unsigned kind) {
+    if (kind == feature_word) listed_[h] += p;
+  });
+}
+
 namespace detail {
 
 struct kept_feature {
@@ -71,12 +77,34 @@ inline lang_model build_lang_model(const language_counts& c, const train_config&
   lang_model m;
   const float* W = cfg.weights_for(c.main_script());
   m.kept = select_features(c, W, cfg.top_k, cfg.min_count, false);
+  // log P(feature): its share of the corpus' features of its kind, and for words of a language
+  // with a word list, mixed with the list's share (listed words are all kept).
+  const double beta = W[feature_word] > 0 && !c.listed().empty() ? cfg.word_list_weight : 0.0;
+  const std::size_t corpus_kept = m.kept.size();  // the floors come from these
+  if (beta > 0) {
+    std::unordered_map<std::uint64_t, bool> have;
+    for (const auto& f : m.kept) have.emplace(f.hash, true);
+    std::vector<kept_feature> extra;
+    for (const auto& [h, p] : c.listed()) {
+      if (have.count(h) || !(p > 0)) continue;
+      const auto it = c.counts().find(h);
+      extra.push_back({h, it == c.counts().end() ? 0u : it->second.count, static_cast<std::uint8_t>(feature_word)});
+    }
+    std::sort(extra.begin(), extra.end(), [](const kept_feature& a, const kept_feature& b) { return a.hash < b.hash; });
+    m.kept.insert(m.kept.end(), extra.begin(), extra.end());
+  }
+  auto log_p = [&](const kept_feature& f) {
+    const double corpus = static_cast<double>(f.count) / static_cast<double>(c.total(f.kind));
+    if (beta <= 0 || f.kind != feature_word) return std::log(corpus);
+    const auto it = c.listed().find(f.hash);
+    return std::log((1 - beta) * corpus + beta * (it == c.listed().end() ? 0.0 : it->second));
+  };
   double min_lp[feature_kind_count];
   for (double& x : min_lp) x = 0;
-  for (const auto& f : m.kept) {
-    const double lp = std::log(static_cast<double>(f.count) / static_cast<double>(c.total(f.kind)));
-    min_lp[f.kind] = std::min(min_lp[f.kind], lp);
-  }
+  // The floors come from the corpus' features, not from listed words: a listed word's share
+  // may be far below anything the corpus shows, and would make every unseen feature cost more.
+  const std::size_t floor_from = cfg.floor_rank ? std::min<std::size_t>(corpus_kept, cfg.floor_rank) : corpus_kept;
+  for (std::size_t i = 0; i < floor_from; ++i) min_lp[m.kept[i].kind] = std::min(min_lp[m.kept[i].kind], log_p(m.kept[i]));
   for (unsigned k = 1; k < feature_kind_count; ++k) {
     double base = min_lp[k];
     if (base == 0) base = c.total(k) ? std::log(1.0 / static_cast<double>(c.total(k) + 1)) : -20.0;
@@ -85,8 +113,7 @@ inline lang_model build_lang_model(const language_counts& c, const train_config&
   m.weight.resize(m.kept.size());
   for (std::size_t i = 0; i < m.kept.size(); ++i) {
     const auto& f = m.kept[i];
-    const double lp = std::log(static_cast<double>(f.count) / static_cast<double>(c.total(f.kind)));
-    m.weight[i] = static_cast<float>(W[f.kind] * lp) - m.floor[f.kind];
+    m.weight[i] = static_cast<float>(W[f.kind] * log_p(f)) - m.floor[f.kind];
   }
   for (const auto& f : select_features(c, W, cfg.rank_profile_size, 1, true)) m.rank.push_back(f.hash);
   return m;
