@@ -1,7 +1,12 @@
 // Encoding detection: BOM → Content-Type → meta prescan → structure → uchardet → fallback.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <iterator>
 #include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
 
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>
@@ -300,6 +305,36 @@ decode_check check_decoding(std::string_view sample, const encoding_info& e) {
   return d;
 }
 
+// True when most ideographs and syllables of the decoding stand alone between Latin letters
+// ("g象ddi"): single 8-bit letters of a Latin text read as a double-byte encoding, not CJK text,
+// which runs its characters together.
+bool cjk_between_latin(std::string_view sample, const encoding_info& e) {
+  utf8_converter c;
+  if (c.open(e.name) != status::ok) return false;
+  std::string out;
+  c.convert(sample.substr(0, 4096), false, out);
+  const auto* p = reinterpret_cast<const unsigned char*>(out.data());
+  const auto* const end = p + out.size();
+  auto latin = [](char32_t u) { return (u | 0x20) >= 'a' && (u | 0x20) <= 'z'; };
+  char32_t prev2 = 0, prev = 0;
+  std::size_t wide = 0, alone = 0;
+  auto step = [&](char32_t u) {
+    if (prev >= 0x2E80) {
+      ++wide;
+      if (latin(prev2) && latin(u)) ++alone;
+    }
+    prev2 = prev;
+    prev = u;
+  };
+  while (p < end) {
+    const detail::utf8_decoded d = detail::decode_utf8_step(p, end);
+    step(d.valid ? d.cp : 0xFFFD);
+    p += d.len ? d.len : 1;
+  }
+  step(0);
+  return wide > 0 && alone * 2 > wide;
+}
+
 bool has_any_byte(std::string_view s, const char* set) {
   return s.find_first_of(set) != std::string_view::npos;
 }
@@ -427,6 +462,268 @@ sb_choice best_single_byte(std::string_view sample) {
     }
   }
   return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Review of a single-byte answer among the code pages of its script: short texts leave uchardet
+// guessing between close code pages (windows-1250 / iso-8859-2, windows-1257 / windows-1252,
+// koi8-r / koi8-u, ...). Each candidate decodes the sample; its score is the best, over the
+// languages written in legacy code pages, of how likely that language writes the letters the
+// decoding gives (letter frequencies counted on training text, gen_letter_tables.py) plus a prior
+// for the code pages the language's pages on the web used, minus what makes poor words (controls,
+// undefined bytes, symbols inside words, case flips, two scripts in a word).
+
+struct letter_logp {
+  char16_t cp;
+  float logp;  // log of the letter's share of the language's letters
+};
+struct language_letters {
+  const char* code;
+  const char* pages;  // comma-separated, most used first
+  std::uint16_t offset, count;  // slice of k_letter_logp
+};
+#include "letter_tables.inc"
+
+constexpr std::size_t k_languages = std::size(k_language_letters);
+
+// Groups of code pages one text could be read in; the first group a page is in is its group.
+constexpr std::string_view k_latin_pages[] = {
+    "windows-1252", "iso-8859-15", "windows-1250", "iso-8859-2", "windows-1257", "iso-8859-13",
+    "iso-8859-4", "windows-1254", "iso-8859-3", "iso-8859-14", "iso-8859-16", "iso-8859-10",
+    "windows-1258", "viscii", "macintosh", "x-mac-ce", "x-mac-turkish", "ibm850", "ibm852",
+    "ibm437", "ibm865", "ibm775", "ibm857", "ibm860", "ibm861", "ibm863"};
+constexpr std::string_view k_cyrillic_pages[] = {"windows-1251", "koi8-r",         "koi8-u", "iso-8859-5",
+                                                 "ibm866",       "x-mac-cyrillic", "ibm855"};
+constexpr std::string_view k_greek_pages[] = {"windows-1253", "iso-8859-7", "ibm737", "ibm869", "x-mac-greek"};
+constexpr std::string_view k_hebrew_pages[] = {"windows-1255", "iso-8859-8", "iso-8859-8-i", "ibm862"};
+constexpr std::string_view k_arabic_pages[] = {"windows-1256", "iso-8859-6", "ibm864"};
+constexpr std::span<const std::string_view> k_page_groups[] = {k_latin_pages, k_cyrillic_pages, k_greek_pages,
+                                                               k_hebrew_pages, k_arabic_pages};
+
+// Letter log-probabilities of one language, by code point: U+0000..U+06FF and U+1E00..U+1EFF
+// (Latin, Greek, Cyrillic, Hebrew, Arabic, combining marks, Vietnamese), in eighths of a nat
+// (-128 = not seen: the floor).
+constexpr std::size_t k_dense = 0x800;
+constexpr float k_floor_logp = -14.0f;
+inline std::size_t dense_index(char16_t u) {
+  // s and t with comma below are the cedilla letters of the legacy code pages (Romanian)
+  if (u == 0x0219) u = 0x015F;
+  else if (u == 0x021B) u = 0x0163;
+  if (u < 0x700) return u;
+  if (u >= 0x1E00 && u < 0x1F00) return 0x700 + (u - 0x1E00);
+  return k_dense;
+}
+
+struct letter_model {
+  std::int8_t logp[k_languages][k_dense];
+  float lookup(std::size_t lang, char16_t u) const {
+    std::size_t i = dense_index(u);
+    if (i >= k_dense || logp[lang][i] == -128) return k_floor_logp;
+    return logp[lang][i] / 8.0f;
+  }
+};
+
+const letter_model& get_letter_model() {
+  static const letter_model* m = [] {
+    auto* lm = new letter_model;
+    std::memset(lm->logp, -128, sizeof lm->logp);
+    for (std::size_t l = 0; l < k_languages; ++l) {
+      const language_letters& ll = k_language_letters[l];
+      for (std::size_t k = ll.offset; k < std::size_t(ll.offset) + ll.count; ++k) {
+        std::size_t i = dense_index(k_letter_logp[k].cp);
+        if (i < k_dense) lm->logp[l][i] = static_cast<std::int8_t>(std::max(-127.0f, std::round(k_letter_logp[k].logp * 8)));
+      }
+    }
+    return lm;
+  }();
+  return *m;
+}
+
+// What a code page makes of each byte, computed once per page.
+struct page_chars {
+  const encoding_info* info = nullptr;
+  char16_t lower[256];
+  char_kind kind[256];
+  UScriptCode script[256];
+  bool symbol[256];  // a math, currency, modifier or other symbol, or a number other than a digit
+  bool text_punct[256];  // typographic punctuation of running text: U+2010..U+2026, « », ¡ ¿, NBSP
+};
+
+constexpr float k_unlisted_prior = -6.0f;
+
+// The prior of page `name` for language l: 0 for its most used page, -1 for the next, ...; -6
+// for a page its web pages did not use.
+float page_prior(std::size_t l, std::string_view name) {
+  std::string_view pages = k_language_letters[l].pages;
+  float prior = 0;
+  while (!pages.empty()) {
+    std::size_t comma = pages.find(',');
+    if (pages.substr(0, comma) == name) return prior;
+    prior -= 1.0f;
+    if (comma == std::string_view::npos) break;
+    pages.remove_prefix(comma + 1);
+  }
+  return k_unlisted_prior;
+}
+
+struct page_group_data {
+  std::vector<page_chars> pages;
+  std::vector<std::vector<float>> prior;  // [page][language]
+};
+
+const page_group_data& group_data(std::size_t g) {
+  static std::once_flag once[std::size(k_page_groups)];
+  static page_group_data data[std::size(k_page_groups)];
+  std::call_once(once[g], [g] {
+    for (std::string_view name : k_page_groups[g]) {
+      const encoding_info* e = find_encoding(name);
+      const sbcs_table* t = e ? get_sbcs_table(*e) : nullptr;
+      if (!t) continue;
+      page_chars pc;
+      pc.info = e;
+      for (int b = 0; b < 256; ++b) {
+        char16_t u = t->map[b];
+        pc.kind[b] = kind_of(u);
+        pc.lower[b] = is_letterish(pc.kind[b]) ? static_cast<char16_t>(u_tolower(u)) : u;
+        pc.script[b] = is_letterish(pc.kind[b]) && pc.kind[b] != ck_mark ? script_of(u) : USCRIPT_COMMON;
+        const std::int8_t type = static_cast<std::int8_t>(u_charType(u));
+        pc.symbol[b] = type == U_MATH_SYMBOL || type == U_CURRENCY_SYMBOL || type == U_MODIFIER_SYMBOL ||
+                       type == U_OTHER_SYMBOL || type == U_OTHER_NUMBER;
+        pc.text_punct[b] = (u >= 0x2010 && u <= 0x2026) || u == 0xAB || u == 0xBB || u == 0xA1 || u == 0xBF || u == 0xA0;
+      }
+      std::vector<float> prior(k_languages);
+      for (std::size_t l = 0; l < k_languages; ++l) prior[l] = page_prior(l, e->name);
+      data[g].pages.push_back(pc);
+      data[g].prior.push_back(std::move(prior));
+    }
+  });
+  return data[g];
+}
+
+// The group of a page and its index there; false if it is in none.
+bool find_in_groups(std::string_view name, std::size_t& g, std::size_t& i) {
+  for (g = 0; g < std::size(k_page_groups); ++g) {
+    const page_group_data& d = group_data(g);
+    for (i = 0; i < d.pages.size(); ++i)
+      if (d.pages[i].info->name == name) return true;
+  }
+  return false;
+}
+
+// ASCII letters count half: they choose the language, and on short texts full of names they
+// would outweigh the 8-bit letters that tell the code pages apart
+constexpr float k_ascii_weight = 0.5f;
+constexpr float k_letter_bonus = 10.0f;  // a letter of share e^-10 (0.005 %) scores 0
+constexpr float k_bad_weight = 3.0f;    // per implausibility (a symbol inside a word, "wOrd")
+constexpr float k_undefined_weight = 10.0f;  // per control or undefined byte
+constexpr float k_punct_bonus = 3.0f;  // per typographic punctuation mark (as a letter of share e^-7)
+
+// The sample's bytes as the review reads them: a histogram and where the 8-bit bytes are.
+struct review_sample {
+  const unsigned char* p = nullptr;
+  std::size_t n = 0;
+  std::size_t hist[256] = {};
+  std::vector<std::uint32_t> high;  // positions of bytes >= 0x80 (the first 2,048)
+};
+
+float page_score(const review_sample& s, const page_chars& pc, const std::vector<float>& prior,
+                 const std::vector<float>& ascii_score, const letter_model& lm, bool& listed) {
+  // implausibilities around the 8-bit bytes
+  float bad = 0;
+  auto kind_at = [&](std::size_t i) -> char_kind { return i < s.n ? pc.kind[s.p[i]] : ck_space; };
+  for (std::uint32_t i : s.high) {
+    const unsigned char b = s.p[i];
+    const char_kind k = pc.kind[b];
+    const char_kind prev = i ? kind_at(i - 1) : ck_space;
+    if (k == ck_undefined || k == ck_control) {
+      bad += k_undefined_weight;
+    } else if (is_letterish(k)) {
+      if (k == ck_upper && prev == ck_lower) bad += k_bad_weight;
+      if (k != ck_mark && i && is_letterish(prev) && prev != ck_mark) {
+        UScriptCode ps = s.p[i - 1] < 0x80 ? USCRIPT_LATIN : pc.script[s.p[i - 1]];
+        UScriptCode sc = pc.script[b];
+        if (ps != USCRIPT_COMMON && sc != USCRIPT_COMMON && ps != sc) bad += k_bad_weight;
+      }
+    } else if (pc.text_punct[b] && !(is_letterish(prev) && is_letterish(kind_at(i + 1)) && !word_internal(pc.lower[b]))) {
+      bad -= k_punct_bonus;  // quotes, dashes, an ellipsis, a no-break space: common in text
+    } else if (k == ck_symbol && (is_letterish(prev) || is_letterish(kind_at(i + 1)))) {
+      // a symbol or a fraction against a letter ("½ufs", "k›benhavn"); punctuation only inside a
+      // word (quotes and brackets stand against letters)
+      if (pc.symbol[b] || (is_letterish(prev) && is_letterish(kind_at(i + 1)) && !word_internal(pc.lower[b])))
+        bad += k_bad_weight;
+    }
+  }
+  // letters: the best language
+  float best = -1e30f;
+  for (std::size_t l = 0; l < k_languages; ++l) {
+    float v = ascii_score[l] + prior[l];
+    for (int b = 0x80; b < 256; ++b)
+      if (s.hist[b] && is_letterish(pc.kind[b])) v += s.hist[b] * (lm.lookup(l, pc.lower[b]) + k_letter_bonus);
+    if (v > best) {
+      best = v;
+      listed = prior[l] > k_unlisted_prior;
+    }
+  }
+  return best - bad;
+}
+
+bool decode_same(const review_sample& s, const page_chars& a, const page_chars& b) {
+  const sbcs_table* ta = get_sbcs_table(*a.info);
+  const sbcs_table* tb = get_sbcs_table(*b.info);
+  for (int x = 0x80; x < 256; ++x)
+    if (s.hist[x] && ta->map[x] != tb->map[x]) return false;
+  return true;
+}
+
+// The page of `name`'s group that reads the sample best, or `name` when none does clearly better.
+// An alternative that decodes the sample identically only needs to be preferred (the prior of
+// the language's web pages); one that decodes it differently must score `k_review_margin` more.
+constexpr float k_review_margin = 3.0f;
+constexpr float k_same_margin = 1.5f;
+constexpr float k_listed_margin = 6.0f;
+
+std::string_view review_single_byte(std::string_view sample, std::string_view name) {
+  std::size_t g, cur;
+  if (!find_in_groups(name, g, cur)) return name;
+  const page_group_data& d = group_data(g);
+  review_sample s;
+  s.p = reinterpret_cast<const unsigned char*>(sample.data());
+  s.n = std::min<std::size_t>(sample.size(), 16 * 1024);
+  // Letters inside markup (<html>, <p class=...>) say nothing of the text's language: the
+  // histogram skips tags.
+  for (std::size_t i = 0; i < s.n; ++i) {
+    if (s.p[i] == '<' && i + 1 < s.n && (s.p[i + 1] == '/' || s.p[i + 1] == '!' || (s.p[i + 1] | 0x20) >= 'a')) {
+      const void* end = std::memchr(s.p + i, '>', s.n - i);
+      if (end) {
+        i = static_cast<std::size_t>(static_cast<const unsigned char*>(end) - s.p);
+        continue;
+      }
+    }
+    ++s.hist[s.p[i]];
+    if (s.p[i] >= 0x80 && s.high.size() < 2048) s.high.push_back(static_cast<std::uint32_t>(i));
+  }
+  if (s.high.empty()) return name;
+  const letter_model& lm = get_letter_model();
+  std::vector<float> ascii_score(k_languages, 0.0f);
+  for (std::size_t l = 0; l < k_languages; ++l)
+    for (int b = 'A'; b <= 'z'; ++b)
+      if (s.hist[b] && ((b >= 'A' && b <= 'Z') || b >= 'a'))
+        ascii_score[l] += s.hist[b] * (lm.lookup(l, static_cast<char16_t>(b | 0x20)) + k_letter_bonus);
+  for (float& a : ascii_score) a *= k_ascii_weight;
+  std::vector<float> score(d.pages.size());
+  bool listed = false, cur_listed = false;
+  for (std::size_t i = 0; i < d.pages.size(); ++i)
+    score[i] = page_score(s, d.pages[i], d.prior[i], ascii_score, lm, i == cur ? cur_listed : listed);
+  // uchardet's answer is a page its best language's web pages used: overriding it takes more
+  const float margin = cur_listed ? k_listed_margin : k_review_margin;
+  std::size_t best = cur;
+  for (std::size_t i = 0; i < d.pages.size(); ++i) {
+    // Not to a page that reads 7-bit bytes as letters (VISCII): only uchardet may answer it.
+    if (i == cur || score[i] <= score[best] || !get_sbcs_table(*d.pages[i].info)->ascii_identity) continue;
+    const bool same = decode_same(s, d.pages[i], d.pages[cur]);
+    if (score[i] > score[cur] + (same ? k_same_margin : margin)) best = i;
+  }
+  return d.pages[best].info->name;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -564,6 +861,7 @@ bool check_detector_answer(const encoding_info& d, const sample_facts& f, std::s
     case family::cjk: {
       decode_check c = check_decoding(f.sample, d);
       conf = c.nonascii >= 20 ? 0.8f : 0.6f;
+      if (c.ok && c.nonascii < 256 && cjk_between_latin(f.sample, d)) return false;
       return !c.ok || c.replaced * 50 <= c.nonascii;
     }
     case family::single_byte: {
@@ -582,6 +880,7 @@ bool check_detector_answer(const encoding_info& d, const sample_facts& f, std::s
           }
         }
       }
+      name = review_single_byte(f.sample, name);
       return !c.ok || c.replaced * 100 <= c.nonascii;
     }
     case family::other: break;
@@ -676,7 +975,7 @@ bool content_guess(const sample_facts& f, encoding_result& r) {
   if (!f.has_nul) {
     sb_choice b = best_single_byte(f.sample);
     if (!b.name.empty() && b.p.nonascii >= 8 && b.p.bad_fraction() <= 0.05 && b.p.score() >= 0.5) {
-      r.name = b.name;
+      r.name = review_single_byte(f.sample, b.name);
       r.confidence = 0.3f;
       return true;
     }
