@@ -678,14 +678,25 @@ bool decode_same(const review_sample& s, const page_chars& a, const page_chars& 
 // The page of `name`'s group that reads the sample best, or `name` when none does clearly better.
 // An alternative that decodes the sample identically only needs to be preferred (the prior of
 // the language's web pages); one that decodes it differently must score `k_review_margin` more.
-constexpr float k_review_margin = 3.0f;
+constexpr float k_review_margin = 1.0f;
 constexpr float k_same_margin = 1.5f;
-constexpr float k_listed_margin = 6.0f;
+constexpr float k_listed_margin = 5.0f;
 
-std::string_view review_single_byte(std::string_view sample, std::string_view name) {
+std::string_view review_single_byte(std::string_view sample, std::string_view name, bool all_groups) {
   std::size_t g, cur;
   if (!find_in_groups(name, g, cur)) return name;
-  const page_group_data& d = group_data(g);
+  // the candidates: the pages of name's group, or of every group
+  std::vector<const page_chars*> pages;
+  std::vector<const std::vector<float>*> priors;
+  for (std::size_t k = 0; k < std::size(k_page_groups); ++k) {
+    if (!all_groups && k != g) continue;
+    const page_group_data& d = group_data(k);
+    if (k == g) cur += pages.size();
+    for (std::size_t i = 0; i < d.pages.size(); ++i) {
+      pages.push_back(&d.pages[i]);
+      priors.push_back(&d.prior[i]);
+    }
+  }
   review_sample s;
   s.p = reinterpret_cast<const unsigned char*>(sample.data());
   s.n = std::min<std::size_t>(sample.size(), 16 * 1024);
@@ -710,20 +721,25 @@ std::string_view review_single_byte(std::string_view sample, std::string_view na
       if (s.hist[b] && ((b >= 'A' && b <= 'Z') || b >= 'a'))
         ascii_score[l] += s.hist[b] * (lm.lookup(l, static_cast<char16_t>(b | 0x20)) + k_letter_bonus);
   for (float& a : ascii_score) a *= k_ascii_weight;
-  std::vector<float> score(d.pages.size());
-  bool listed = false, cur_listed = false;
-  for (std::size_t i = 0; i < d.pages.size(); ++i)
-    score[i] = page_score(s, d.pages[i], d.prior[i], ascii_score, lm, i == cur ? cur_listed : listed);
+  std::vector<float> score(pages.size());
+  std::vector<char> listed(pages.size());
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    bool l = false;
+    score[i] = page_score(s, *pages[i], *priors[i], ascii_score, lm, l);
+    listed[i] = l;
+  }
+  const bool cur_listed = listed[cur];
   // uchardet's answer is a page its best language's web pages used: overriding it takes more
   const float margin = cur_listed ? k_listed_margin : k_review_margin;
   std::size_t best = cur;
-  for (std::size_t i = 0; i < d.pages.size(); ++i) {
+  for (std::size_t i = 0; i < pages.size(); ++i) {
     // Not to a page that reads 7-bit bytes as letters (VISCII): only uchardet may answer it.
-    if (i == cur || score[i] <= score[best] || !get_sbcs_table(*d.pages[i].info)->ascii_identity) continue;
-    const bool same = decode_same(s, d.pages[i], d.pages[cur]);
+    // Only to a page that the best language of its reading used on the web.
+    if (i == cur || score[i] <= score[best] || !listed[i] || !get_sbcs_table(*pages[i]->info)->ascii_identity) continue;
+    const bool same = decode_same(s, *pages[i], *pages[cur]);
     if (score[i] > score[cur] + (same ? k_same_margin : margin)) best = i;
   }
-  return d.pages[best].info->name;
+  return pages[best]->info->name;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -880,7 +896,7 @@ bool check_detector_answer(const encoding_info& d, const sample_facts& f, std::s
           }
         }
       }
-      name = review_single_byte(f.sample, name);
+      name = review_single_byte(f.sample, name, name != d.name);
       return !c.ok || c.replaced * 100 <= c.nonascii;
     }
     case family::other: break;
@@ -975,7 +991,7 @@ bool content_guess(const sample_facts& f, encoding_result& r) {
   if (!f.has_nul) {
     sb_choice b = best_single_byte(f.sample);
     if (!b.name.empty() && b.p.nonascii >= 8 && b.p.bad_fraction() <= 0.05 && b.p.score() >= 0.5) {
-      r.name = review_single_byte(f.sample, b.name);
+      r.name = review_single_byte(f.sample, b.name, true);
       r.confidence = 0.3f;
       return true;
     }
