@@ -22,7 +22,11 @@ a real page in that code page could not contain them). A cut legacy sample that 
 byte >= 0x80 and, for ISO-2022-JP, no ESC) is no test of a legacy encoding and is not written; the
 counts of such skips are printed.
 
-usage: scripts/make-encoding-devset.py [--train DIR] [--per N] [--langs a,b,c] OUT_DIR
+usage: scripts/make-encoding-devset.py [--train DIR] [--per N] [--langs a,b,c] [--seed S] OUT_DIR
+
+/tmp/encdev (the default draw) is the development set the detector's few weights were chosen on;
+--seed 2 draws other texts of the same lines, a check that the figures are not an artefact of
+that draw.
 """
 
 import argparse
@@ -214,6 +218,7 @@ def main():
     ap.add_argument("--per", type=int, default=10, help="samples per language, charset, length and form")
     ap.add_argument("--langs", default="", help="comma-separated subset of languages")
     ap.add_argument("--no-unicode", action="store_true", help="legacy code pages only")
+    ap.add_argument("--seed", default="", help="another draw of texts (default: the language code alone seeds)")
     a = ap.parse_args()
 
     langs = [l for l in a.langs.split(",") if l] or sorted(LEGACY)
@@ -241,7 +246,7 @@ def main():
         for cs in charsets:
             enc = Iconv(iconv_name(cs))
             subst = SUBSTITUTE.get((lang, cs), {})
-            rng = random.Random(lang)  # the same starts for every charset of a language
+            rng = random.Random(f"{a.seed}:{lang}" if a.seed else lang)  # the same starts for every charset
             counts = {n: 0 for n in LENGTHS}
             tries = 0
             while min(counts.values()) < a.per and tries < 200 * a.per * len(LENGTHS):

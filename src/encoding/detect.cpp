@@ -305,9 +305,9 @@ decode_check check_decoding(std::string_view sample, const encoding_info& e) {
   return d;
 }
 
-// True when most ideographs and syllables of the decoding stand alone between Latin letters
-// ("g象ddi"): single 8-bit letters of a Latin text read as a double-byte encoding, not CJK text,
-// which runs its characters together.
+// True when most ideographs and syllables of the decoding touch a Latin letter ("g象ddi"): single
+// 8-bit letters of a Latin text read as a double-byte encoding, not CJK text, which runs its
+// characters together.
 bool cjk_between_latin(std::string_view sample, const encoding_info& e) {
   utf8_converter c;
   if (c.open(e.name) != status::ok) return false;
@@ -321,7 +321,7 @@ bool cjk_between_latin(std::string_view sample, const encoding_info& e) {
   auto step = [&](char32_t u) {
     if (prev >= 0x2E80) {
       ++wide;
-      if (latin(prev2) && latin(u)) ++alone;
+      if (latin(prev2) || latin(u)) ++alone;
     }
     prev2 = prev;
     prev = u;
@@ -481,6 +481,7 @@ struct language_letters {
   const char* code;
   const char* pages;  // comma-separated, most used first
   std::uint16_t offset, count;  // slice of k_letter_logp
+  std::uint16_t pair_offset, pair_count;  // slice of k_pair_keys and k_pair_pmi
 };
 #include "letter_tables.inc"
 
@@ -505,10 +506,14 @@ constexpr std::span<const std::string_view> k_page_groups[] = {k_latin_pages, k_
 // (-128 = not seen: the floor).
 constexpr std::size_t k_dense = 0x800;
 constexpr float k_floor_logp = -14.0f;
+// s and t with comma below are the cedilla letters of the legacy code pages (Romanian)
+inline char16_t fold_letter(char16_t u) {
+  if (u == 0x0219) return 0x015F;
+  if (u == 0x021B) return 0x0163;
+  return u;
+}
 inline std::size_t dense_index(char16_t u) {
-  // s and t with comma below are the cedilla letters of the legacy code pages (Romanian)
-  if (u == 0x0219) u = 0x015F;
-  else if (u == 0x021B) u = 0x0163;
+  u = fold_letter(u);
   if (u < 0x700) return u;
   if (u >= 0x1E00 && u < 0x1F00) return 0x700 + (u - 0x1E00);
   return k_dense;
@@ -537,6 +542,19 @@ const letter_model& get_letter_model() {
     return lm;
   }();
   return *m;
+}
+
+// How much more often the language writes x next to y than chance would (pointwise mutual
+// information, nats); a pair it never writes (or once) scores k_unseen_pair.
+constexpr float k_unseen_pair = -3.0f;
+float pair_pmi(std::size_t l, char16_t x, char16_t y) {
+  const language_letters& ll = k_language_letters[l];
+  const std::uint32_t* first = k_pair_keys + ll.pair_offset;
+  const std::uint32_t* last = first + ll.pair_count;
+  const std::uint32_t key = static_cast<std::uint32_t>(x) << 16 | y;
+  const std::uint32_t* it = std::lower_bound(first, last, key);
+  if (it == last || *it != key) return k_unseen_pair;
+  return k_pair_pmi[it - k_pair_keys] / 8.0f;
 }
 
 // What a code page makes of each byte, computed once per page.
@@ -612,11 +630,13 @@ bool find_in_groups(std::string_view name, std::size_t& g, std::size_t& i) {
 
 // ASCII letters count half: they choose the language, and on short texts full of names they
 // would outweigh the 8-bit letters that tell the code pages apart
-constexpr float k_ascii_weight = 0.5f;
+constexpr float k_ascii_weight = 0.75f;
 constexpr float k_letter_bonus = 10.0f;  // a letter of share e^-10 (0.005 %) scores 0
-constexpr float k_bad_weight = 3.0f;    // per implausibility (a symbol inside a word, "wOrd")
+constexpr float k_bad_weight = 5.0f;    // per implausibility (a symbol inside a word, "wOrd")
 constexpr float k_undefined_weight = 10.0f;  // per control or undefined byte
-constexpr float k_punct_bonus = 3.0f;  // per typographic punctuation mark (as a letter of share e^-7)
+constexpr float k_punct_bonus = 3.0f;
+constexpr float k_pair_weight = 1.0f;       // per pair an 8-bit letter forms (two per letter)
+constexpr std::size_t k_pair_positions = 256;  // 8-bit bytes whose pairs are scored  // per typographic punctuation mark (as a letter of share e^-7)
 
 // The sample's bytes as the review reads them: a histogram and where the 8-bit bytes are.
 struct review_sample {
@@ -654,11 +674,43 @@ float page_score(const review_sample& s, const page_chars& pc, const std::vector
     }
   }
   // letters: the best language
-  float best = -1e30f;
+  // letters one by one: the two best languages
+  float top[2] = {-1e30f, -1e30f};
+  std::size_t top_lang[2] = {0, 0};
   for (std::size_t l = 0; l < k_languages; ++l) {
     float v = ascii_score[l] + prior[l];
     for (int b = 0x80; b < 256; ++b)
       if (s.hist[b] && is_letterish(pc.kind[b])) v += s.hist[b] * (lm.lookup(l, pc.lower[b]) + k_letter_bonus);
+    if (v > top[0]) {
+      top[1] = top[0], top_lang[1] = top_lang[0];
+      top[0] = v, top_lang[0] = l;
+    } else if (v > top[1]) {
+      top[1] = v, top_lang[1] = l;
+    }
+  }
+  // then the pairs the 8-bit letters form with their neighbours, for those two
+  auto stream_char = [&](std::size_t i) -> char16_t {  // 0: a combining mark (no pair)
+    if (i >= s.n) return u' ';
+    const unsigned char c = s.p[i];
+    if (c < 0x80) return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ? static_cast<char16_t>(c | 0x20) : u' ';
+    const char_kind k = pc.kind[c];
+    if (k == ck_mark) return 0;
+    return is_letterish(k) ? fold_letter(pc.lower[c]) : u' ';
+  };
+  float best = -1e30f;
+  for (int t = 0; t < 2; ++t) {
+    const std::size_t l = top_lang[t];
+    float v = top[t];
+    std::size_t scored = 0;
+    for (std::uint32_t i : s.high) {
+      if (++scored > k_pair_positions) break;
+      const char16_t c = stream_char(i);
+      if (c == 0 || c == u' ') continue;
+      const char16_t prev = i ? stream_char(i - 1) : u' ';
+      const char16_t next = stream_char(i + 1);
+      if (prev) v += k_pair_weight * pair_pmi(l, prev, c);
+      if (next) v += k_pair_weight * pair_pmi(l, c, next);
+    }
     if (v > best) {
       best = v;
       listed = prior[l] > k_unlisted_prior;
@@ -680,7 +732,7 @@ bool decode_same(const review_sample& s, const page_chars& a, const page_chars& 
 // the language's web pages); one that decodes it differently must score `k_review_margin` more.
 constexpr float k_review_margin = 1.0f;
 constexpr float k_same_margin = 1.5f;
-constexpr float k_listed_margin = 5.0f;
+constexpr float k_listed_margin = 3.0f;
 
 std::string_view review_single_byte(std::string_view sample, std::string_view name, bool all_groups) {
   std::size_t g, cur;
@@ -971,7 +1023,7 @@ bool structural_guess(sample_facts& f, encoding_result& r) {
 // bytes make it plausible; else ASCII for 7-bit bytes; else the single-byte encoding that makes
 // the best words, if it makes good ones. Sets r's name and confidence and returns true if one
 // of them decides.
-bool content_guess(const sample_facts& f, encoding_result& r) {
+bool content_guess(const sample_facts& f, std::string_view fallback, encoding_result& r) {
   // 5. uchardet, checked against the bytes.
   r.detector_answer = run_uchardet(f.sample.data(), f.sample.size());
   const encoding_info* d = find_encoding(r.detector_answer);
@@ -994,6 +1046,16 @@ bool content_guess(const sample_facts& f, encoding_result& r) {
       r.name = review_single_byte(f.sample, b.name, true);
       r.confidence = 0.3f;
       return true;
+    }
+    // Too few 8-bit bytes to make words of (a short text): a page whose letters and pairs a
+    // language writes clearly better than the fallback's reading (when that is windows-1252).
+    if (fallback == "windows-1252") {
+      std::string_view reviewed = review_single_byte(f.sample, fallback, true);
+      if (reviewed != fallback) {
+        r.name = reviewed;
+        r.confidence = 0.2f;
+        return true;
+      }
     }
   }
   return false;
@@ -1047,10 +1109,11 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
   if (declared_encoding(bytes, options, http, f, r)) return r;
   // 4. Structure; 5. uchardet, checked against the bytes; 6. the best single-byte encoding.
   r.source = encoding_source::detected;
-  if (structural_guess(f, r) || content_guess(f, r)) return r;
-  // 7. Fallback.
   std::string_view fb = canonical_encoding_name(options.fallback);
-  r.name = fb.empty() ? std::string_view("windows-1252") : fb;
+  if (fb.empty()) fb = "windows-1252";
+  if (structural_guess(f, r) || content_guess(f, fb, r)) return r;
+  // 7. Fallback.
+  r.name = fb;
   r.source = encoding_source::fallback;
   r.confidence = 0.1f;
   return r;
