@@ -587,6 +587,9 @@ float page_prior(std::size_t l, std::string_view name) {
 struct page_group_data {
   std::vector<page_chars> pages;
   std::vector<std::vector<float>> prior;  // [page][language]
+  // [page]: a page some language's web used, reading 7-bit bytes as ASCII: one the review may
+  // choose (the others are only kept when uchardet answers them)
+  std::vector<char> choosable;
 };
 
 const page_group_data& group_data(std::size_t g) {
@@ -610,7 +613,12 @@ const page_group_data& group_data(std::size_t g) {
         pc.text_punct[b] = (u >= 0x2010 && u <= 0x2026) || u == 0xAB || u == 0xBB || u == 0xA1 || u == 0xBF || u == 0xA0;
       }
       std::vector<float> prior(k_languages);
-      for (std::size_t l = 0; l < k_languages; ++l) prior[l] = page_prior(l, e->name);
+      bool used = false;
+      for (std::size_t l = 0; l < k_languages; ++l) {
+        prior[l] = page_prior(l, e->name);
+        used |= prior[l] > k_unlisted_prior;
+      }
+      data[g].choosable.push_back(used && t->ascii_identity);
       data[g].pages.push_back(pc);
       data[g].prior.push_back(std::move(prior));
     }
@@ -636,7 +644,9 @@ constexpr float k_bad_weight = 5.0f;    // per implausibility (a symbol inside a
 constexpr float k_undefined_weight = 10.0f;  // per control or undefined byte
 constexpr float k_punct_bonus = 3.0f;
 constexpr float k_pair_weight = 1.0f;       // per pair an 8-bit letter forms (two per letter)
-constexpr std::size_t k_pair_positions = 256;  // 8-bit bytes whose pairs are scored  // per typographic punctuation mark (as a letter of share e^-7)
+constexpr std::size_t k_pair_positions = 64;  // 8-bit bytes whose pairs are scored
+constexpr float k_pair_reach = 40.0f;
+constexpr float k_max_letter_logp = 0.0f;  // a bound: no letter's log share exceeds 0 (priors are <= 0 too)  // readings this far behind on letters are not paired  // per typographic punctuation mark (as a letter of share e^-7)
 
 // The sample's bytes as the review reads them: a histogram and where the 8-bit bytes are.
 struct review_sample {
@@ -644,12 +654,23 @@ struct review_sample {
   std::size_t n = 0;
   std::size_t hist[256] = {};
   std::vector<std::uint32_t> high;  // positions of bytes >= 0x80 (the first 2,048)
+  std::vector<std::uint8_t> present;  // the distinct bytes >= 0x80
+  std::vector<std::size_t> by_ascii;  // languages, best ASCII letter score first
 };
 
-float page_score(const review_sample& s, const page_chars& pc, const std::vector<float>& prior,
-                 const std::vector<float>& ascii_score, const letter_model& lm, bool& listed) {
+// A page's reading of the sample, letter by letter: its two best languages.
+struct page_reading {
+  float bad = 0;                       // implausibilities (controls, symbols inside words, ...)
+  float top[2] = {-1e30f, -1e30f};     // ASCII letters + 8-bit letters + prior, of...
+  std::size_t top_lang[2] = {0, 0};    // ...these two languages
+  float letters_score() const { return top[0] - bad; }
+};
+
+page_reading read_letters(const review_sample& s, const page_chars& pc, const std::vector<float>& prior,
+                          const std::vector<float>& ascii_score, const letter_model& lm) {
+  page_reading r;
   // implausibilities around the 8-bit bytes
-  float bad = 0;
+  float& bad = r.bad;
   auto kind_at = [&](std::size_t i) -> char_kind { return i < s.n ? pc.kind[s.p[i]] : ck_space; };
   for (std::uint32_t i : s.high) {
     const unsigned char b = s.p[i];
@@ -673,14 +694,23 @@ float page_score(const review_sample& s, const page_chars& pc, const std::vector
         bad += k_bad_weight;
     }
   }
-  // letters: the best language
   // letters one by one: the two best languages
-  float top[2] = {-1e30f, -1e30f};
-  std::size_t top_lang[2] = {0, 0};
-  for (std::size_t l = 0; l < k_languages; ++l) {
+  std::uint8_t letters[128];  // the 8-bit bytes of the sample that this page reads as letters
+  std::size_t n_letters = 0;
+  for (std::uint8_t b : s.present)
+    if (is_letterish(pc.kind[b])) letters[n_letters++] = b;
+  float* top = r.top;
+  std::size_t* top_lang = r.top_lang;
+  std::size_t letter_bytes = 0;
+  for (std::size_t j = 0; j < n_letters; ++j) letter_bytes += s.hist[letters[j]];
+  // languages by their ASCII letters, best first: once a language cannot reach the second best
+  // even if every 8-bit letter were its commonest, neither can the rest
+  const float most = static_cast<float>(letter_bytes) * (k_letter_bonus + k_max_letter_logp);
+  for (std::size_t l : s.by_ascii) {
+    if (ascii_score[l] + most < top[1]) break;
     float v = ascii_score[l] + prior[l];
-    for (int b = 0x80; b < 256; ++b)
-      if (s.hist[b] && is_letterish(pc.kind[b])) v += s.hist[b] * (lm.lookup(l, pc.lower[b]) + k_letter_bonus);
+    for (std::size_t j = 0; j < n_letters; ++j)
+      v += s.hist[letters[j]] * (lm.lookup(l, pc.lower[letters[j]]) + k_letter_bonus);
     if (v > top[0]) {
       top[1] = top[0], top_lang[1] = top_lang[0];
       top[0] = v, top_lang[0] = l;
@@ -688,7 +718,13 @@ float page_score(const review_sample& s, const page_chars& pc, const std::vector
       top[1] = v, top_lang[1] = l;
     }
   }
-  // then the pairs the 8-bit letters form with their neighbours, for those two
+  return r;
+}
+
+// The reading's score with the pairs its 8-bit letters form with their neighbours, for its two
+// best languages; `listed`: the page is one that the best of them used on the web.
+float score_pairs(const review_sample& s, const page_chars& pc, const std::vector<float>& prior,
+                  const page_reading& r, bool& listed) {
   auto stream_char = [&](std::size_t i) -> char16_t {  // 0: a combining mark (no pair)
     if (i >= s.n) return u' ';
     const unsigned char c = s.p[i];
@@ -699,8 +735,8 @@ float page_score(const review_sample& s, const page_chars& pc, const std::vector
   };
   float best = -1e30f;
   for (int t = 0; t < 2; ++t) {
-    const std::size_t l = top_lang[t];
-    float v = top[t];
+    const std::size_t l = r.top_lang[t];
+    float v = r.top[t];
     std::size_t scored = 0;
     for (std::uint32_t i : s.high) {
       if (++scored > k_pair_positions) break;
@@ -716,14 +752,14 @@ float page_score(const review_sample& s, const page_chars& pc, const std::vector
       listed = prior[l] > k_unlisted_prior;
     }
   }
-  return best - bad;
+  return best - r.bad;
 }
 
 bool decode_same(const review_sample& s, const page_chars& a, const page_chars& b) {
   const sbcs_table* ta = get_sbcs_table(*a.info);
   const sbcs_table* tb = get_sbcs_table(*b.info);
-  for (int x = 0x80; x < 256; ++x)
-    if (s.hist[x] && ta->map[x] != tb->map[x]) return false;
+  for (std::uint8_t x : s.present)
+    if (ta->map[x] != tb->map[x]) return false;
   return true;
 }
 
@@ -743,8 +779,12 @@ std::string_view review_single_byte(std::string_view sample, std::string_view na
   for (std::size_t k = 0; k < std::size(k_page_groups); ++k) {
     if (!all_groups && k != g) continue;
     const page_group_data& d = group_data(k);
-    if (k == g) cur += pages.size();
     for (std::size_t i = 0; i < d.pages.size(); ++i) {
+      if (k == g && i == cur) {
+        cur = pages.size();
+      } else if (!d.choosable[i]) {
+        continue;
+      }
       pages.push_back(&d.pages[i]);
       priors.push_back(&d.prior[i]);
     }
@@ -766,6 +806,8 @@ std::string_view review_single_byte(std::string_view sample, std::string_view na
     if (s.p[i] >= 0x80 && s.high.size() < 2048) s.high.push_back(static_cast<std::uint32_t>(i));
   }
   if (s.high.empty()) return name;
+  for (int b = 0x80; b < 0x100; ++b)
+    if (s.hist[b]) s.present.push_back(static_cast<std::uint8_t>(b));
   const letter_model& lm = get_letter_model();
   std::vector<float> ascii_score(k_languages, 0.0f);
   for (std::size_t l = 0; l < k_languages; ++l)
@@ -773,11 +815,32 @@ std::string_view review_single_byte(std::string_view sample, std::string_view na
       if (s.hist[b] && ((b >= 'A' && b <= 'Z') || b >= 'a'))
         ascii_score[l] += s.hist[b] * (lm.lookup(l, static_cast<char16_t>(b | 0x20)) + k_letter_bonus);
   for (float& a : ascii_score) a *= k_ascii_weight;
-  std::vector<float> score(pages.size());
-  std::vector<char> listed(pages.size());
+  s.by_ascii.resize(k_languages);
+  for (std::size_t l = 0; l < k_languages; ++l) s.by_ascii[l] = l;
+  std::stable_sort(s.by_ascii.begin(), s.by_ascii.end(),
+                   [&](std::size_t a, std::size_t b) { return ascii_score[a] > ascii_score[b]; });
+  std::vector<page_reading> readings(pages.size());
+  float best_letters = -1e30f;
   for (std::size_t i = 0; i < pages.size(); ++i) {
+    readings[i] = read_letters(s, *pages[i], *priors[i], ascii_score, lm);
+    best_letters = std::max(best_letters, readings[i].letters_score());
+  }
+  // Pairs only for the readings within reach of the best one on letters alone (a long text in
+  // one script leaves one); the others are out.
+  std::size_t in_reach = 0;
+  for (const page_reading& r : readings) in_reach += r.letters_score() >= best_letters - k_pair_reach;
+  std::vector<float> score(pages.size(), -1e30f);
+  std::vector<char> listed(pages.size(), 0);
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    const page_reading& r = readings[i];
+    if (r.letters_score() < best_letters - k_pair_reach) continue;
     bool l = false;
-    score[i] = page_score(s, *pages[i], *priors[i], ascii_score, lm, l);
+    if (in_reach > 1) {
+      score[i] = score_pairs(s, *pages[i], *priors[i], r, l);
+    } else {
+      score[i] = r.letters_score();
+      l = (*priors[i])[r.top_lang[0]] > k_unlisted_prior;
+    }
     listed[i] = l;
   }
   const bool cur_listed = listed[cur];
@@ -785,9 +848,10 @@ std::string_view review_single_byte(std::string_view sample, std::string_view na
   const float margin = cur_listed ? k_listed_margin : k_review_margin;
   std::size_t best = cur;
   for (std::size_t i = 0; i < pages.size(); ++i) {
-    // Not to a page that reads 7-bit bytes as letters (VISCII): only uchardet may answer it.
-    // Only to a page that the best language of its reading used on the web.
-    if (i == cur || score[i] <= score[best] || !listed[i] || !get_sbcs_table(*pages[i]->info)->ascii_identity) continue;
+    // Only to a page that the best language of its reading used on the web (the candidates are
+    // pages some language used, reading 7-bit bytes as ASCII: not VISCII, which only uchardet
+    // may answer).
+    if (i == cur || score[i] <= score[best] || !listed[i]) continue;
     const bool same = decode_same(s, *pages[i], *pages[cur]);
     if (score[i] > score[cur] + (same ? k_same_margin : margin)) best = i;
   }
