@@ -100,9 +100,10 @@ unit_info classify(char32_t u) {
   if (u == 0xFEFF) return {k_punct, g_none};
   if (u < 0xFF00) return {k_other, g_none};
   if (u < 0xFFF0) return {k_cjk_mark, g_cjk};  // fullwidth forms
-  if (u >= 0xFFFE) return {k_invalid, g_none};
-  if (u < 0x10000) return {k_other, g_none};
-  if (u <= 0x10FFFF) return {k_punct, g_none};  // supplementary planes: emoji, rare CJK
+  if (u < 0xFFFE) return {k_other, g_none};
+  if (u < 0x10000) return {k_invalid, g_none};
+  if (u >= 0x20000 && u < 0x40000) return {k_cjk, g_cjk};  // CJK extensions B..H
+  if (u <= 0x10FFFF) return {k_punct, g_none};  // supplementary planes: emoji, historic scripts
   return {k_invalid, g_none};
 }
 
@@ -118,7 +119,9 @@ struct wide_stats {
     ++units;
     ++cls[i.cls];
     ++group[i.group];
-    if (u > 0xFF && u < 0x10000 && (u & 0xFF) == 0) ++zero_low;
+    // (Hangul syllables U+xx00 are common: 가 U+AC00, 대 U+B300; ASCII in the wrong byte order
+    // never makes one)
+    if (u > 0xFF && u < 0x10000 && (u & 0xFF) == 0 && !(u >= 0xAC00 && u <= 0xD7A3)) ++zero_low;
     if (u >= 0x2020 && u <= 0x7E7E && (u & 0xFF) >= 0x20 && (u & 0xFF) <= 0x7E) ++printable_pairs;
     if ((u >= 0x2010 && u <= 0x2027) || (u >= 0x2030 && u <= 0x203B)) ++common_punct;
   }
@@ -214,6 +217,10 @@ double wide_plausibility(const wide_stats& s) {
   // punctuation or kana, which a legacy CJK encoding read as UTF-16 does not produce.
   // Text in a legacy 8-bit encoding read as UTF-16 gives U+20xx units from a space before a
   // letter; CJK text uses only the common dashes, quotes and ellipses of that block.
+  // Thai, Lao, Khmer and Burmese are written without spaces too: their units in UTF-16 put a
+  // control byte (0E, 17, 10) at every other place, which no 8-bit text does.
+  for (int g : {g_thai, g_lao, g_khmer, g_myanmar})
+    if (n >= 8 && s.group[g] * 10 >= n * 9 && s.cls[k_letter] * 10 >= n * 9) return static_cast<double>(s.group[g]) / n;
   const std::size_t cjk = s.cls[k_cjk] + s.cls[k_cjk_mark];
   const std::size_t odd_punct = s.cls[k_punct] - s.common_punct;
   if (n < 4 || (cjk + s.common_punct) * 10 < n * 9 || odd_punct * 20 > n || s.cls[k_cjk_mark] == 0 ||
@@ -883,6 +890,17 @@ struct sample_facts {
   bool ascii_only() const { return utf8.nonascii_bytes == 0; }
 };
 
+// More than a quarter of the first 4 KB are C0 controls other than whitespace and ESC.
+bool mostly_controls(std::string_view sample) {
+  const std::size_t n = std::min<std::size_t>(sample.size(), 4096);
+  std::size_t c = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<unsigned char>(sample[i]);
+    c += b < 0x20 && (b < 0x09 || b > 0x0D) && b != 0x1B;
+  }
+  return n >= 8 && c * 4 > n;
+}
+
 float utf8_confidence(const utf8_stats& s) {
   if (s.multibyte >= 3) return 0.999f;
   if (s.multibyte == 2) return 0.99f;
@@ -1054,8 +1072,10 @@ bool declared_encoding(std::string_view bytes, const encoding_options& options, 
 // Step 4 of detect_encoding, structure: UTF-32/UTF-16 without BOM, then UTF-8 and ASCII. Sets
 // r's name and confidence and returns true if the structure decides.
 bool structural_guess(sample_facts& f, encoding_result& r) {
-  // (Valid multi-byte UTF-8 without NUL bytes is never UTF-16 text: skip the UTF-16 analysis.)
-  if (f.has_nul || (!f.ascii_only() && !f.utf8_valid_multibyte())) {
+  // (Valid multi-byte UTF-8 without NUL bytes is never UTF-16 text: skip the UTF-16 analysis.
+  // 7-bit bytes are text unless a quarter of them are controls other than whitespace and ESC:
+  // Thai or Lao in UTF-16 without spaces.)
+  if (f.has_nul || (!f.ascii_only() && !f.utf8_valid_multibyte()) || (f.ascii_only() && mostly_controls(f.sample))) {
     const wide_guess& w = f.wide_guess_();
     if (!w.name.empty() && (w.nul_pattern || !f.utf8_valid_multibyte())) {
       r.name = w.name;

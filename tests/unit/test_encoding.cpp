@@ -644,3 +644,52 @@ TEST_CASE("a Latin text with a few 8-bit letters is not read as a double-byte CJ
   CHECK(detect_encoding(data_file("zh.big5.txt")).name == "big5");
   CHECK(detect_encoding(data_file("zh.gb18030.txt")).name == "gb18030");
 }
+
+namespace {
+
+// UTF-8 (valid) as UTF-16 without BOM.
+std::string utf16_of(std::string_view utf8, bool be) {
+  std::string out;
+  auto put = [&](char32_t u) {
+    const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
+    if (be) out += hi, out += lo;
+    else out += lo, out += hi;
+  };
+  for (std::size_t i = 0; i < utf8.size();) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    const int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    char32_t u = len == 1 ? c : c & (0x7F >> len);
+    for (int k = 1; k < len; ++k) u = u << 6 | (static_cast<unsigned char>(utf8[i + k]) & 0x3F);
+    i += static_cast<std::size_t>(len);
+    if (u >= 0x10000) {
+      put(0xD800 + ((u - 0x10000) >> 10));
+      put(0xDC00 + ((u - 0x10000) & 0x3FF));
+    } else {
+      put(u);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("UTF-16 without BOM: Hangul syllables U+xx00, supplementary ideographs, Thai without spaces") {
+  const char* texts[] = {
+      // 가 (U+AC00) and 대 (U+B300) end in a zero byte, as ASCII in the wrong byte order does
+      "가게 대표가 저 가방을 가져갔다. 대체로 가격이 대단히 비싸다.",
+      // 𣬠 𣬶 (U+23B20, U+23B36): surrogate pairs, ideographs of CJK extension B
+      "我不喜歡假陽具，我更偏愛真的𣬠𣬶。\n这个句子是什么意思？\n",
+      // Thai without a space: every other byte is 0E, no byte is NUL or >= 0x80
+      "เธอนี่แขวะฉันเรื่องเสื้อผ้าตลอดเวลา",
+  };
+  for (const char* t : texts)
+    for (bool be : {false, true}) {
+      CAPTURE(t, be);
+      const std::string bytes = utf16_of(t, be);
+      const encoding_result r = detect_encoding(bytes);
+      CHECK(r.name == (be ? "utf-16be" : "utf-16le"));
+      CHECK(to_utf8(bytes, r.name) == t);
+    }
+  // 7-bit text with a few control bytes stays ASCII.
+  CHECK(detect_encoding("plain text\x01 with \x02 two controls"s).name == "ascii");
+}
