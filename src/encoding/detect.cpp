@@ -890,9 +890,10 @@ struct sample_facts {
   bool ascii_only() const { return utf8.nonascii_bytes == 0; }
 };
 
-// More than a quarter of the first 4 KB are C0 controls other than whitespace and ESC.
+// More than a quarter of the first 64 bytes are C0 controls other than whitespace and ESC (UTF-16
+// has them from its first unit on; a short look keeps 7-bit input fast).
 bool mostly_controls(std::string_view sample) {
-  const std::size_t n = std::min<std::size_t>(sample.size(), 4096);
+  const std::size_t n = std::min<std::size_t>(sample.size(), 64);
   std::size_t c = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto b = static_cast<unsigned char>(sample[i]);
@@ -1133,9 +1134,10 @@ bool content_guess(const sample_facts& f, std::string_view fallback, encoding_re
     }
     // Too few 8-bit bytes to make words of (a short text): a page whose letters and pairs a
     // language writes clearly better than the fallback's reading (when that is windows-1252).
-    if (fallback == "windows-1252") {
-      std::string_view reviewed = review_single_byte(f.sample, fallback, true);
-      if (reviewed != fallback) {
+    std::string_view fb = canonical_encoding_name(fallback);
+    if (fb.empty() || fb == "windows-1252") {
+      std::string_view reviewed = review_single_byte(f.sample, "windows-1252", true);
+      if (reviewed != "windows-1252") {
         r.name = reviewed;
         r.confidence = 0.2f;
         return true;
@@ -1193,11 +1195,10 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
   if (declared_encoding(bytes, options, http, f, r)) return r;
   // 4. Structure; 5. uchardet, checked against the bytes; 6. the best single-byte encoding.
   r.source = encoding_source::detected;
-  std::string_view fb = canonical_encoding_name(options.fallback);
-  if (fb.empty()) fb = "windows-1252";
-  if (structural_guess(f, r) || content_guess(f, fb, r)) return r;
+  if (structural_guess(f, r) || content_guess(f, options.fallback, r)) return r;
   // 7. Fallback.
-  r.name = fb;
+  std::string_view fb = canonical_encoding_name(options.fallback);
+  r.name = fb.empty() ? std::string_view("windows-1252") : fb;
   r.source = encoding_source::fallback;
   r.confidence = 0.1f;
   return r;
