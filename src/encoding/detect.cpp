@@ -476,9 +476,10 @@ sb_choice best_single_byte(std::string_view sample) {
 // guessing between close code pages (windows-1250 / iso-8859-2, windows-1257 / windows-1252,
 // koi8-r / koi8-u, ...). Each candidate decodes the sample; its score is the best, over the
 // languages written in legacy code pages, of how likely that language writes the letters the
-// decoding gives (letter frequencies counted on training text, gen_letter_tables.py) plus a prior
-// for the code pages the language's pages on the web used, minus what makes poor words (controls,
-// undefined bytes, symbols inside words, case flips, two scripts in a word).
+// decoding gives and the pairs its 8-bit letters form with their neighbours (counted on training
+// text by gen_letter_tables.py), plus a prior for the code pages the language's pages on the web
+// used, minus what makes poor words (controls, undefined bytes, symbols inside words, case flips,
+// two scripts in a word). docs/encoding.md, "Review of close code pages", gives the weights.
 
 struct letter_logp {
   char16_t cp;
