@@ -332,3 +332,53 @@ TEST_CASE("peers: fastText wrapper keeps lines aligned and maps codes (fake fast
   CHECK(o.out == "en\n_\nnb\n_\ngsw\nsh\n");
   CHECK(sh("bash " + q(script) + " /nonexistent/model.ftz").status == 1);
 }
+
+TEST_CASE("encoding: the synthetic dev set generator and --breakdown on a small training set") {
+  // A training directory of two languages, written here: Polish (windows-1250, iso-8859-2) and
+  // Greek (windows-1253, iso-8859-7); the generator adds UTF-8 and UTF-16LE/BE of each text.
+  const fs::path dir = scratch() / "devset";
+  fs::remove_all(dir);
+  const fs::path train = dir / "train";
+  fs::create_directories(train);
+  {
+    std::ofstream pl(train / "pl.txt", std::ios::binary), el(train / "el.txt", std::ios::binary);
+    for (int i = 0; i < 200; ++i) {  // the generator draws from the last 30 % of the lines
+      pl << "Ślusarz " << i << " powiedział, że zażółć gęślą jaźń to zdanie, które ma wszystkie litery.\n";
+      el << "Ο σιδεράς " << i << " είπε ότι η Αθήνα ξυπνά νωρίς και το λιμάνι γεμίζει πλοία.\n";
+    }
+  }
+  const fs::path out = dir / "out";
+  const std::string script = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../scripts/make-encoding-devset.py";
+  outcome g = sh("/usr/bin/python3 " + q(script) + " --train " + q(train.string()) + " --per 1 --langs pl,el " +
+                 q(out.string()));
+  INFO(g.err);
+  REQUIRE(g.status == 0);
+  // (2 legacy + 3 Unicode forms) x 5 lengths x (plain, html) per language
+  std::size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(out)) files += e.is_regular_file();
+  CHECK(files == 2 * 5 * 5 * 2);
+  // cut on a character boundary at most 64 bytes, and wrapped after the cut
+  const std::string plain = slurp(out / "pl" / "windows-1250.plain.n64.000.txt");
+  const std::string html = slurp(out / "pl" / "windows-1250.html.n64.000.txt");
+  CHECK(plain.size() <= 64);
+  CHECK(plain.size() >= 60);
+  CHECK(contains(html, plain));
+  CHECK_FALSE(contains(html, "charset"));
+  const std::string utf16 = slurp(out / "el" / "utf-16.be.plain.n128.000.txt");
+  CHECK(utf16.size() % 2 == 0);
+  CHECK(utf16.size() <= 128);
+  // the eval tool scores it, per tag and per charset, and every file decodes in its charset
+  outcome e = sh(q(kBin + "langsift-eval") + " encoding --breakdown " + q(out.string()));
+  INFO(e.err);
+  REQUIRE(e.status == 0);
+  CHECK(contains(e.out, "(all legacy)"));
+  CHECK(contains(e.out, "n2048"));
+  CHECK(contains(e.out, "windows-1253"));
+  CHECK(contains(e.out, "utf-16be"));
+  CHECK_FALSE(contains(e.out, "do not decode cleanly"));
+  // a language without a code page table is an error
+  outcome bad = sh("/usr/bin/python3 " + q(script) + " --train " + q(train.string()) + " --langs xx " +
+                   q((dir / "bad").string()));
+  CHECK(bad.status != 0);
+  CHECK(contains(bad.err, "no code page table for 'xx'"));
+}

@@ -554,3 +554,142 @@ TEST_CASE("bad input gets a defined result") {
     CHECK(out_total > big.size());
   }
 }
+
+namespace {
+
+// `text` (UTF-8) in single-byte encoding `enc`, through the reverse of langsift's own decoding
+// table (every character must be in the code page).
+std::string encode_single_byte(std::string_view text, std::string_view enc) {
+  std::vector<std::pair<std::string, char>> table;  // UTF-8 of byte b, b
+  for (int b = 0x80; b < 0x100; ++b) {
+    std::string u;
+    const char c = static_cast<char>(b);
+    if (convert_to_utf8(std::string_view(&c, 1), enc, u).replaced_bytes == 0) table.emplace_back(u, c);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      out += text[i++];
+      continue;
+    }
+    bool found = false;
+    for (const auto& [u, b] : table)
+      if (text.compare(i, u.size(), u) == 0) {
+        out += b;
+        i += u.size();
+        found = true;
+        break;
+      }
+    REQUIRE(found);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("close code pages: short texts decode to their own letters, plain and in HTML") {
+  // Each text holds bytes where the close pages of its script read other letters, symbols or
+  // controls (windows-1250 / iso-8859-2, windows-1253 / iso-8859-7, windows-1257 / windows-1252,
+  // koi8-u / koi8-r, iso-8859-15 / windows-1252, windows-1252 / iso-8859-13, ...).
+  struct known {
+    const char* text;
+    const char* enc;
+  };
+  const known cases[] = {
+      {"Šťastný žák řekl, že ještě neví, kde leží to město.", "windows-1250"},
+      {"Šťastný žák řekl, že ještě neví, kde leží to město.", "iso-8859-2"},
+      {"Ślusarz powiedział: zażółć gęślą jaźń, a ona się śmiała.", "windows-1250"},
+      {"Ślusarz powiedział: zażółć gęślą jaźń, a ona się śmiała.", "iso-8859-2"},
+      {"Árvíztűrő tükörfúrógép és egy őszi délután a Dunán.", "iso-8859-2"},
+      {"Această ţară îşi păstrează tradiţiile străvechi.", "windows-1250"},
+      {"Άνοιξε το παράθυρο και είδε την Αθήνα να ξυπνά.", "windows-1253"},
+      {"Άνοιξε το παράθυρο και είδε την Αθήνα να ξυπνά.", "iso-8859-7"},
+      {"Šokolaadi ja žürii üle vaieldi terve õhtu Tallinnas.", "windows-1257"},
+      {"Užtikrintai sakau, kad Lietuvos žmonės myli savo šalį.", "windows-1257"},
+      {"Užtikrintai sakau, kad Lietuvos žmonės myli savo šalį.", "iso-8859-13"},
+      {"Її мрія - поїхати до Києва і побачити Дніпро взимку.", "koi8-u"},
+      {"Les œufs et le cœur de bœuf coûtent cinq euros.", "iso-8859-15"},
+      {"L’été dernier, j’ai vu « Le Cœur » – c’était très beau.", "windows-1252"},
+      {"Il-ħajja ta' kuljum f'Malta hija għal kulħadd, u ż-żgħażagħ.", "iso-8859-3"},
+      {"Şu güzel ağaçların gölgesinde oturup çay içtik.", "windows-1254"},
+  };
+  for (const known& k : cases) {
+    for (bool html : {false, true}) {
+      CAPTURE(k.text, k.enc, html);
+      const std::string body = encode_single_byte(k.text, k.enc);
+      const std::string bytes =
+          html ? "<!DOCTYPE html>\n<html><head><title>Page</title></head><body><p>" + body + "</p></body></html>\n" : body;
+      const decoded_text d = decode_to_utf8(bytes);
+      const std::string want = html ? "<!DOCTYPE html>\n<html><head><title>Page</title></head><body><p>" +
+                                          std::string(k.text) + "</p></body></html>\n"
+                                    : std::string(k.text);
+      CAPTURE(d.encoding.name);
+      CHECK(d.text == want);
+    }
+  }
+}
+
+TEST_CASE("a Latin text with a few 8-bit letters is not read as a double-byte CJK encoding") {
+  // Maltese in iso-8859-3: its ħ and għ make byte pairs that Big5 accepts (uchardet answers big5).
+  const std::string text = "Ngħaddi issa għall-item li għandna fuq l-aġenda, il-ħidma tal-għaqda.";
+  const std::string bytes = encode_single_byte(text, "iso-8859-3");
+  const encoding_result r = detect_encoding(bytes);
+  CAPTURE(r.name, r.detector_answer);
+  CHECK(r.name != "big5");
+  CHECK(r.name != "gbk");
+  CHECK(r.name != "gb18030");
+  CHECK(r.detector_answer == "BIG5");
+  CHECK(to_utf8(bytes, r.name) == text);
+  // Real CJK text keeps its answer (tests/data/encoding: Big5 and GB18030 pages).
+  CHECK(detect_encoding(data_file("zh.big5.txt")).name == "big5");
+  CHECK(detect_encoding(data_file("zh.gb18030.txt")).name == "gb18030");
+}
+
+namespace {
+
+// UTF-8 (valid) as UTF-16 without BOM.
+std::string utf16_of(std::string_view utf8, bool be) {
+  std::string out;
+  auto put = [&](char32_t u) {
+    const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
+    if (be) out += hi, out += lo;
+    else out += lo, out += hi;
+  };
+  for (std::size_t i = 0; i < utf8.size();) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    const int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    char32_t u = len == 1 ? c : c & (0x7F >> len);
+    for (int k = 1; k < len; ++k) u = u << 6 | (static_cast<unsigned char>(utf8[i + k]) & 0x3F);
+    i += static_cast<std::size_t>(len);
+    if (u >= 0x10000) {
+      put(0xD800 + ((u - 0x10000) >> 10));
+      put(0xDC00 + ((u - 0x10000) & 0x3FF));
+    } else {
+      put(u);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("UTF-16 without BOM: Hangul syllables U+xx00, supplementary ideographs, Thai without spaces") {
+  const char* texts[] = {
+      // 가 (U+AC00) and 대 (U+B300) end in a zero byte, as ASCII in the wrong byte order does
+      "가게 대표가 저 가방을 가져갔다. 대체로 가격이 대단히 비싸다.",
+      // 𣬠 𣬶 (U+23B20, U+23B36): surrogate pairs, ideographs of CJK extension B
+      "我不喜歡假陽具，我更偏愛真的𣬠𣬶。\n这个句子是什么意思？\n",
+      // Thai without a space: every other byte is 0E, no byte is NUL or >= 0x80
+      "เธอนี่แขวะฉันเรื่องเสื้อผ้าตลอดเวลา",
+  };
+  for (const char* t : texts)
+    for (bool be : {false, true}) {
+      CAPTURE(t, be);
+      const std::string bytes = utf16_of(t, be);
+      const encoding_result r = detect_encoding(bytes);
+      CHECK(r.name == (be ? "utf-16be" : "utf-16le"));
+      CHECK(to_utf8(bytes, r.name) == t);
+    }
+  // 7-bit text with a few control bytes stays ASCII.
+  CHECK(detect_encoding("plain text\x01 with \x02 two controls"s).name == "ascii");
+}

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cli.hpp"
@@ -42,6 +43,12 @@ void usage(std::FILE* out) {
                "\n"
                "options:\n"
                "  --verbose       a per-file table (per-language table with --utf8-lines)\n"
+               "  --breakdown     also \"decodes identically\" per true charset and per tag, legacy and\n"
+               "                  Unicode (utf-*) truths apart, and the files langsift misses; the tags\n"
+               "                  of a file are the dot-separated parts of its name after the first,\n"
+               "                  except the extension, le/be and all-digit parts\n"
+               "                  (windows-1250.html.n64.003.txt: html, n64), as\n"
+               "                  scripts/make-encoding-devset.py names them\n"
                "  --markdown      print tables as markdown\n"
                "  --max-bytes N   detection cap (default 64K)\n"
                "  --help          this text\n");
@@ -94,6 +101,34 @@ struct tally {
   int n = 0, exact = 0, identical = 0;
 };
 
+// The tags of a file name: its dot-separated parts after the first, except the extension (the
+// last part), the byte order ("le"/"be") and all-digit parts.
+std::vector<std::string> tags_of(const std::string& file) {
+  std::vector<std::string> parts, tags;
+  std::size_t b = 0;
+  for (;;) {
+    std::size_t dot = file.find('.', b);
+    parts.push_back(file.substr(b, dot == std::string::npos ? std::string::npos : dot - b));
+    if (dot == std::string::npos) break;
+    b = dot + 1;
+  }
+  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+    const std::string& t = parts[i];
+    if (t.empty() || t == "le" || t == "be") continue;
+    if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+    tags.push_back(t);
+  }
+  return tags;
+}
+
+// Sort key of a tag: "n64" < "n128" < "n2048" (by number), then by name.
+std::pair<std::string, long> tag_order(const std::string& t) {
+  std::size_t i = t.size();
+  while (i > 0 && t[i - 1] >= '0' && t[i - 1] <= '9') --i;
+  long num = i < t.size() && t.size() - i < 10 ? std::stol(t.substr(i)) : -1;
+  return {t.substr(0, i), num};
+}
+
 std::string pct(int a, int n) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %% (%d/%d)", n ? 100.0 * a / n : 0.0, a, n);
@@ -128,7 +163,7 @@ void print_table(bool md, const std::vector<std::string>& header, const std::vec
   }
 }
 
-int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool verbose, bool md) {
+int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool verbose, bool md, bool breakdown) {
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& lang : fs::directory_iterator(dir, ec)) {
@@ -140,7 +175,10 @@ int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool ver
   if (files.empty()) return langsift::cli::fail(k_prog, dir.string() + ": no <lang>/<file> found");
   std::sort(files.begin(), files.end());
   tally ours_all, ours_w, ud_all, ud_w;
-  int unknown_truth = 0;
+  int unknown_truth = 0, truth_unclean = 0;
+  // --breakdown: [0] legacy truths, [1] utf-* truths; by tag and by charset (langsift, uchardet)
+  std::map<std::string, std::pair<tally, tally>> by_tag[2], by_charset;
+  std::vector<std::string> misses;
   std::vector<std::vector<std::string>> rows;
   std::string truth_text, text;
   for (const auto& path : files) {
@@ -152,6 +190,7 @@ int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool ver
     if (tkey.empty()) ++unknown_truth;
     bool whatwg = langsift::is_whatwg_encoding(truth);
     bool truth_decodes = decode_as(bytes, tkey, truth_text);
+    if (truth_decodes && truth_text.find("\xEF\xBF\xBD") != std::string::npos) ++truth_unclean;
     langsift::encoding_result r = langsift::detect_encoding(bytes, opt);
     std::string ud = langsift::uchardet_charset(std::string_view(bytes).substr(0, opt.max_detect_bytes ? opt.max_detect_bytes : bytes.size()));
     auto score = [&](std::string_view answer, tally& all, tally& w, bool& exact, bool& identical) {
@@ -164,6 +203,18 @@ int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool ver
     bool oe, oi, ue, ui;
     score(r.name, ours_all, ours_w, oe, oi);
     score(ud, ud_all, ud_w, ue, ui);
+    if (breakdown) {
+      const std::string rel = path.parent_path().filename().string() + "/" + path.filename().string();
+      const int u = truth.rfind("utf-", 0) == 0 ? 1 : 0;
+      auto add = [&](std::pair<tally, tally>& t) {
+        ++t.first.n, t.first.exact += oe, t.first.identical += oi;
+        ++t.second.n, t.second.exact += ue, t.second.identical += ui;
+      };
+      add(by_charset[truth]);
+      add(by_tag[u][u ? "(all utf-*)" : "(all legacy)"]);
+      for (const std::string& t : tags_of(path.filename().string())) add(by_tag[u][t]);
+      if (!oi) misses.push_back(rel + " -> " + (r.name.empty() ? "(none)" : r.name) + " (uchardet " + (ud.empty() ? "(none)" : ud) + ")");
+    }
     if (verbose) {
       std::string rel = path.parent_path().filename().string() + "/" + path.filename().string();
       char conf[16];
@@ -185,6 +236,33 @@ int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool ver
   };
   print_table(md, {"detector", "files", "exact", "decodes identically"}, summary);
   if (unknown_truth) std::printf("\n%d file(s) with a true charset langsift has no name for\n", unknown_truth);
+  if (truth_unclean)
+    std::printf("\n%d file(s) whose bytes do not decode cleanly (U+FFFD) in their true charset\n", truth_unclean);
+  if (breakdown) {
+    for (int u = 0; u < 2; ++u) {
+      if (by_tag[u].empty()) continue;
+      std::vector<std::pair<std::string, std::pair<tally, tally>>> v(by_tag[u].begin(), by_tag[u].end());
+      std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+        bool aa = a.first[0] == '(', ba = b.first[0] == '(';
+        if (aa != ba) return aa;
+        return tag_order(a.first) < tag_order(b.first);
+      });
+      std::vector<std::vector<std::string>> t;
+      for (const auto& [tag, p] : v)
+        t.push_back({tag, pct(p.first.identical, p.first.n), pct(p.second.identical, p.second.n)});
+      std::printf("\n");
+      print_table(md, {u ? "utf-* truths, tag" : "legacy truths, tag", "langsift identical", "uchardet identical"}, t);
+    }
+    std::vector<std::vector<std::string>> t;
+    for (const auto& [cs, p] : by_charset)
+      t.push_back({cs, pct(p.first.exact, p.first.n), pct(p.first.identical, p.first.n), pct(p.second.identical, p.second.n)});
+    std::printf("\n");
+    print_table(md, {"true charset", "langsift exact", "langsift identical", "uchardet identical"}, t);
+    if (!misses.empty()) {
+      std::printf("\n%zu file(s) langsift does not decode identically:\n", misses.size());
+      for (const auto& m : misses) std::printf("  %s\n", m.c_str());
+    }
+  }
   return 0;
 }
 
@@ -306,7 +384,7 @@ int run_lines(const fs::path& dir, const langsift::encoding_options& opt, bool v
 
 int langsift::cli::eval_encoding(int argc, char** argv) {
   langsift::encoding_options opt;
-  bool verbose = false, md = false, lines = false;
+  bool verbose = false, md = false, lines = false, breakdown = false;
   std::string dir;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -319,6 +397,7 @@ int langsift::cli::eval_encoding(int argc, char** argv) {
     }
     if (a == "--verbose") verbose = true;
     else if (a == "--markdown") md = true;
+    else if (a == "--breakdown") breakdown = true;
     else if (a == "--utf8-lines") lines = true;
     else if (take_option(argc, argv, i, "--max-bytes", value, missing)) {
       auto v = missing ? std::nullopt : parse_size(value);
@@ -339,5 +418,5 @@ int langsift::cli::eval_encoding(int argc, char** argv) {
   }
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return fail(k_prog, dir + ": not a directory");
-  return lines ? run_lines(dir, opt, verbose, md) : run_dir(dir, opt, verbose, md);
+  return lines ? run_lines(dir, opt, verbose, md) : run_dir(dir, opt, verbose, md, breakdown);
 }
