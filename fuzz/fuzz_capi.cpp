@@ -72,6 +72,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::abort();
   }
 
+  // A built-in model by name, the name being the first bytes (up to 8, NUL-terminated): ok only
+  // for "default" and "wide", otherwise invalid_argument with *out NULL and a message.
+  {
+    char name[9] = {0};
+    std::memcpy(name, body, len < 8 ? len : 8);
+    const std::string_view n(name);
+    langsift_detector* b = reinterpret_cast<langsift_detector*>(1);
+    char msg[96];
+    const langsift_status st = langsift_detector_new_builtin(name, &b, msg, sizeof msg);
+    if (n == "default" || n == "wide") {
+      if (st != LANGSIFT_OK || b == nullptr) std::abort();
+    } else if (st != LANGSIFT_INVALID_ARGUMENT || b != nullptr || std::memchr(msg, '\0', sizeof msg) == nullptr) {
+      std::abort();
+    }
+    langsift_detector_free(b);
+  }
+
   langsift_url_result u;
   if (langsift_url_classify(body, len, (flags & 0x80) ? "FR" : nullptr, &u) != LANGSIFT_OK) std::abort();
   check_string(u.language);

@@ -1,7 +1,8 @@
 // libFuzzer: language identification on arbitrary bytes, text-only and through the whole page
 // pipeline (decode -> HTML -> detect), with options derived from the input. Invariants: no crash,
 // at most three languages, percents within 0..100 and summing to at most 100, bytes within the
-// text, identical answers on a second call (no state leaks between calls).
+// text, identical answers on a second call (no state leaks between calls); with the default model
+// and with the built-in "wide" one.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -60,5 +61,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ho.main_content = flags & 1;
   const langsift::html_result html = langsift::extract_html(page.text, ho);
   check(langsift::detect(m, html.text, opt));
+
+  // The built-in "wide" model (parsed on the first input), same invariants.
+  const langsift::model* wide = nullptr;
+  if (langsift::builtin_model("wide", wide) != langsift::status::ok || wide->empty()) std::abort();
+  const langsift::detection w = langsift::detect(*wide, in, opt);
+  check(w);
+  if (!same(w, langsift::detect(*wide, in, opt))) std::abort();
   return 0;
 }

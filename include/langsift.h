@@ -79,6 +79,14 @@ typedef struct langsift_detector langsift_detector;
  * error/error_size are given, a message (NUL-terminated, truncated to fit) is written there. */
 LANGSIFT_C_API langsift_status langsift_detector_new(const char* model_path, langsift_detector** out,
                                                      char* error, size_t error_size);
+/* Creates a detector over a built-in model by name: "default" (as langsift_detector_new with NULL)
+ * or "wide" (more languages; parsed on its first use, not copied). An unknown name or NULL:
+ * LANGSIFT_INVALID_ARGUMENT, with a message naming the built-in models. */
+LANGSIFT_C_API langsift_status langsift_detector_new_builtin(const char* name, langsift_detector** out,
+                                                             char* error, size_t error_size);
+/* The number of built-in models, and the name of the i-th (NULL when out of range). Static storage. */
+LANGSIFT_C_API size_t langsift_builtin_model_count(void);
+LANGSIFT_C_API const char* langsift_builtin_model_name(size_t i);
 /* As above from model bytes in memory (copied), with the same error message. */
 LANGSIFT_C_API langsift_status langsift_detector_new_from_bytes(const void* model_bytes, size_t len,
                                                                 langsift_detector** out, char* error,

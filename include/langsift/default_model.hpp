@@ -1,8 +1,14 @@
-// langsift — the default model, compiled into the library (target langsift::models), so that
-// detection works with no file at run time. models/README.md says what it was trained on, with
-// which command, and its checksum.
+// langsift — the built-in models, compiled into the library (target langsift::models), so that
+// detection works with no file at run time: "default" (models/default.lsm, 102 languages, fast)
+// and "wide" (models/wide.lsm, 275 languages). models/README.md says what each was trained on,
+// with which command, and its checksum; docs/detection.md how to choose.
 #pragma once
 
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "langsift/common.hpp"
 #include "langsift/model.hpp"
 
 #if defined(_WIN32)
@@ -23,6 +29,22 @@ LANGSIFT_MODELS_API const model& default_model() noexcept;
 
 /// The raw bytes of the built-in model (e.g. to write it out with `langsift model --dump`).
 LANGSIFT_MODELS_API std::string_view default_model_bytes() noexcept;
+
+/// The names of the built-in models, in a fixed order: "default", "wide".
+LANGSIFT_MODELS_API std::span<const std::string_view> builtin_model_names() noexcept;
+
+/// The built-in model called `name` ("default" is default_model()). Each is set up on its first
+/// call, as default_model() is (header and tables checked; used in place from the library's
+/// read-only data, so a model never asked for costs no memory beyond its pages on disk); thread-safe.
+/// Returns ok with `out` pointing at the model (valid for the life of the program);
+/// invalid_argument for a name that is no built-in model (`message`, optional, names the known
+/// ones); corrupt_model if the embedded bytes failed to validate (the build's tests rule it out).
+/// `out` is set on ok only.
+LANGSIFT_MODELS_API status builtin_model(std::string_view name, const model*& out,
+                                         std::string* message = nullptr) noexcept;
+
+/// The raw bytes of the built-in model called `name`, or an empty view for an unknown name.
+LANGSIFT_MODELS_API std::string_view builtin_model_bytes(std::string_view name) noexcept;
 
 }  // namespace v1
 }  // namespace langsift

@@ -165,6 +165,29 @@ langsift_status langsift_detector_new(const char* model_path, langsift_detector*
   });
 }
 
+langsift_status langsift_detector_new_builtin(const char* name, langsift_detector** out, char* error,
+                                              size_t error_size) {
+  return new_detector(out, error, error_size, [&](langsift_detector& d) {
+    std::string msg;
+    const langsift::model* m = nullptr;
+    const langsift::status st =
+        langsift::builtin_model(name ? std::string_view(name) : std::string_view(), m, &msg);
+    if (st != langsift::status::ok) {
+      copy_message(error, error_size, msg.empty() ? std::string(langsift::status_name(st)) : msg);
+      return to_c(st);
+    }
+    d.m = m;
+    return LANGSIFT_OK;
+  });
+}
+
+size_t langsift_builtin_model_count(void) { return langsift::builtin_model_names().size(); }
+
+const char* langsift_builtin_model_name(size_t i) {
+  const auto names = langsift::builtin_model_names();
+  return i < names.size() ? names[i].data() : nullptr;  // literals: NUL-terminated
+}
+
 langsift_status langsift_detector_new_from_bytes(const void* model_bytes, size_t len, langsift_detector** out,
                                                  char* error, size_t error_size) {
   if (out && (!model_bytes || len == 0)) {

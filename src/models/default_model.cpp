@@ -1,9 +1,16 @@
-// The built-in model: its bytes are linked in by default_model.S (.incbin of models/default.lsm).
+// The built-in models: their bytes are linked in by default_model.S and wide_model.S (.incbin of
+// models/default.lsm and models/wide.lsm).
 #include "langsift/default_model.hpp"
+
+#include <array>
+#include <new>
+#include <string>
 
 extern "C" {
 extern const char langsift_v1_default_model_begin[];
 extern const char langsift_v1_default_model_end[];
+extern const char langsift_v1_wide_model_begin[];
+extern const char langsift_v1_wide_model_end[];
 }
 
 namespace langsift {
@@ -20,6 +27,35 @@ struct builtin_model_loader {
 };
 }  // namespace detail
 
+namespace {
+
+constexpr std::array<std::string_view, 2> kBuiltinNames = {"default", "wide"};
+
+std::string_view wide_model_bytes() noexcept {
+  return std::string_view(langsift_v1_wide_model_begin,
+                          static_cast<std::size_t>(langsift_v1_wide_model_end - langsift_v1_wide_model_begin));
+}
+
+// A built-in model and the status of its one load (empty model on failure).
+struct loaded_builtin {
+  model m;
+  status st = status::internal_error;
+};
+
+loaded_builtin load_builtin(std::string_view bytes) noexcept {
+  loaded_builtin b;
+  b.st = detail::builtin_model_loader::load(bytes, b.m);
+  return b;
+}
+
+// Parsed on the first call only (a function-local static: thread-safe initialisation).
+const loaded_builtin& wide() noexcept {
+  static const loaded_builtin b = load_builtin(wide_model_bytes());
+  return b;
+}
+
+}  // namespace
+
 std::string_view default_model_bytes() noexcept {
   return std::string_view(langsift_v1_default_model_begin,
                           static_cast<std::size_t>(langsift_v1_default_model_end - langsift_v1_default_model_begin));
@@ -32,6 +68,44 @@ const model& default_model() noexcept {
     return loaded;
   }();
   return m;
+}
+
+std::span<const std::string_view> builtin_model_names() noexcept { return kBuiltinNames; }
+
+std::string_view builtin_model_bytes(std::string_view name) noexcept {
+  if (name == "default") return default_model_bytes();
+  if (name == "wide") return wide_model_bytes();
+  return {};
+}
+
+status builtin_model(std::string_view name, const model*& out, std::string* message) noexcept {
+  // A message is a courtesy: if it cannot be allocated, the status is still the answer.
+  auto say = [message](std::string_view a, std::string_view b, std::string_view c) noexcept {
+    if (!message) return;
+    try {
+      std::string text(a);
+      text.append(b).append(c);
+      *message = std::move(text);
+    } catch (const std::bad_alloc&) {
+    }
+  };
+  const model* m = nullptr;
+  status st = status::ok;
+  if (name == "default") {
+    m = &default_model();
+  } else if (name == "wide") {
+    m = &wide().m;
+    st = wide().st;
+  } else {
+    say("no built-in model named \"", name, "\" (built-in models: default, wide)");
+    return status::invalid_argument;
+  }
+  if (st != status::ok || m->empty()) {
+    say("the built-in model \"", name, "\" failed to load");
+    return st == status::ok ? status::corrupt_model : st;
+  }
+  out = m;
+  return status::ok;
 }
 
 }  // namespace v1

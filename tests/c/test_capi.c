@@ -144,6 +144,48 @@ static void test_errors(langsift_detector* d) {
 }
 
 /* A code of `only` that the model lacks: LANGSIFT_INVALID_ARGUMENT, "und" (it was ignored). */
+/* The built-in models by name: "wide" knows Faroese, the default model does not. */
+static void test_builtin(langsift_detector* d) {
+  static const char kFaroese[] = "Eingin skal liva \xc3\xad tr\xc3\xa6ld\xc3\xb3mi ella tr\xc3\xa6lkan; tr\xc3\xa6ld\xc3\xb3mur og "
+                                 "tr\xc3\xa6lahandil av \xc3\xb8llum slag skulu ver\xc3\xb0a banna\xc3\xb0.";
+  char msg[160];
+  langsift_result r;
+  langsift_detector* w = NULL;
+  langsift_detector* bad = (langsift_detector*)1;
+  CHECK(langsift_builtin_model_count() == 2);
+  CHECK(strcmp(langsift_builtin_model_name(0), "default") == 0);
+  CHECK(strcmp(langsift_builtin_model_name(1), "wide") == 0);
+  CHECK(langsift_builtin_model_name(2) == NULL);
+
+  CHECK(langsift_detector_new_builtin("wide", &w, msg, sizeof msg) == LANGSIFT_OK);
+  CHECK(w != NULL);
+  if (!w) return;
+  CHECK(langsift_detector_language_count(w) >= 200);
+  CHECK(langsift_detector_language_count(w) > langsift_detector_language_count(d));
+  CHECK(langsift_detect(w, kFaroese, strlen(kFaroese), NULL, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "fo") == 0);
+  CHECK(langsift_detect(d, kFaroese, strlen(kFaroese), NULL, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "fo") != 0);
+  CHECK(langsift_detect(w, kFrench, strlen(kFrench), NULL, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "fr") == 0);
+  langsift_detector_free(w);
+
+  /* "default" is the model of langsift_detector_new(NULL, ...). */
+  CHECK(langsift_detector_new_builtin("default", &w, NULL, 0) == LANGSIFT_OK);
+  CHECK(w && langsift_detector_language_count(w) == langsift_detector_language_count(d));
+  langsift_detector_free(w);
+
+  msg[0] = 'x';
+  CHECK(langsift_detector_new_builtin("models/wide.lsm", &bad, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(bad == NULL);
+  CHECK(strstr(msg, "no built-in model named \"models/wide.lsm\"") != NULL);
+  CHECK(strstr(msg, "default, wide") != NULL);
+  bad = (langsift_detector*)1;
+  CHECK(langsift_detector_new_builtin(NULL, &bad, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(bad == NULL);
+  CHECK(langsift_detector_new_builtin("wide", NULL, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
+}
+
 static void test_only_unknown(langsift_detector* d) {
   langsift_page_options o;
   memset(&o, 0, sizeof o);
@@ -248,6 +290,7 @@ int main(int argc, char** argv) {
   test_errors(d);
   test_url();
   test_only_unknown(d);
+  test_builtin(d);
   test_deprecated_shims(d, argc > 1 ? argv[1] : NULL);
   test_threads(d);
 

@@ -157,6 +157,21 @@ TEST_CASE("langsift detect: --only naming codes the model lacks is a usage error
   CHECK(run("echo 'ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᎠᏓᏅᏙ' | " + kTool + " detect --lines --format code --only chr") == "chr\n\nexit=0");
 }
 
+TEST_CASE("langsift detect --model: a built-in model's name selects it, anything else is a file") {
+  const std::string faroese = "echo 'Eingin skal liva í trældómi ella trælkan; trældómur og trælahandil av øllum slag skulu verða bannað.' | ";
+  CHECK(run(faroese + kTool + " detect --lines --format code --model wide") == "fo\n\nexit=0");
+  CHECK(run(faroese + kTool + " detect --lines --format code --model default") != "fo\n\nexit=0");
+  CHECK(run(faroese + kTool + " detect --lines --format code") == run(faroese + kTool + " detect --lines --format code --model default"));
+  // The wide model's file gives the same answer as its built-in copy.
+  CHECK(run(faroese + kTool + " detect --lines --format code --model " + std::string(LANGSIFT_TEST_DATA_DIR) +
+            "/../../models/wide.lsm") == "fo\n\nexit=0");
+  // Not a built-in name: read as a file, which does not exist.
+  const std::string out = run("echo hallo | " + kTool + " detect --lines --model ./wide 2>&1");
+  CHECK(out.find("./wide") != std::string::npos);
+  CHECK(out.find("exit=1") != std::string::npos);
+  CHECK(run("echo hallo | " + kTool + " detect --lines --model Wide 2>&1").find("exit=1") != std::string::npos);
+}
+
 TEST_CASE("langsift detect: --max-model-bytes refuses a larger model file before reading it") {
   const std::string model = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/default.lsm";
   const std::string out = run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --model " + model +

@@ -129,6 +129,18 @@ TEST_CASE("warc tool: known answers on an uncompressed WARC/1.0 and a gzip WARC/
   CHECK(sh(kWarc + " --codes iso639-2 " + q(kData + "warc/sample.warc.gz")).status == 2);
 }
 
+TEST_CASE("warc tool: --model wide selects the built-in wide model; another value is a file") {
+  const outcome wide = sh(kWarc + " --model wide " + q(kData + "warc/sample.warc"));
+  REQUIRE(wide.status == 0);
+  CHECK(wide.err.empty());
+  const auto wl = lines(wide.out);
+  REQUIRE(wl.size() == 8);
+  CHECK(wl[0].find("\"language\":\"de\"") != std::string::npos);
+  const outcome file = sh(kWarc + " --model ./wide " + q(kData + "warc/sample.warc"));
+  CHECK(file.status == 1);
+  CHECK(file.err.find("./wide") != std::string::npos);
+}
+
 TEST_CASE("warc tool: pages written by langsift-warcgen in 20 encodings, as gzip with chunked gzip bodies") {
   const std::string enc = kData + "encoding/";
   const char* files[] = {"en.ascii", "fr.utf-16be", "fr.utf-16le", "fr.utf-32be", "fr.utf-32le", "fr.utf-8",

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "bench/bench.hpp"
+#include "common/model_arg.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/version.hpp"
@@ -57,17 +58,21 @@ std::string describe(const model& m, const std::string& what) {
 loaded_detector load_langsift(const detector_settings& s) {
   loaded_detector r;
   r.name = "langsift";
-  if (s.model_path.empty()) {
-    // The built-in model is validated on the first default_model() call: that call is its load.
+  if (s.model_path.empty() || cli::is_builtin_model_name(s.model_path)) {
+    // A built-in model is validated on its first default_model() / builtin_model() call: that
+    // call is its load.
+    const std::string name = s.model_path.empty() ? std::string("default") : s.model_path;
     const auto t0 = bench_clock::now();
-    const model& m = default_model();
+    const model* m = nullptr;
+    std::string error;
+    const status st = builtin_model(name, m, &error);
     r.load_ns = ns_between(t0, bench_clock::now());
-    if (m.empty()) {
-      r.error = "the built-in model failed to validate";
+    if (st != status::ok) {
+      r.error = error.empty() ? "the built-in model failed to validate" : error;
       return r;
     }
-    r.description = describe(m, "built-in model");
-    r.det = std::make_unique<langsift_detector>(m);
+    r.description = describe(*m, "built-in model " + name);
+    r.det = std::make_unique<langsift_detector>(*m);
     return r;
   }
   auto& fm = file_model();

@@ -7,6 +7,7 @@
 
 #include "common/cli.hpp"
 #include "common/json.hpp"
+#include "common/model_arg.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/encoding.hpp"
@@ -52,7 +53,8 @@ void usage(std::FILE* out) {
       "                      --label take either form\n"
       "\n"
       "model and classification:\n"
-      "  --model FILE        a model file (default: the built-in model)\n"
+      "  --model NAME|FILE   a built-in model, `default` (102 languages) or `wide` (275), or a\n"
+      "                      model file (a built-in name wins: write ./wide for a file so named)\n"
       "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
       "                      loaded model keeps its file in memory; default: no cap)\n"
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
@@ -219,7 +221,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       else if (value == "jsonl" || value == "json") s.format = out_format::jsonl;
       else return fail(kProgram, "--format is code, tsv or jsonl") + 1;
     } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
-      if (missing) return fail(kProgram, "--model needs a file") + 1;
+      if (missing) return fail(kProgram, "--model needs a built-in model's name or a file") + 1;
     } else if (take_option(argc, argv, i, "--only", only_arg, missing)) {
       if (missing) return fail(kProgram, "--only needs language codes") + 1;
     } else if (take_option(argc, argv, i, "--hint", s.hint, missing)) {
@@ -296,14 +298,11 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   if (s.kept_only && !s.filtering) return fail(kProgram, "--kept-only needs a filter (--label, --min-bytes...)") + 1;
 
   langsift::model loaded;
-  const langsift::model* m = &loaded;
-  if (!model_path.empty()) {
+  const langsift::model* m = nullptr;
+  {
     std::string error;
-    if (langsift::model::load_file(model_path, loaded, &error, s.max_model_bytes) != langsift::status::ok)
+    if (langsift::cli::resolve_model(model_path, m, loaded, error, s.max_model_bytes) != langsift::status::ok)
       return fail(kProgram, error);
-  } else {
-    m = &langsift::default_model();
-    if (m->empty()) return fail(kProgram, "the built-in model failed to load (a broken build)");
   }
   // A code of --only that the model lacks is a usage error that names every such code (a typo
   // would otherwise restrict detection to fewer languages than asked for).

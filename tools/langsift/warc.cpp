@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/model_arg.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/page.hpp"
 #include "langsift/parallel.hpp"
@@ -62,7 +63,8 @@ void usage(std::FILE* out) {
       "                         request, metadata, revisit...: \"skipped\":\"warc_type\")\n"
       "  --any-type             classify every Content-Type (default: text/*, *html*, *xml*, none)\n"
       "  --main                 HTML: classify only the main content\n"
-      "  --model FILE           a model file (default: the built-in model)\n"
+      "  --model NAME|FILE      a built-in model (`default`, `wide`) or a model file (default:\n"
+      "                         `default`; a built-in name wins: write ./wide for a file so named)\n"
       "  --short-bytes N        pages with fewer text bytes are flagged short (default 400)\n"
       "  --max-text-bytes N     examine at most N bytes of a page's text (default 64K)\n"
       "  --codes iso639-1|iso639-3  language codes in lines and statistics (default iso639-1: ISO\n"
@@ -148,7 +150,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     } else if (take_option(argc, argv, i, "--stats-file", s.stats_file, missing)) {
       if (missing || s.stats_file.empty()) return fail(kProgram, "--stats-file needs a file name") + 1;
     } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
-      if (missing) return fail(kProgram, "--model needs a file") + 1;
+      if (missing) return fail(kProgram, "--model needs a built-in model's name or a file") + 1;
     } else if (take_option(argc, argv, i, "--short-bytes", value, missing)) {
       if (!size_value("--short-bytes", 0, 1ull << 30, v)) return 2;
       s.report.detect.short_text_bytes = static_cast<std::size_t>(v);
@@ -191,13 +193,10 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   }
 
   langsift::model loaded;
-  if (!model_path.empty()) {
+  {
     std::string error;
-    if (langsift::model::load_file(model_path, loaded, &error) != langsift::status::ok) return fail(kProgram, error);
-    s.model = &loaded;
-  } else {
-    s.model = &langsift::default_model();
-    if (s.model->empty()) return fail(kProgram, "the built-in model failed to load (a broken build)");
+    if (langsift::cli::resolve_model(model_path, s.model, loaded, error) != langsift::status::ok)
+      return fail(kProgram, error);
   }
   // --stats-file: written atomically at the end; opened first, so that an unwritable place is an
   // error before any work.

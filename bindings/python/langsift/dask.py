@@ -280,8 +280,9 @@ def _model(path: Optional[str]) -> Optional["langsift.Model"]:
     if path is None:
         return None
     m = _MODELS.get(path)
-    if m is None:
-        m = _MODELS[path] = langsift.Model.load(path)
+    if m is None:  # a built-in model's name ("wide") wins over a file so named, as in `langsift warc`
+        m = _MODELS[path] = (langsift.Model.builtin(path) if path in langsift.Model.builtin_names()
+                             else langsift.Model.load(path))
     return m
 
 
@@ -308,7 +309,7 @@ def process_shard(source: str, output_path: str, options: Optional[Mapping[str, 
     The Dask task of :func:`process_archives`, usable on its own. `source` is a local path or an
     fsspec URL (opened with `storage_options`); `options` are :func:`langsift.read_warc`'s
     (all, any_type, main_content, max_record_bytes, codes, max_text_bytes, short_text_bytes) and
-    ``model``, a model file's path. The lines go to a temporary file in the output's directory
+    ``model``, a built-in model's name or a model file's path. The lines go to a temporary file in the output's directory
     (``.<name>.<pid>.<random>.tmp``), which is fsynced and renamed to `output_path` once the input
     has been read to its end; so running this again, or twice at once, leaves one whole file.
     Malformed input is listed in the result; an input that cannot be opened or read gives a result
@@ -466,8 +467,8 @@ def process_archives(
       reschedules those by itself, up to ``distributed.scheduler.allowed-failures`` times).
     on_result: called on the client with each ShardResult as it arrives (progress).
     all, any_type, main_content, max_record_bytes, codes: as for :func:`langsift.read_warc` and
-      ``langsift warc``; model: a model file's path, readable by the client (which loads it once to
-      check it) and by the workers (each process loads it once).
+      ``langsift warc``; model: a built-in model's name ("wide") or a model file's path, readable by
+      the client (which loads it once to check it) and by the workers (each process loads it once).
 
     Returns a Report (its `exit_status` is ``langsift warc``'s: 0, 3 malformed, 1 unreadable).
     Prints nothing. Raises ValueError/TypeError for bad arguments, langsift.ModelError for a model
@@ -492,9 +493,11 @@ def process_archives(
         raise ValueError("max_record_bytes must be at least 1024")
     if codes not in ("iso639-1", "iso639_1", "639-1", "iso639-3", "iso639_3", "639-3"):
         raise ValueError(f"codes must be 'iso639-1' or 'iso639-3', not {codes!r}")
-    model_path = os.path.abspath(os.fspath(model)) if model is not None else None
+    model_path = os.fspath(model) if model is not None else None
+    if model_path is not None and model_path not in langsift.Model.builtin_names():
+        model_path = os.path.abspath(model_path)
     if model_path is not None:  # loaded here first, so that a bad model fails the job, not every task
-        langsift.Model.load(model_path)
+        _model(model_path)
     out_dir = os.fspath(output_dir)
     if _is_url(out_dir):
         raise ValueError("output_dir must be a directory path (a shared file system), not a URL")
@@ -633,7 +636,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--main", action="store_true", help="HTML: classify only the main content")
     r.add_argument("--max-record-bytes", type=_size, default=4 << 20, metavar="N",
                    help="keep at most N bytes of a record's block (default 4M)")
-    r.add_argument("--model", metavar="FILE", help="a model file (default: the built-in model)")
+    r.add_argument("--model", metavar="NAME|FILE",
+                   help="a built-in model (default, wide) or a model file (default: the built-in default)")
     p.add_argument("--timing", action="store_true",
                    help="print inputs, records, pages, seconds and pages/s to stderr at the end")
     return p

@@ -290,6 +290,26 @@ def test_models_load_from_files_and_bytes_and_corrupt_ones_raise(tmp_path: Path)
         langsift.Model.load(12)
 
 
+def test_builtin_models_by_name():
+    assert langsift.Model.builtin_names() == ("default", "wide")
+    default = langsift.Model.builtin("default")
+    assert default.is_builtin and default.checksum == langsift.Model.builtin().checksum
+    wide = langsift.Model.builtin("wide")
+    assert wide.is_builtin and len(wide.languages) >= 200 and "fo" in wide.languages
+    assert "fo" not in default.languages and set(default.languages) <= set(wide.languages)
+    assert langsift.Model.builtin("wide") is wide  # one object, parsed once
+    assert wide.checksum == langsift.Model.load(SOURCE_DIR / "models" / "wide.lsm").checksum
+    faroese = "Eingin skal liva í trældómi ella trælkan; trældómur og trælahandil av øllum slag skulu verða bannað."
+    assert langsift.detect(faroese, model=wide).language == "fo"
+    assert langsift.detect(faroese).language != "fo"
+    assert langsift.detect(GERMAN, model=wide).language == "de"
+    for bad in ("Wide", "", "models/wide.lsm", "builtin:wide"):
+        with pytest.raises(ValueError, match="no built-in model named .*default, wide"):
+            langsift.Model.builtin(bad)
+    with pytest.raises(TypeError):
+        langsift.Model.builtin(3)
+
+
 # ---- WARC --------------------------------------------------------------------------------------
 
 

@@ -316,6 +316,17 @@ def test_cli_help_unreadable_input_list_and_bad_model(tmp_path: Path):
     assert not (tmp_path / "o").exists()  # checked before anything was started or written
 
 
+def test_a_builtin_model_name_selects_it_and_a_path_is_a_file(tmp_path: Path):
+    import langsift
+    from langsift import dask as lsdask
+    assert lsdask._model("wide") is langsift.Model.builtin("wide")
+    assert lsdask._model("default").checksum == langsift.Model.builtin().checksum
+    (tmp_path / "wide").write_bytes(b"not a model")  # a file so named: the name still wins
+    assert lsdask._model("wide") is langsift.Model.builtin("wide")
+    with pytest.raises(langsift.ModelError):
+        lsdask._model(str(tmp_path / "wide"))
+
+
 def test_cli_against_a_scheduler(tmp_path: Path, client: Client, shards: list[Path], bad_shards: list[Path]):
     """--scheduler ADDR, inputs from a list on stdin: the messages on stderr, one line each,
     exit status 1 for the missing shard, the statistics where --stats says."""

@@ -1,0 +1,138 @@
+// The built-in models by name: "default" and "wide" (langsift::builtin_model), their errors, the
+// wide model's known answers and checksum (models/README.md), and its lazy, thread-safe load.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
+
+using namespace langsift;
+
+namespace {
+
+const model& wide() {
+  const model* m = nullptr;
+  REQUIRE(builtin_model("wide", m) == status::ok);
+  REQUIRE(m != nullptr);
+  return *m;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("builtin_model_names: default, then wide") {
+  const auto names = builtin_model_names();
+  REQUIRE(names.size() == 2);
+  CHECK(names[0] == "default");
+  CHECK(names[1] == "wide");
+}
+
+TEST_CASE("builtin_model(\"default\") is default_model()") {
+  const model* m = nullptr;
+  std::string message;
+  CHECK(builtin_model("default", m, &message) == status::ok);
+  CHECK(m == &default_model());
+  CHECK(builtin_model_bytes("default").data() == default_model_bytes().data());
+}
+
+TEST_CASE("builtin_model: an unknown name is invalid_argument, names the models, leaves out alone") {
+  const model* m = &default_model();
+  std::string message;
+  for (const char* name : {"", "Wide", "wide ", "models/wide.lsm", "builtin:wide", "default\n"}) {
+    INFO(name);
+    message.clear();
+    CHECK(builtin_model(name, m, &message) == status::invalid_argument);
+    CHECK(m == &default_model());
+    CHECK(message.find("no built-in model named") != std::string::npos);
+    CHECK(message.find("default, wide") != std::string::npos);
+    CHECK(builtin_model_bytes(name).empty());
+  }
+  CHECK(builtin_model("nosuch", m) == status::invalid_argument);  // no message asked for
+}
+
+TEST_CASE("the wide model: 200+ languages, a superset of the default model's") {
+  const model& w = wide();
+  CHECK(w.language_count() >= 200);
+  const model& d = default_model();
+  for (std::size_t i = 0; i < d.language_count(); ++i) {
+    INFO(d.language_code(i));
+    CHECK(w.find_language(d.language_code(i)) >= 0);
+  }
+  const model* again = nullptr;
+  REQUIRE(builtin_model("wide", again) == status::ok);
+  CHECK(again == &w);  // one model, parsed once
+}
+
+TEST_CASE("the wide model's bytes verify fully and match models/README.md") {
+  const std::string_view bytes = builtin_model_bytes("wide");
+  REQUIRE(bytes.size() > 1000000);
+  // builtin_model() checks neither the checksum nor the structure (the bytes are the library's
+  // own); both pass here.
+  model verified;
+  REQUIRE(model::load_view(bytes, verified, nullptr, /*verify_structure=*/true) == status::ok);
+  CHECK(verified.checksum() == wide().checksum());
+  CHECK(verified.language_count() == wide().language_count());
+  // The README's table row for wide.lsm gives its size and its xxh3 (the file's checksum field).
+  const std::string readme = read_text(std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/README.md");
+  std::smatch row;
+  REQUIRE(std::regex_search(readme, row,
+                            std::regex("\\| `wide\\.lsm` \\| (\\d+) \\| ([0-9,]+) bytes \\| `([0-9a-f]{16})` \\|")));
+  CHECK(std::stoul(row[1].str()) == verified.language_count());
+  std::string size = row[2].str();
+  size.erase(std::remove(size.begin(), size.end(), ','), size.end());
+  CHECK(std::stoull(size) == bytes.size());
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(verified.checksum()));
+  CHECK(row[3].str() == hex);
+}
+
+TEST_CASE("known answers of the wide model: languages the default model lacks") {
+  std::ifstream in(std::string(LANGSIFT_TEST_DATA_DIR) + "/detect/wide-known.tsv", std::ios::binary);
+  REQUIRE(in);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t tab = line.find('\t');
+    REQUIRE(tab != std::string::npos);
+    const std::string code = line.substr(0, tab), text = line.substr(tab + 1);
+    INFO(code << ": " << text);
+    CHECK(default_model().find_language(code) < 0);
+    CHECK(detect(default_model(), text).language() != code);
+    const detection d = detect(wide(), text);
+    CHECK(d.is_ok());
+    CHECK(d.language() == code);
+    ++n;
+  }
+  CHECK(n >= 10);
+  // And the default model's languages stay where they are on clear text.
+  CHECK(detect(wide(), "Die Kinder spielten den ganzen Nachmittag im Garten hinter dem Haus.").language() == "de");
+  CHECK(detect(wide(), "Les enfants ont joué tout l'après-midi dans le jardin derrière la maison.").language() == "fr");
+}
+
+TEST_CASE("the wide model is set up once when many threads ask for it at the same time") {
+  std::vector<const model*> got(8, nullptr);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < got.size(); ++t)
+    threads.emplace_back([&got, t] {
+      const model* m = nullptr;
+      if (builtin_model("wide", m) == status::ok) got[t] = m;
+    });
+  for (auto& th : threads) th.join();
+  for (const model* m : got) CHECK(m == got[0]);
+  CHECK(got[0] != nullptr);
+}
