@@ -26,8 +26,10 @@ import sys
 
 # The wide recipe of models/README.md (step 2), without the languages, exclusions, name and output:
 # keep the two in step.
+WORD_LISTS = "../shared/data/wordfreq"  # as in the recipe (relative to the repository root)
 RECIPE = ["--unaccented-every", "4", "--weights", "0,0,0,4,0,8", "--script-weights", "Hani:0,0,2,4,0,8",
-          "--min-count", "1", "--top-k", "80000", "--floor", "6", "--calibration", "0.027198,-0.45"]
+          "--min-count", "1", "--top-k", "200000", "--floor", "6", "--floor-rank", "50000",
+          "--word-lists", WORD_LISTS, "--word-list-weight", "0.5", "--calibration", "0.026066,-0.4031"]
 # Licence exclusions of the recipe: a source for every language, or CODE:SOURCE.
 EXCLUDED = ["wesnoth", "fortunes", "lij:ud"]
 

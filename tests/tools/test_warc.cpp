@@ -129,7 +129,7 @@ TEST_CASE("warc tool: known answers on an uncompressed WARC/1.0 and a gzip WARC/
   CHECK(sh(kWarc + " --codes iso639-2 " + q(kData + "warc/sample.warc.gz")).status == 2);
 }
 
-TEST_CASE("warc tool: --model wide selects the built-in wide model; another value is a file") {
+TEST_CASE("warc tool: --model wide selects the built-in wide model, another value is a file") {
   const outcome wide = sh(kWarc + " --model wide " + q(kData + "warc/sample.warc"));
   REQUIRE(wide.status == 0);
   CHECK(wide.err.empty());
