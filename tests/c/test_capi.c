@@ -147,7 +147,7 @@ static void test_errors(langsift_detector* d) {
 /* The built-in models by name: "wide" knows Faroese, the default model does not. */
 static void test_builtin(langsift_detector* d) {
   static const char kFaroese[] = "Eingin skal liva \xc3\xad tr\xc3\xa6ld\xc3\xb3mi ella tr\xc3\xa6lkan; tr\xc3\xa6ld\xc3\xb3mur og "
-                                 "tr\xc3\xa6lahandil av \xc3\xb8llum slag skulu ver\xc3\xb0a banna\xc3\xb0.";
+                                 "tr\xc3\xa6lahandil av \xc3\xb8llum slag skulu ver\xc3\xb0" "a banna\xc3\xb0.";
   char msg[160];
   langsift_result r;
   langsift_detector* w = NULL;
