@@ -211,18 +211,16 @@ def write_report(a, results, single, cleared, sources):
     out.append(f"- Sources held out: {', '.join(sources)}.")
     out.append("- Why the weak languages are weak: docs/detection.md, \"Accuracy on a source the model was "
                "not trained on\".\n")
-    out.append("## Pairs under 80 %\n")
-    out.append("| language | held out | trained on | lines | accuracy | no answer | most frequent wrong answer |")
-    out.append("| --- | --- | --- | ---: | ---: | ---: | --- |")
-    for r in weak:
-        wrong = f"{r[6]} ({r[7]})" if r[6] else ""
-        out.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[5]:.1f} % | {r[8]} | {wrong} |")
-    out.append("\n## Every language\n")
-    out.append("| language | held out | trained on | lines | accuracy | no answer | most frequent wrong answer |")
-    out.append("| --- | --- | --- | ---: | ---: | ---: | --- |")
-    for r in results:
-        wrong = f"{r[6]} ({r[7]})" if r[6] else ""
-        out.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[5]:.1f} % | {r[8]} | {wrong} |")
+    def table(title, rows):
+        out.append(title)
+        out.append("| language | held out | trained on | lines | accuracy | no answer | most frequent wrong answer |")
+        out.append("| --- | --- | --- | ---: | ---: | ---: | --- |")
+        for r in rows:
+            wrong = f"{r[6]} ({r[7]})" if r[6] else ""
+            out.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[5]:.1f} % | {r[8]} | {wrong} |")
+
+    table("## Pairs under 80 %\n", weak)
+    table("\n## Every language\n", results)
     tmp = a.output + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")

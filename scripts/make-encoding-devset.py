@@ -38,6 +38,10 @@ import shutil
 import sys
 
 # language -> the legacy code pages its pages on the web used (canonical langsift/WHATWG name).
+# Kept apart from the detector's own table (WEB_PAGES in src/encoding/gen_letter_tables.py) on
+# purpose: the set says which pages to test, the detector which to prefer; sharing one table
+# would make the set test exactly the detector's preferences (the detector's lists are wider:
+# et, lt, lv, ga, gd, sq name more pages there).
 # iso-8859-1 is not listed beside windows-1252: WHATWG (and langsift) decode it as windows-1252.
 LEGACY = {
     # Western European

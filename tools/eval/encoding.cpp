@@ -77,7 +77,8 @@ bool decode_as(std::string_view bytes, std::string_view enc, std::string& out) {
   return true;
 }
 
-std::string truth_from_filename(const std::string& file) {
+// The dot-separated parts of a file name, empty ones kept ("a..b" -> a, "", b).
+std::vector<std::string> dot_parts(const std::string& file) {
   std::vector<std::string> parts;
   std::size_t b = 0;
   for (;;) {
@@ -86,6 +87,11 @@ std::string truth_from_filename(const std::string& file) {
     if (dot == std::string::npos) break;
     b = dot + 1;
   }
+  return parts;
+}
+
+std::string truth_from_filename(const std::string& file) {
+  const std::vector<std::string> parts = dot_parts(file);
   std::string t = parts[0];
   for (char& c : t) c = langsift::detail::ascii_lower(c);
   if (t == "utf-16" || t == "utf-32")
@@ -104,14 +110,8 @@ struct tally {
 // The tags of a file name: its dot-separated parts after the first, except the extension (the
 // last part), the byte order ("le"/"be") and all-digit parts.
 std::vector<std::string> tags_of(const std::string& file) {
-  std::vector<std::string> parts, tags;
-  std::size_t b = 0;
-  for (;;) {
-    std::size_t dot = file.find('.', b);
-    parts.push_back(file.substr(b, dot == std::string::npos ? std::string::npos : dot - b));
-    if (dot == std::string::npos) break;
-    b = dot + 1;
-  }
+  const std::vector<std::string> parts = dot_parts(file);
+  std::vector<std::string> tags;
   for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
     const std::string& t = parts[i];
     if (t.empty() || t == "le" || t == "be") continue;

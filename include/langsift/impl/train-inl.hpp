@@ -2,6 +2,8 @@
 // header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
 #pragma once
 
+#include <unordered_set>
+
 #include "langsift/train.hpp"
 #include "langsift/detail/binio.hpp"
 #include "langsift/detail/xxhash.hpp"
@@ -82,8 +84,8 @@ inline lang_model build_lang_model(const language_counts& c, const train_config&
   const double beta = W[feature_word] > 0 && !c.listed().empty() ? cfg.word_list_weight : 0.0;
   const std::size_t corpus_kept = m.kept.size();  // the floors come from these
   if (beta > 0) {
-    std::unordered_map<std::uint64_t, bool> have;
-    for (const auto& f : m.kept) have.emplace(f.hash, true);
+    std::unordered_set<std::uint64_t> have;
+    for (const auto& f : m.kept) have.insert(f.hash);
     std::vector<kept_feature> extra;
     for (const auto& [h, p] : c.listed()) {
       if (have.count(h) || !(p > 0)) continue;
@@ -93,28 +95,31 @@ inline lang_model build_lang_model(const language_counts& c, const train_config&
     std::sort(extra.begin(), extra.end(), [](const kept_feature& a, const kept_feature& b) { return a.hash < b.hash; });
     m.kept.insert(m.kept.end(), extra.begin(), extra.end());
   }
-  auto log_p = [&](const kept_feature& f) {
+  std::vector<double> lp(m.kept.size());  // once per feature: the floors and the weights read it
+  for (std::size_t i = 0; i < m.kept.size(); ++i) {
+    const kept_feature& f = m.kept[i];
     const double corpus = static_cast<double>(f.count) / static_cast<double>(c.total(f.kind));
-    if (beta <= 0 || f.kind != feature_word) return std::log(corpus);
-    const auto it = c.listed().find(f.hash);
-    return std::log((1 - beta) * corpus + beta * (it == c.listed().end() ? 0.0 : it->second));
-  };
+    if (beta <= 0 || f.kind != feature_word) {
+      lp[i] = std::log(corpus);
+      continue;
+    }
+    const auto it = c.listed().find(f.hash);  // a mixture: unlisted words keep (1 − b) of their share
+    lp[i] = std::log((1 - beta) * corpus + beta * (it == c.listed().end() ? 0.0 : it->second));
+  }
   double min_lp[feature_kind_count];
   for (double& x : min_lp) x = 0;
   // The floors come from the corpus' features, not from listed words: a listed word's share
   // may be far below anything the corpus shows, and would make every unseen feature cost more.
   const std::size_t floor_from = cfg.floor_rank ? std::min<std::size_t>(corpus_kept, cfg.floor_rank) : corpus_kept;
-  for (std::size_t i = 0; i < floor_from; ++i) min_lp[m.kept[i].kind] = std::min(min_lp[m.kept[i].kind], log_p(m.kept[i]));
+  for (std::size_t i = 0; i < floor_from; ++i) min_lp[m.kept[i].kind] = std::min(min_lp[m.kept[i].kind], lp[i]);
   for (unsigned k = 1; k < feature_kind_count; ++k) {
     double base = min_lp[k];
     if (base == 0) base = c.total(k) ? std::log(1.0 / static_cast<double>(c.total(k) + 1)) : -20.0;
     m.floor[k] = static_cast<float>(W[k] * (base - cfg.floor_offset));
   }
   m.weight.resize(m.kept.size());
-  for (std::size_t i = 0; i < m.kept.size(); ++i) {
-    const auto& f = m.kept[i];
-    m.weight[i] = static_cast<float>(W[f.kind] * log_p(f)) - m.floor[f.kind];
-  }
+  for (std::size_t i = 0; i < m.kept.size(); ++i)
+    m.weight[i] = static_cast<float>(W[m.kept[i].kind] * lp[i]) - m.floor[m.kept[i].kind];
   for (const auto& f : select_features(c, W, cfg.rank_profile_size, 1, true)) m.rank.push_back(f.hash);
   return m;
 }
