@@ -1,6 +1,7 @@
 // The built-in models: their bytes are linked in by default_model.S and wide_model.S (.incbin of
 // models/default.lsm and models/wide.lsm).
 #include "langsift/default_model.hpp"
+#include "langsift/detail/binio.hpp"
 
 #include <array>
 #include <new>
@@ -20,7 +21,8 @@ namespace detail {
 struct builtin_model_loader {
   // Header, section bounds and tables checked as for any model; not the checksum, nor the
   // structure scan: the bytes are this library's own (test_model.cpp verifies both), and hashing
-  // all 7 MB was most of the start-up time (0.7-1.0 of 0.8-1.2 ms on the 2-core CI VM).
+  // them all was most of the start-up time (0.7-1.0 of 0.8-1.2 ms on the 2-core CI VM, for the
+  // 7 MB model of then; the models are now 25 and 44 MB).
   static status load(std::string_view bytes, model& out) noexcept {
     return model::load_in_place(bytes, out, /*verify_checksum=*/false, /*verify_structure=*/false);
   }
@@ -62,12 +64,8 @@ std::string_view default_model_bytes() noexcept {
 }
 
 const model& default_model() noexcept {
-  static const model m = [] {
-    model loaded;
-    (void)detail::builtin_model_loader::load(default_model_bytes(), loaded);  // empty on failure
-    return loaded;
-  }();
-  return m;
+  static const loaded_builtin b = load_builtin(default_model_bytes());  // empty model on failure
+  return b.m;
 }
 
 std::span<const std::string_view> builtin_model_names() noexcept { return kBuiltinNames; }
@@ -80,15 +78,7 @@ std::string_view builtin_model_bytes(std::string_view name) noexcept {
 
 status builtin_model(std::string_view name, const model*& out, std::string* message) noexcept {
   // A message is a courtesy: if it cannot be allocated, the status is still the answer.
-  auto say = [message](std::string_view a, std::string_view b, std::string_view c) noexcept {
-    if (!message) return;
-    try {
-      std::string text(a);
-      text.append(b).append(c);
-      *message = std::move(text);
-    } catch (const std::bad_alloc&) {
-    }
-  };
+  using detail::binio::set_message;
   const model* m = nullptr;
   status st = status::ok;
   if (name == "default") {
@@ -97,11 +87,11 @@ status builtin_model(std::string_view name, const model*& out, std::string* mess
     m = &wide().m;
     st = wide().st;
   } else {
-    say("no built-in model named \"", name, "\" (built-in models: default, wide)");
+    set_message(message, {"no built-in model named \"", name, "\" (built-in models: default, wide)"});
     return status::invalid_argument;
   }
   if (st != status::ok || m->empty()) {
-    say("the built-in model \"", name, "\" failed to load");
+    set_message(message, {"the built-in model \"", name, "\" failed to load"});
     return st == status::ok ? status::corrupt_model : st;
   }
   out = m;
