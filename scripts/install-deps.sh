@@ -16,7 +16,7 @@ PKGS="g++ cmake ninja-build pkg-config
   python3 python3-dev python3-pybind11 pybind11-dev python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
   python3-scrapy python3-dask python3-distributed python3-fsspec
-  python3-fasttext python3-langdetect"
+  python3-fasttext python3-langdetect python3-hypothesis"
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 

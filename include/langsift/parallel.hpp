@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -26,10 +27,24 @@
 namespace langsift {
 inline namespace v1 {
 
+/// Thrown when a thread cannot be started (the system's limit on threads, or no memory for a
+/// thread's stack): a std::bad_alloc, so callers report "out of memory" (Python: MemoryError). The
+/// threads already started have been stopped and joined; none of the work is known to be done.
+class thread_start_error : public std::bad_alloc {
+ public:
+  explicit thread_start_error(unsigned wanted) noexcept : wanted_(wanted) {}
+  const char* what() const noexcept override { return "out of memory: cannot start a thread"; }
+  unsigned wanted() const noexcept { return wanted_; }  ///< how many threads were asked for
+
+ private:
+  unsigned wanted_;
+};
+
 /// Calls fn(i) for every i in [0, n) on at most `threads` threads (0: the hardware's), the
 /// caller's thread being one of them, each taking `chunk` consecutive indices at a time. No more
 /// threads are started than give each at least `min_per_thread` items. If fn throws, the items not
 /// yet started are not run, and the first exception is rethrown once every thread has stopped.
+/// If a thread cannot be started, throws thread_start_error once the others have stopped.
 template <class Fn>
 void parallel_for(std::size_t n, unsigned threads, std::size_t chunk, std::size_t min_per_thread, Fn&& fn) {
   if (n == 0) return;
@@ -58,10 +73,17 @@ void parallel_for(std::size_t n, unsigned threads, std::size_t chunk, std::size_
     work();
   } else {
     std::vector<std::thread> pool;
-    pool.reserve(nt - 1);
-    for (unsigned k = 1; k < nt; ++k) pool.emplace_back(work);
-    work();
+    bool started = true;
+    try {
+      pool.reserve(nt - 1);
+      for (unsigned k = 1; k < nt; ++k) pool.emplace_back(work);
+    } catch (...) {  // no memory for another thread (std::system_error) or for the vector
+      started = false;
+      next.store(n, std::memory_order_relaxed);  // the threads started stop at their next chunk
+    }
+    if (started) work();
     for (auto& t : pool) t.join();
+    if (!started) throw thread_start_error(nt);
   }
   if (error) std::rethrow_exception(error);
 }
@@ -73,7 +95,8 @@ void parallel_for(std::size_t n, unsigned threads, std::size_t chunk, std::size_
 /// bounded by that many items and results. An exception from work or sink stops the pool: the
 /// items not yet worked on are dropped, and the first exception is rethrown by submit() or finish().
 /// finish() waits for every submitted item and joins the threads; the destructor calls it, dropping
-/// a pending exception (call finish() to see it).
+/// a pending exception (call finish() to see it). The constructor throws thread_start_error when a
+/// worker thread cannot be started.
 template <class In, class Out>
 class ordered_pool {
  public:
@@ -81,8 +104,18 @@ class ordered_pool {
   ordered_pool(unsigned threads, std::size_t max_in_flight, Work work, Sink sink)
       : work_(std::move(work)), sink_(std::move(sink)), max_in_flight_(std::max<std::size_t>(max_in_flight, 1)) {
     if (threads > 1) {
-      workers_.reserve(threads);
-      for (unsigned t = 0; t < threads; ++t) workers_.emplace_back([this] { run_worker(); });
+      try {
+        workers_.reserve(threads);
+        for (unsigned t = 0; t < threads; ++t) workers_.emplace_back([this] { run_worker(); });
+      } catch (...) {  // the threads started are stopped and joined before the error leaves
+        {
+          std::lock_guard lock(m_);
+          stopped_ = true;
+          work_ready_.notify_all();
+        }
+        for (auto& w : workers_) w.join();
+        throw thread_start_error(threads);
+      }
     }
   }
   ordered_pool(const ordered_pool&) = delete;

@@ -8,6 +8,7 @@
 // swapping bytes (no big-endian host is supported).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -81,8 +82,11 @@ inline void set_message(std::string* message, std::initializer_list<std::string_
 /// Reads the whole file `path` into `out`. Returns ok, io_error (cannot open or read, or larger
 /// than max_bytes: no langsift file is) or out_of_memory; on failure `message` (optional)
 /// receives `what` + path + ": cannot open" (": read error or not a langsift file", ": out of memory").
+/// With a `magic`, reading stops as soon as the bytes read so far disagree with it: `out` then
+/// holds that prefix and the caller's parser rejects it as it would such a file. So a device or a
+/// pipe of junk (/dev/zero, /dev/urandom) is refused after one read, not read to max_bytes.
 inline status read_file(const std::string& path, std::string& out, std::size_t max_bytes, std::string_view what,
-                        std::string* message) noexcept {
+                        std::string* message, std::string_view magic = {}) noexcept {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) {
     set_message(message, {what, path, ": cannot open"});
@@ -101,6 +105,8 @@ inline status read_file(const std::string& path, std::string& out, std::size_t m
     std::size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
       out.append(buf, n);
+      const std::size_t head = std::min(out.size(), magic.size());
+      if (std::memcmp(out.data(), magic.data(), head) != 0) break;  // not this format: the parser says so
       if (out.size() > max_bytes) {  // stop reading junk
         ok = false;
         break;

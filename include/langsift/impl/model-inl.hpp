@@ -155,6 +155,8 @@ LANGSIFT_INLINE status model::load_copy(std::string_view bytes, model& out, std:
   status s;
   try {
     s = adopt(std::make_shared<const std::string>(bytes), out);
+  } catch (const std::length_error&) {  // a length no string can hold, as (size_t)-1 from the C ABI
+    s = status::out_of_memory;
   } catch (const std::bad_alloc&) {
     s = status::out_of_memory;
   }
@@ -221,7 +223,8 @@ LANGSIFT_INLINE status model::load_file(const std::string& path, model& out, std
     set_load_message(status::out_of_memory, path, message);
     return status::out_of_memory;
   }
-  status s = detail::binio::read_file(path, *data, limit, "", message);
+  status s = detail::binio::read_file(path, *data, limit, "", message,
+                                       std::string_view(kModelMagic, sizeof kModelMagic));
   if (s != status::ok) return s;
   s = adopt(std::move(data), out);
   if (s != status::ok) set_load_message(s, path, message);

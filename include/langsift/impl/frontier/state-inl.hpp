@@ -116,7 +116,8 @@ LANGSIFT_INLINE status frontier::load_copy(std::string_view bytes, frontier& out
 LANGSIFT_INLINE status frontier::load_file(const std::string& path, frontier& out, std::string* message) noexcept {
   std::string bytes;
   // 16 bytes a URL: no state file is 64 GiB
-  status s = detail::binio::read_file(path, bytes, std::size_t{1} << 36, "frontier state: ", message);
+  status s = detail::binio::read_file(path, bytes, std::size_t{1} << 36, "frontier state: ", message,
+                                       std::string_view(kMagic, sizeof kMagic));
   if (s != status::ok) return s;
   s = load_copy(bytes, out, message);
   if (s != status::ok && message) detail::binio::set_message(message, {*message, " (", path, ")"});

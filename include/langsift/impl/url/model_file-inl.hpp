@@ -114,7 +114,8 @@ LANGSIFT_INLINE status url_model::load_copy(std::string_view bytes, url_model& o
 
 LANGSIFT_INLINE status url_model::load_file(const std::string& path, url_model& out, std::string* message) noexcept {
   std::string bytes;
-  status s = detail::binio::read_file(path, bytes, std::size_t{1} << 31, "", message);  // no URL model is 2 GiB
+  // no URL model is 2 GiB
+  status s = detail::binio::read_file(path, bytes, std::size_t{1} << 31, "", message, std::string_view("LSURL\0\0", 7));
   if (s != status::ok) return s;
   s = load_copy(bytes, out, message);
   if (s != status::ok && message) detail::binio::set_message(message, {path, ": ", *message});
