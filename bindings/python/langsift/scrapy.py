@@ -59,7 +59,9 @@ LANGSIFT_MODEL                 None        path of a model file (default: the bu
 A setting with a bad value raises ValueError naming the setting when the crawler starts; an
 unknown ``LANGSIFT_*`` name does too (a typo would otherwise go unnoticed). With JOBDIR set, the
 frontier is saved to ``JOBDIR/langsift-frontier.bin`` when the spider closes and loaded when it
-opens, and the scheduler's held requests go to Scrapy's disk queues.
+opens (a state file that cannot be read is renamed to ``langsift-frontier.bin.corrupt``, or
+``.corrupt.1``... beside an earlier one, and the crawl starts with an empty frontier), and the
+scheduler's held requests go to Scrapy's disk queues.
 """
 
 from __future__ import annotations
@@ -441,6 +443,7 @@ class LanguageFocusMiddleware:
         self.frontier = self.state.frontier
         self.stats = crawler.stats
         self._item_field_warned = False
+        self._save_state = True  # False when JOBDIR holds a state that could not be read nor moved
         crawler.signals.connect(self._opened, signal=signals.spider_opened)
         crawler.signals.connect(self._closed, signal=signals.spider_closed)
 
@@ -452,11 +455,21 @@ class LanguageFocusMiddleware:
 
     def _opened(self, spider: Spider) -> None:
         path = _state_path(self.crawler)
-        if path and os.path.exists(path):
+        if path and os.path.lexists(path):
             try:
                 self.frontier.load(path)
             except (OSError, LangsiftError) as e:
-                logger.error("langsift: cannot resume the frontier from %s (%s); starting with an empty one", path, e)
+                # Kept aside, so that the state saved at close does not overwrite what may be the
+                # only copy of a long crawl's state (to be repaired or inspected by hand).
+                try:
+                    aside = _keep_aside(path)
+                except OSError as e2:
+                    self._save_state = False
+                    logger.error("langsift: cannot resume the frontier from %s (%s) and cannot keep it aside (%s): "
+                                 "starting with an empty one, which will not be saved over it", path, e, e2)
+                else:
+                    logger.error("langsift: cannot resume the frontier from %s (%s); kept it as %s, starting with "
+                                 "an empty one", path, e, aside)
             else:
                 logger.info("langsift: resumed the frontier from %s (%d URLs)", path, len(self.frontier))
             # The saved quotas give way to the settings (the counts stay): they may have changed.
@@ -471,8 +484,10 @@ class LanguageFocusMiddleware:
 
     def _closed(self, spider: Spider, reason: str) -> None:
         path = _state_path(self.crawler)
-        if path:
+        if path and self._save_state:
             self.frontier.save(path)
+        elif path:
+            logger.error("langsift: the frontier is not saved to %s (an unreadable state is there, see above)", path)
         for code, (target, count) in self.frontier.quotas().items():
             if target:
                 self.stats.set_value(f"langsift/quota/{code}", count, spider=spider)
@@ -577,6 +592,17 @@ class LanguageFocusMiddleware:
 def _state_path(crawler: Any) -> Optional[str]:
     jobdir = crawler.settings.get("JOBDIR")
     return os.path.join(jobdir, STATE_FILE) if jobdir else None
+
+
+def _keep_aside(path: str) -> str:
+    """Renames `path` to the first free name of ``path.corrupt``, ``path.corrupt.1``, ... (an
+    earlier corrupt state is never replaced) and returns that name."""
+    for n in itertools.count():
+        aside = f"{path}.corrupt" + (f".{n}" if n else "")
+        if not os.path.lexists(aside):
+            os.rename(path, aside)
+            return aside
+    raise AssertionError("unreachable")
 
 
 # ================================================================================================

@@ -330,6 +330,21 @@ def test_jobdir_keeps_the_frontier_and_the_held_requests(tmp_path: Path) -> None
     assert sched.next_request() is None
 
 
+def test_jobdir_corrupt_state_is_kept_aside_beside_earlier_ones(tmp_path: Path) -> None:
+    """A second corrupt state goes to <name>.corrupt.1: an earlier <name>.corrupt is not replaced."""
+    (tmp_path / (ls.STATE_FILE + ".corrupt")).write_bytes(b"the first one")
+    (tmp_path / ls.STATE_FILE).write_bytes(b"the second one")
+    crawler = _crawler({"JOBDIR": str(tmp_path)}, LANGUAGES=["de"])
+    crawler.spider = spider = crawler._create_spider("unit")
+    mw = ls.LanguageFocusMiddleware.from_crawler(crawler)
+    mw._opened(spider)
+    assert (tmp_path / (ls.STATE_FILE + ".corrupt")).read_bytes() == b"the first one"
+    assert (tmp_path / (ls.STATE_FILE + ".corrupt.1")).read_bytes() == b"the second one"
+    assert not (tmp_path / ls.STATE_FILE).exists()
+    mw._closed(spider, "finished")
+    langsift.Frontier().load(tmp_path / ls.STATE_FILE)  # the new state, whole
+
+
 # ---- real crawls of the generated site -------------------------------------------------------------
 
 BUDGET = 300
@@ -429,3 +444,25 @@ def test_sitegen_site_has_the_promised_shape(site: sitegen.Site) -> None:
     assert 0.05 < sum(len(p.lines) == 1 for p in html) / len(html) < 0.2
     for hub in site.start_paths:
         assert len({site.truth(l) for l in site.pages[hub].links}) >= 5
+
+
+def test_a_corrupt_frontier_state_is_kept_aside_not_overwritten(site: sitegen.Site, base_url: str,
+                                                                 tmp_path: Path) -> None:
+    """A real crawl with JOBDIR whose frontier state is corrupt: the crawl starts with an empty
+    frontier, the corrupt file is renamed to <name>.corrupt (and the log says so) before the
+    crawl's own state is saved at close."""
+    job = tmp_path / "job"
+    job.mkdir()
+    state, aside = job / ls.STATE_FILE, job / (ls.STATE_FILE + ".corrupt")
+    corrupt = b"not a langsift frontier state " * 40
+    state.write_bytes(corrupt)
+    settings = dict(sitegen.variant_settings("scheduler", ["de"]), JOBDIR=str(job))
+    c = sitegen.run_crawl(base_url, site.start_paths, settings, budget=30, workdir=tmp_path, seconds=60)
+    assert c.finish_reason == "closespider_pagecount" and "Traceback" not in c.log, c.log[-3000:]
+    errors = [line for line in c.log.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1 and f"cannot resume the frontier from {state}" in errors[0], errors
+    assert f"kept it as {aside}" in errors[0], errors
+    assert aside.read_bytes() == corrupt  # what the user had, untouched
+    resumed = langsift.Frontier()
+    resumed.load(state)  # the crawl's own state, saved at close
+    assert len(resumed) > 0 and resumed.quota("de")[1] == c.stats["langsift/pages/de"]
