@@ -30,6 +30,8 @@ from typing import Iterator
 
 import pytest
 from distributed import Client, LocalCluster
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import SOURCE_DIR, TEST_DATA, run_tool
 from langsift.dask import ShardResult, output_names, process_archives, process_shard
@@ -236,8 +238,8 @@ def test_shards_on_two_worker_processes_equal_the_command_line_tool(tmp_path: Pa
     assert sorted(p.name for p in out.iterdir()) == sorted(output_names([str(p) for p in shards]) + ["report.json", "stats.tsv"])
     assert report.workers == 2 and len({s.worker for s in report.shards}) <= 2
     no_temp_files(out)
-    # A second run into the same directory replaces every file whole.
-    again = process_archives(shards, out, client=client)
+    # A second run into the same directory, asked for, replaces every file whole.
+    again = process_archives(shards, out, client=client, overwrite=True)
     check_outputs(again, shards)
     no_temp_files(out)
 
@@ -280,9 +282,16 @@ def test_corrupt_truncated_and_missing_shards_are_reported_and_the_others_comple
 # ---- the command line --------------------------------------------------------------------------
 
 
-def module_cli(*args: object, stdin: str | None = None) -> subprocess.CompletedProcess:
+def module_cli(*args: object, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "langsift.dask", *map(str, args)], input=stdin,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def module_cli_bytes(*args: object, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    """The command line with arguments as the OS has them (bytes: names that are not UTF-8)."""
+    argv = [a if isinstance(a, bytes) else os.fsencode(str(a)) for a in args]
+    return subprocess.run([os.fsencode(sys.executable), b"-m", b"langsift.dask", *argv], input=stdin,
+                          capture_output=True, timeout=300)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -494,3 +503,275 @@ def test_a_worker_killed_mid_task_loses_no_output_and_duplicates_nothing(
     assert report.stats.to_tsv() == cli(source, *shards, stats=True).stdout.decode()
     assert (out / "stats.tsv").read_text() == report.stats.to_tsv()
     client.wait_for_workers(2, timeout=60)  # the nanny restarted the killed worker
+
+
+# ---- one input under two names, an earlier run's directory -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def alias_tree(tmp_path_factory: pytest.TempPathFactory, shards: list[Path]) -> Path:
+    """in/f0..f2 (copies of sample.warc), in/s1 -> f1 (symlink), in/h2 (hard link of f2) and
+    dirlink -> in (a symlinked directory)."""
+    top = tmp_path_factory.mktemp("aliases")
+    d = top / "in"
+    d.mkdir()
+    for i in range(3):
+        shutil.copy(shards[5], d / f"f{i}")
+    (d / "s1").symlink_to("f1")
+    os.link(d / "f2", d / "h2")
+    (top / "dirlink").symlink_to(d)
+    (top / "deep").mkdir()
+    (top / "deep" / "up").symlink_to("../in")  # deep/up/.. is top, not deep
+    return top
+
+
+def _spellings(top: Path, name: str) -> list[object]:
+    """Ways to name in/NAME from the working directory `top`/in."""
+    d = top / "in"
+    return [name, f"./{name}", str(d / name), f"{d}//{name}", str(top / "dirlink" / name), f"../in/{name}",
+            f"file://{d / name}", f"FILE://{d}/./{name}", os.fsencode(name), Path(d / name),
+            f"../deep/up/../in/{name}"]
+
+
+def test_an_input_given_twice_under_another_name_is_refused(alias_tree: Path, client: Client,
+                                                             monkeypatch: pytest.MonkeyPatch):
+    """`x ./x $PWD/x` is one file given three times: a usage error, not three outputs (the
+    statistics counted it three times); so are a symlink, a hard link and a file:// URL of it."""
+    monkeypatch.chdir(alias_tree / "in")
+    out = alias_tree / "out"
+    for other in _spellings(alias_tree, "f0")[1:]:
+        with pytest.raises(ValueError, match="input given twice: "):
+            process_archives(["f0", other], out, client=client)
+    for a, b in (("f1", "s1"), ("f2", "h2")):
+        with pytest.raises(ValueError, match=f"input given twice: {b} \\(the same file as {a}\\)"):
+            process_archives([a, "f0", b], out, client=client)
+    with pytest.raises(ValueError, match="twice"):  # URLs: scheme and host case, dot segments
+        process_archives(["http://Example.org/a/x.warc", "HTTP://example.org/a/./b/../x.warc"], out, client=client)
+    assert not out.exists()
+    d = alias_tree / "in"
+    # ".." after a symlink: the workers read the file the client means (they were sent the name
+    # with "up/.." dropped, deep/in/f0, which does not exist)
+    report = process_archives(["../deep/up/../in/f0"], out, client=client)
+    assert report.exit_status == 0 and Path(report.shards[0].output).read_bytes() == cli(d / "f0").stdout
+    shutil.rmtree(out)
+    p = module_cli("-o", out, "f0", "./f0", d / "f0", cwd=d)
+    assert p.returncode == 2 and p.stdout == "" and not out.exists(), p.stderr
+    assert p.stderr == "langsift.dask: input given twice: ./f0 (the same file as f0) (see --help)\n"
+
+
+_SPELLINGS = range(11)
+
+
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["f0", "f1", "s1", "f2", "h2", "m0", "m1"]), st.sampled_from(_SPELLINGS)),
+                min_size=1, max_size=8))
+def test_property_inputs_are_duplicates_exactly_when_they_are_one_file(
+        alias_tree: Path, monkeypatch: pytest.MonkeyPatch, picks: list[tuple[str, int]]):
+    """Any mix of names of three files (by symlink, hard link, ./, absolute, file:// URL, bytes,
+    Path) and two missing ones: process_archives refuses the list exactly when two entries are the
+    same file, before it does anything else (client=42 is refused only after the inputs)."""
+    monkeypatch.chdir(alias_tree / "in")
+    same = {"s1": "f1", "h2": "f2"}
+    files = [same.get(name, name) for name, _ in picks]
+    inputs = [_spellings(alias_tree, name)[k] for name, k in picks]
+    if len(set(files)) < len(files):
+        with pytest.raises(ValueError, match="input given twice"):
+            process_archives(inputs, alias_tree / "prop-out", client=42, overwrite=True)
+    else:
+        with pytest.raises(TypeError, match="client must be"):
+            process_archives(inputs, alias_tree / "prop-out", client=42, overwrite=True)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.lists(st.one_of(st.binary(max_size=12).map(os.fsdecode),
+                          st.sampled_from(["x.warc.gz", "a/x.warc.gz", "b/x.warc.gz", ".x", "x", "..", "x.jsonl",
+                                           "s3://b/x.warc.gz?v=2", "a/x.warc.gz.3f2a9c1b", "/", "x.warc.gz-2"])),
+                max_size=12, unique=True))
+def test_property_output_names_are_unique_plain_and_the_jobs(inputs: list[str]):
+    """Any inputs (names that are not UTF-8 included): one name each, distinct, not hidden, made
+    of safe characters, of the shape --overwrite recognises as the job's, whatever the order."""
+    from langsift.dask import _is_job_file
+
+    names = output_names(inputs)
+    assert len(names) == len(inputs) == len(set(names))
+    for n in names:
+        assert re.fullmatch(r"[A-Za-z0-9_+=@,-][A-Za-z0-9._+=@,-]*\.jsonl", n) and _is_job_file(n), n
+    assert dict(zip(inputs, names)) == dict(zip(inputs[::-1], output_names(inputs[::-1])))
+
+
+def test_forty_thousand_inputs_are_checked_in_linear_time(tmp_path: Path):
+    """The duplicate check was O(n²) and ran twice (15 s for 40,000 inputs): it runs once, linear."""
+    inputs = [str(tmp_path / f"s{i:05d}.warc.gz") for i in range(40000)]
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match="input given twice"):
+        process_archives(inputs + [inputs[0]], tmp_path / "out", client=42)
+    assert time.monotonic() - t0 < 3.0  # 0.3 s here; 7.4 s for one pass before
+
+
+def test_a_non_empty_output_directory_needs_overwrite_and_keeps_no_stale_output(
+        tmp_path: Path, client: Client, shards: list[Path]):
+    """A second run with other inputs into the same directory left the first run's outputs beside
+    the new statistics. Now a directory that is not empty is refused (nothing written); with
+    overwrite=True the files the job writes that the new run does not are removed, other
+    files are left alone."""
+    out = tmp_path / "out"
+    first = process_archives([shards[0], shards[1], shards[6]], out, client=client)
+    assert first.exit_status == 0
+    (out / "notes.txt").write_text("mine\n")
+    (out / "keep").mkdir()
+    (out / ".x.warc.jsonl.77.0123456789ab.tmp").write_text("an earlier dead attempt\n")
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    with pytest.raises(FileExistsError, match="not empty"):
+        process_archives(shards[3:5], out, client=client)
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    missing = tmp_path / "in" / "sample.warc.gz"  # an earlier output of its name is there: removed too
+    second = process_archives([*shards[3:5], missing], out, client=client, overwrite=True)
+    assert second.exit_status == 1 and second.removed_earlier == 3 + 2 + 1  # outputs, stats and report, a temp
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        output_names([str(p) for p in shards[3:5]]) + ["keep", "notes.txt", "report.json", "stats.tsv"])
+    assert (out / "stats.tsv").read_bytes() == cli(*shards[3:5], stats=True).stdout
+    check_outputs(second, [*shards[3:5], missing])
+    assert json.loads((out / "report.json").read_text())["removed_earlier"] == 6
+    # the command line: exit 2 without --overwrite, one line; with it, the third run's files only
+    p = module_cli("--workers", 1, "-o", out, shards[5])
+    assert p.returncode == 2 and p.stderr == (f"langsift.dask: {out}: the output directory is not empty: "
+                                              "--overwrite replaces an earlier run's files (see --help)\n")
+    p = module_cli("--workers", 1, "--overwrite", "-o", out, shards[5])
+    assert p.returncode == 0, p.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["keep", "notes.txt", "report.json", "sample.warc.jsonl", "stats.tsv"]
+
+
+# ---- names that are not UTF-8 ------------------------------------------------------------------
+
+
+def test_file_names_that_are_not_utf8(tmp_path: Path, client: Client, shards: list[Path]):
+    """Names as the OS gives them (bytes; str with surrogateescape in Python), in arguments, in
+    --inputs-from lists and in the output directory's name: read, reported like `langsift warc`
+    reports them (the same bytes), named in report.json with \\udcXX escapes (valid JSON)."""
+    d = os.fsencode(tmp_path)
+    good = d + b"/caf\xe9-\xff.warc.gz"
+    shutil.copy(shards[6], os.fsdecode(good))
+    missing = d + b"/missing-\xfe.warc"
+    utf8 = d + "/café.warc".encode()
+    shutil.copy(shards[5], os.fsdecode(utf8))
+    listing = d + b"/list\xff.txt"
+    with open(listing, "wb") as f:
+        f.write(b"# inputs\n" + good + b"\r\n" + missing + b"\n")
+    out = d + b"/out\xff"
+    p = module_cli_bytes("--scheduler", client.scheduler.address, "-o", out, utf8, "--inputs-from", listing)
+    expected = run_tool("langsift", "warc", "--stats", os.fsdecode(utf8), os.fsdecode(good), os.fsdecode(missing),
+                        check_status=1)
+    assert p.returncode == 1 and p.stdout == b""
+    assert p.stderr == expected.stderr.replace(b"langsift warc: ", b"langsift.dask: ")
+    assert p.stderr == b"langsift.dask: " + missing + b": No such file or directory\n"
+    with open(out + b"/stats.tsv", "rb") as f:
+        assert f.read() == expected.stdout
+    with open(out + b"/report.json", "rb") as f:
+        raw = f.read()
+    rj = json.loads(raw.decode("utf-8"))  # strict UTF-8: valid JSON
+    assert b"\\udcff" in raw and "café" in raw.decode()
+    assert [os.fsencode(e["input"]) for e in rj["inputs"]] == [utf8, good, missing]
+    assert os.fsencode(rj["inputs"][1]["output"]) == out + b"/caf_-_.warc.gz.jsonl"
+    with open(out + b"/caf_-_.warc.gz.jsonl", "rb") as f:
+        assert f.read() == cli(shards[6]).stdout
+    # from stdin, with a model file so named; from Python with bytes and Path inputs
+    model = d + b"/model-\xff.lsm"
+    shutil.copy(SOURCE_DIR / "models" / "default.lsm", os.fsdecode(model))
+    p = module_cli_bytes("--scheduler", client.scheduler.address, "-o", d + b"/out2", "--model", model,
+                         "--inputs-from", "-", stdin=good + b"\n")
+    assert p.returncode == 0 and p.stderr == b"", p.stderr
+    with open(d + b"/out2/caf_-_.warc.gz.jsonl", "rb") as f:
+        assert f.read() == run_tool("langsift", "warc", "--model", os.fsdecode(model), os.fsdecode(good)).stdout
+    with open(model, "wb") as f:
+        f.write(b"not a model")
+    p = module_cli_bytes("--scheduler", client.scheduler.address, "-o", d + b"/out4", "--model", model, good)
+    assert p.returncode == 1 and p.stderr.startswith(b"langsift.dask: " + model + b": "), p.stderr
+    report = process_archives([good, Path(os.fsdecode(utf8))], d + b"/out3", client=client)
+    assert report.exit_status == 0 and [s.input for s in report.shards] == [os.fsdecode(good), os.fsdecode(utf8)]
+
+
+# ---- malformed input: the first 100 problems, counted ------------------------------------------
+
+
+def test_problems_of_an_input_are_bounded_and_counted(tmp_path: Path, client: Client, shards: list[Path]):
+    """3 M problems in one input made a 209 MB report.json, 3 M lines on stderr and 1.94 GB of
+    memory. The first 100 of an input are kept and listed, the rest counted, with one line saying
+    how many more there were."""
+    junk = tmp_path / "headers.warc"
+    junk.write_bytes(b"WARC/1.0\r\n\r\n" * 5000)
+    expected = cli(junk, stats=True)
+    cli_lines = expected.stderr.decode().splitlines()
+    assert expected.returncode == 3 and len(cli_lines) == 5000
+    out = tmp_path / "out"
+    report = process_archives([shards[5], junk], out, client=client)
+    shard = report.shards[1]
+    assert report.exit_status == 3 and shard.malformed_count == 5000 == report.stats.malformed
+    assert len(shard.malformed) == 100
+    assert report.stats.to_tsv() == cli(shards[5], junk, stats=True).stdout.decode()
+    messages = [f"langsift warc: {m}" for m in report.messages()]
+    assert messages[:100] == cli_lines[:100]
+    assert messages[100:] == [f"langsift warc: {junk}: ... and 4900 more problems (5000 in all)"]
+    rj = json.loads((out / "report.json").read_text())
+    assert rj["inputs"][1]["malformed_count"] == 5000 and len(rj["inputs"][1]["malformed"]) == 100
+    assert rj["inputs"][0]["malformed_count"] == 0 and rj["malformed"] == 5000
+    assert (out / "report.json").stat().st_size < 20000
+    p = module_cli("--scheduler", client.scheduler.address, "--overwrite", "-o", out, junk)
+    assert p.returncode == 3
+    assert p.stderr.splitlines() == [m.replace("langsift warc: ", "langsift.dask: ", 1) for m in messages]
+
+
+# ---- SIGINT and SIGTERM ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sig, group", [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGTERM, True)],
+                         ids=["SIGINT to the process group", "SIGTERM to the job", "SIGTERM to the process group"])
+def test_a_signal_stops_the_job_and_removes_its_temporary_files(tmp_path: Path, shards: list[Path],
+                                                                sig: signal.Signals, group: bool):
+    """Ctrl-C (SIGINT to the whole process group, workers included) or SIGTERM to the job or its
+    group while a task is writing: the job stops its cluster, removes the temporary files and
+    exits 130 or 143 with one line and no traceback (it left the partial file and printed
+    tracebacks). The workers ignore both signals (the client stops them): the group's signal
+    cannot kill or interrupt them half-way. The input is a FIFO held half-written, so the signal
+    lands mid-task every time."""
+    data = shards[0].read_bytes()
+    fifo = tmp_path / "fifo.warc.gz"
+    os.mkfifo(fifo)
+    out = tmp_path / "out"
+    # As an interactive shell starts it: with SIGINT's default handler, even where the test runs
+    # with SIGINT ignored (a background job of a script), which the job would respect.
+    start = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "signal.signal(signal.SIGTERM, signal.SIG_DFL); sys.argv[0] = 'langsift.dask'; "
+             "runpy.run_module('langsift.dask', run_name='__main__', alter_sys=True)")
+    job = subprocess.Popen([sys.executable, "-c", start, "--workers", "1", "-o", str(out), str(fifo)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    fd = None
+    try:
+        fd = _open_fifo_for_writing(fifo, time.monotonic() + 120)
+        _write_all(fd, data[: len(data) // 2])
+        deadline = time.monotonic() + 120
+        partial: list[str] = []
+        while not partial:
+            assert time.monotonic() < deadline and job.poll() is None, "the task never started writing"
+            partial = [p for p in glob.glob(str(out / ".fifo.warc.gz.jsonl.*.tmp")) if os.path.getsize(p) > 0]
+            time.sleep(0.01)
+        worker = int(re.search(r"\.jsonl\.(\d+)\.[0-9a-f]+\.tmp$", partial[0]).group(1))
+        ignored = int(re.search(r"^SigIgn:\s*([0-9a-f]+)$", Path(f"/proc/{worker}/status").read_text(), re.M).group(1), 16)
+        assert ignored & (1 << (signal.SIGINT - 1)) and ignored & (1 << (signal.SIGTERM - 1)), hex(ignored)
+        (os.killpg if group else os.kill)(job.pid, sig)
+        stdout, stderr = job.communicate(timeout=120)
+    finally:
+        if fd is not None:
+            os.close(fd)
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+            job.wait()
+    assert job.returncode == 128 + sig, stderr.decode()
+    assert stdout == b"" and b"Traceback" not in stderr
+    # Dask's own log lines may come too (the nanny: "Worker process still alive after 3.2 seconds,
+    # killing", the task being stuck in a read): ours is the one line that is not Dask's.
+    lines = [line for line in stderr.decode().splitlines() if not re.match(r"\S+ \S+ - distributed\.", line)]
+    assert lines == [
+        f"langsift.dask: interrupted by {sig.name}: the job was stopped and its temporary files removed; "
+        "no statistics or report were written"]
+    assert sorted(p.name for p in out.iterdir()) == []
+    _wait_until_dead(worker)  # the cluster's worker process went with the job
