@@ -11,6 +11,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests (Debian python3-hypothesis): no example database in the source tree (a test run
+# must not write beside the tests), and no per-example deadline (this machine's load varies).
+settings.register_profile("langsift", database=None, deadline=None)
+settings.load_profile("langsift")
 
 SOURCE_DIR = Path(os.environ.get("LANGSIFT_SOURCE_DIR", Path(__file__).resolve().parents[3]))
 BUILD_DIR = Path(os.environ.get("LANGSIFT_BUILD_DIR", SOURCE_DIR / "build"))
