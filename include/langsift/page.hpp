@@ -48,11 +48,19 @@ struct page_result {
   conversion_result conversion;   ///< replaced bytes; st = unknown_encoding when decoded by the fallback
   bool is_html = false;           ///< the body went through the HTML extractor
   std::string html_lang;          ///< <html lang>, if any
+  /// C0 control characters (not whitespace or ESC) dropped before extraction and detection: only
+  /// for a page that declares its encoding and starts control-heavy without being so as a whole
+  /// (NUL padding in front of the text); see detect_page.
+  std::size_t dropped_controls = 0;
 };
 
-/// Runs one page body through the pipeline. A body that is not text (detail::looks_binary) is
-/// `und` with status binary_input (decided on a prefix: `conversion` then covers that prefix); an
-/// HTML page longer than `max_html_bytes` is read up to there and its detection says `truncated`.
+/// Runs one page body through the pipeline. A body that is not text is `und` with status
+/// binary_input: more than 1 in 20 of the first 8 KB of decoded text are C0 control characters
+/// (not whitespace or ESC), decided on a prefix (`conversion` then covers that prefix). When the
+/// page declares its encoding (BOM, HTTP charset, <meta> charset, or `encoding`), a control-heavy
+/// start makes it binary only if the whole decoded body is control-heavy too; otherwise its
+/// controls are dropped (`dropped_controls`) and it is read as text. An HTML page longer than
+/// `max_html_bytes` is read up to there and its detection says `truncated`.
 /// Memory: a UTF-8 or 7-bit body is used in place (no copy); other bodies are decoded once. Never
 /// throws: when memory runs out, the detection is `und` with status out_of_memory.
 page_result detect_page(const model& m, std::string_view body, const page_options& o = {}) noexcept;

@@ -20,10 +20,15 @@
 //
 // Bad input never stops the reader: a record whose header cannot be parsed is an error (with the
 // offset of the record) and reading resumes at the next record ("WARC/1." at the start of a line,
-// or the next gzip member); a record that ends early (truncated file, truncated or corrupt gzip
-// member, a gzip member that ends before Content-Length) is delivered with `truncated()` and a
-// `problem`; a block not followed by CRLF CRLF (a wrong Content-Length) is delivered with a
-// `problem` and reading resumes at the next record. Records never span gzip members.
+// or a version line and a header field after any byte, or the next gzip member); a record that
+// ends early (truncated file, truncated or corrupt gzip member, a gzip member that ends before
+// Content-Length) is delivered with `truncated()` and a `problem`; a block not followed by CRLF
+// CRLF (a wrong Content-Length) is delivered with a `problem` and reading resumes at the next
+// record. Records never span gzip members, and never each other: a header section that holds the
+// next record's version line (a record cut in its header) is an error and reading resumes at that
+// line; a block whose framing the bytes do not confirm (not followed by CRLF CRLF and then a
+// record or the end) ends where the next record starts inside it, delivered `truncated()` with a
+// `problem` (docs/warc.md, "Damaged framing").
 //
 // Compiled into langsift::warc (src/warc/warc.cpp), which links zlib. Nothing here prints, exits or
 // throws except std::bad_alloc (and what the source function throws). A warc_reader belongs to one
@@ -213,7 +218,13 @@ class warc_reader {
   bool find_header_end(std::uint64_t off, std::size_t& hend, std::size_t& hlen);  // false: an error was noted
   warc_status parse_header(std::string_view head, std::uint64_t off, warc_record& r);
   void read_block(warc_record& r);
-  bool read_block_end();  // the CRLF CRLF after the block (or its tolerated absence at the end)
+  /// The CRLF CRLF after the block (or its tolerated absence at the end): sep = its bytes (not consumed).
+  bool block_end(std::size_t& sep);
+  /// Blank lines and then "WARC/", or the end of the input or gzip member, from buf_[pos_ + from].
+  bool record_follows(std::size_t from);
+  /// When the next record starts inside r's block: r ends there (with a problem) and reading
+  /// resumes at that record. False when it does not, or the block was capped.
+  bool split_at_record_start(warc_record& r, std::uint64_t block_off);
   void record_length(warc_record& r);
 
   warc_status fail(std::uint64_t off, std::string msg) {

@@ -13,17 +13,39 @@ inline namespace v1 {
 namespace detail {
 namespace {
 
-/// True when more than 1 in 20 of the first 8 KB of decoded text are C0 control characters other
-/// than whitespace (TAB LF VT FF CR) and ESC: images, archives, executables decoded as some
-/// single-byte encoding. Text in any encoding langsift decodes has (almost) none.
+/// A C0 control character other than whitespace (TAB LF VT FF CR) and ESC.
+constexpr bool is_control(char ch) noexcept {
+  const auto c = static_cast<unsigned char>(ch);
+  return c < 0x20 && (c < 0x09 || c > 0x0d) && c != 0x1b;
+}
+
+/// True when more than 1 in 20 of the first 8 KB of decoded text are such controls: images,
+/// archives, executables decoded as some encoding. Text in any encoding langsift decodes has
+/// (almost) none.
 bool looks_binary(std::string_view utf8) noexcept {
-  const std::size_t n = std::min<std::size_t>(utf8.size(), 8192);
+  const std::string_view head = utf8.substr(0, 8192);
   std::size_t controls = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto c = static_cast<unsigned char>(utf8[i]);
-    if (c < 0x20 && (c < 0x09 || c > 0x0d) && c != 0x1b) ++controls;
+  for (const char ch : head) controls += is_control(ch);
+  return !head.empty() && controls * 20 > head.size();
+}
+
+/// The same over the whole decoded text, in characters: an invalid byte becomes a 3-byte U+FFFD,
+/// which would dilute a count of bytes.
+bool control_heavy(std::string_view utf8) noexcept {
+  std::size_t controls = 0, chars = 0;
+  for (const char ch : utf8) {
+    controls += is_control(ch);
+    chars += (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
   }
-  return n > 0 && controls * 20 > n;
+  return chars > 0 && controls * 20 > chars;
+}
+
+/// A page that declares its encoding (BOM, HTTP charset, <meta> charset, or a forced encoding) and
+/// starts control-heavy is binary only when its whole text is control-heavy too: a real binary file
+/// served with a text charset is so throughout; a page behind padding (a proxy's or a crawler's
+/// NUL bytes in front of it) is not.
+bool declared(const encoding_result& e) noexcept {
+  return e.source == encoding_source::bom || e.source == encoding_source::http || e.source == encoding_source::meta;
 }
 
 /// Decodes `in` from `name` into `out`, falling back to `fallback` (else windows-1252) for a label
@@ -87,7 +109,7 @@ page_result detect_page_unguarded(const model& m, std::string_view body, const p
     if (payload.size() > kBinaryProbeBytes) {
       std::string head;
       const conversion_result c = page_decode(payload.substr(0, kBinaryProbeBytes), r.encoding.name, fallback, head);
-      if (looks_binary(head)) {
+      if (looks_binary(head) && !declared(r.encoding)) {
         r.conversion = c;  // of the prefix decoded
         r.detection.st = status::binary_input;
         return r;
@@ -97,9 +119,20 @@ page_result detect_page_unguarded(const model& m, std::string_view body, const p
     utf8 = text;
   }
   if (looks_binary(utf8)) {
-    r.detection.text_bytes = 0;
-    r.detection.st = status::binary_input;
-    return r;
+    if (!declared(r.encoding) || control_heavy(utf8)) {
+      r.detection.text_bytes = 0;
+      r.detection.st = status::binary_input;
+      return r;
+    }
+    // Text behind control characters: they are dropped (and counted), so that they count as no
+    // text (the detector would take them for separators inside script runs).
+    std::string kept;
+    kept.reserve(utf8.size());
+    for (const char ch : utf8)
+      if (!is_control(ch)) kept += ch;
+    r.dropped_controls = utf8.size() - kept.size();
+    text = std::move(kept);
+    utf8 = text;
   }
   bool html = o.kind == page_kind::html;
   if (o.kind == page_kind::sniff) {

@@ -31,6 +31,119 @@ struct warc_inflater {
 
 }  // namespace detail
 
+namespace {
+
+// ---- where a record starts -------------------------------------------------------------------
+// A record starts with its version line, "WARC/1.<digits>", then CRLF (or LF) and a header field.
+// In damaged input that line may follow any byte: a record cut anywhere, then the next one.
+
+constexpr std::string_view kMagic = "WARC/1.";
+constexpr std::size_t kMaxFieldName = 128;
+/// Bytes from a "WARC/1." that always decide record_start_at: magic, 4 digits, CR LF, a field
+/// name and its colon.
+constexpr std::size_t kStartLook = 7 + 4 + 2 + kMaxFieldName + 1;
+
+enum class start_match : unsigned char { no, yes, need_more };
+
+/// A token character of a field name (RFC 9110).
+bool is_tchar(char c) noexcept {
+  return detail::is_ascii_alnum(static_cast<unsigned char>(c)) || (c != 0 && std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos);
+}
+
+/// Does a record start at v[i]: "WARC/1.", 1-4 digits, CR LF or LF, then a field name and ':'?
+/// need_more: v ends before it is decided.
+start_match record_start_at(std::string_view v, std::size_t i) noexcept {
+  const std::string_view s = v.substr(i);
+  if (s.size() < kMagic.size()) return kMagic.substr(0, s.size()) == s ? start_match::need_more : start_match::no;
+  if (s.substr(0, kMagic.size()) != kMagic) return start_match::no;
+  std::size_t j = kMagic.size();
+  while (j < s.size() && s[j] >= '0' && s[j] <= '9')
+    if (++j - kMagic.size() > 4) return start_match::no;
+  if (j == s.size()) return start_match::need_more;
+  if (j == kMagic.size()) return start_match::no;
+  if (s[j] == '\r' && ++j == s.size()) return start_match::need_more;
+  if (s[j] != '\n') return start_match::no;
+  const std::size_t name = ++j;
+  while (j < s.size() && is_tchar(s[j]))
+    if (++j - name > kMaxFieldName) return start_match::no;
+  if (j == s.size()) return start_match::need_more;
+  return j > name && s[j] == ':' ? start_match::yes : start_match::no;
+}
+
+/// Where a line (without its line end) ends in "WARC/1.<digits>", npos if it does not.
+std::size_t version_suffix(std::string_view line) noexcept {
+  if (line.empty() || line.back() < '0' || line.back() > '9') return std::string_view::npos;
+  const std::size_t p = line.rfind(kMagic);
+  if (p == std::string_view::npos) return p;
+  const std::string_view digits = line.substr(p + kMagic.size());
+  if (digits.empty() || digits.size() > 4) return std::string_view::npos;
+  for (char c : digits)
+    if (c < '0' || c > '9') return std::string_view::npos;
+  return p;
+}
+
+/// The lines of a header section: each without its line end (LF, or CR LF).
+struct header_lines {
+  std::string_view head;
+  std::size_t at = 0;     ///< where the next line starts
+  std::size_t start = 0;  ///< where the line last returned starts
+  bool next(std::string_view& line) noexcept {
+    if (at >= head.size()) return false;
+    start = at;
+    std::size_t e = head.find('\n', at);
+    if (e == std::string_view::npos) e = head.size();
+    line = head.substr(at, e - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    at = e + 1;
+    return true;
+  }
+};
+
+/// The header fields that every record has, once (WARC 1.1, 5.1): the next record's header always
+/// repeats them.
+int mandatory_field(std::string_view line) noexcept {
+  static constexpr std::string_view names[] = {"WARC-Type", "WARC-Record-ID", "WARC-Date", "Content-Length"};
+  const std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos || line.empty() || line[0] == ' ' || line[0] == '\t') return -1;
+  const std::string_view name = detail::warc_trim(line.substr(0, colon));
+  for (int k = 0; k < 4; ++k)
+    if (detail::iequals(name, names[k])) return k;
+  return -1;
+}
+
+/// Where another record starts inside a header section whose first line starts with "WARC/": a
+/// record cut in its header runs into the next record's version line, which then ends a line of
+/// this one ("...example.org/paWARC/1.1"). npos when none. A line that is a well-formed field and
+/// ends so ("WARC-Target-URI: http://h/WARC/1.0") is a record start only when a field every record
+/// has once comes both before it (or on it) and after it: a well-formed header never holds one
+/// twice, the header of a cut record followed by the next one always does (from the first field
+/// of a writer that starts with WARC-Type, as all known ones do).
+std::size_t record_start_in_header(std::string_view head) noexcept {
+  if (head.find(kMagic, 1) == std::string_view::npos) return std::string_view::npos;  // (almost always)
+  header_lines lines{head};
+  std::string_view line;
+  unsigned before = 0;  // bit k: mandatory field k seen
+  for (std::size_t li = 0; lines.next(line); ++li) {
+    const int m = li > 0 ? mandatory_field(line) : -1;
+    if (m >= 0) before |= 1u << m;
+    const std::size_t p = version_suffix(line);
+    if (p == std::string_view::npos || (li == 0 && p == 0)) continue;
+    const std::size_t at = lines.start + p;
+    if (record_start_at(head, at) != start_match::yes) continue;
+    const bool field = line[0] == ' ' || line[0] == '\t' || (line.find(':') != std::string_view::npos && line[0] != ':');
+    if (li == 0 || p == 0 || !field) return at;
+    header_lines rest{head, lines.at};
+    std::string_view later;
+    while (rest.next(later)) {
+      const int k = mandatory_field(later);
+      if (k >= 0 && (before & (1u << k))) return at;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 inflate_status inflate_bytes(std::string_view in, std::string& out, std::size_t max_out, int window_bits) {
   z_stream z{};
   if (inflateInit2(&z, window_bits) != Z_OK) return inflate_status::corrupt;
@@ -132,7 +245,10 @@ warc_reader::~warc_reader() = default;
 // A record: blank lines, the header section (up to the first empty line), its fields, the block
 // (Content-Length bytes) and the CRLF CRLF after it. A header that cannot be read is an error and
 // reading resumes at the next record; a block cut short or without its CRLF CRLF is a record with
-// a problem.
+// a problem. A record is taken as its framing says when that framing holds: a block followed by
+// CRLF CRLF, then a record or the end. When it does not, and the next record starts inside the
+// block (a record cut short, or a Content-Length too large), the record ends there and reading
+// resumes at that record.
 warc_status warc_reader::next(warc_record& r) {
   r.clear();
   if (!started_) start();
@@ -151,8 +267,14 @@ warc_status warc_reader::next(warc_record& r) {
   pos_ += hlen;
   r.offset = off;
   r.data_offset = data_off;
+  const std::uint64_t block_off = data_offset();
   read_block(r);
-  if (r.truncated()) {
+  std::size_t sep = 0;
+  const bool cut = r.truncated();
+  const bool sep_ok = !cut && block_end(sep);
+  const bool followed = sep_ok && record_follows(sep);
+  if (!followed && split_at_record_start(r, block_off)) return warc_status::record;
+  if (cut) {
     r.problem = member_bad_   ? "corrupt gzip data inside the record's block"
                 : member_cut_ ? "the input ends inside a gzip member, in the record's block (truncated file?)"
                 : gzip_       ? "the gzip member ends inside the record's block (Content-Length too large?)"
@@ -161,11 +283,18 @@ warc_status warc_reader::next(warc_record& r) {
     note_problem(off, r.problem);
     return warc_status::record;
   }
-  if (!read_block_end()) {
+  if (!sep_ok) {
     // (A corrupt gzip member may be the cause; it is reported when reading reaches its end.)
     r.problem = "no CRLF CRLF after the record's block (Content-Length wrong?); reading resumes at the next record";
     note_problem(off, r.problem);
     resync_ = true;
+    return warc_status::record;
+  }
+  pos_ += sep;
+  if (!followed) {
+    // What follows is reported when it is read.
+    r.problem = "the record's block is not followed by a WARC record (Content-Length too small, or bytes between records)";
+    note_problem(off, r.problem);
     return warc_status::record;
   }
   record_length(r);
@@ -228,6 +357,10 @@ warc_status warc_reader::parse_header(std::string_view head, std::uint64_t off, 
     ++pos_;
     return fail(off, "not a WARC record (expected a WARC/1.0 or WARC/1.1 line)");
   }
+  if (const std::size_t at = record_start_in_header(head); at != std::string_view::npos) {
+    pos_ += at;  // reading resumes at that record
+    return fail(off, "the WARC header section is cut short: another record starts inside it");
+  }
   r.version = std::string(first);
   std::size_t i = eol == std::string_view::npos ? head.size() : eol + 1;
   while (i < head.size()) {
@@ -274,19 +407,76 @@ void warc_reader::read_block(warc_record& r) {
   }
 }
 
-bool warc_reader::read_block_end() {
+bool warc_reader::block_end(std::size_t& sep) {
   const std::size_t n = avail(4);
   const std::string_view tail(buf_.data() + pos_, n);
   if (tail.substr(0, 4) == "\r\n\r\n") {
-    pos_ += 4;
+    sep = 4;
   } else if (tail.substr(0, 2) == "\n\n") {
-    pos_ += 2;
+    sep = 2;
   } else if (n <= 2 && tail == std::string_view("\r\n").substr(0, n) && (!gzip_ || member_done_)) {
     // The input or member ends right after the block, without (all of) CRLF CRLF: tolerated.
-    pos_ += n;
+    sep = n;
   } else {
     return false;
   }
+  return true;
+}
+
+bool warc_reader::record_follows(std::size_t from) {
+  // Blank lines, then "WARC/" or the end of the input (or of the gzip member). Not consumed.
+  constexpr std::size_t kMaxBlank = 4096;  // more blank lines than that: taken as the end of the record
+  for (std::size_t want = from + 5;; want += 256) {  // no more read-ahead than needed (a pipe may be live)
+    const std::size_t n = avail(want);
+    const char* d = buf_.data() + pos_;
+    std::size_t i = from;
+    while (i < n && (d[i] == '\r' || d[i] == '\n')) ++i;
+    if (i - from >= kMaxBlank) return true;
+    if (i + 5 <= n) return std::memcmp(d + i, "WARC/", 5) == 0;
+    if (n < want) return std::memcmp(d + i, "WARC/", n - i) == 0;  // the end (maybe in a version line)
+  }
+}
+
+bool warc_reader::split_at_record_start(warc_record& r, std::uint64_t block_off) {
+  if (r.block.size() != r.block_bytes) return false;  // a capped block: the bytes skipped cannot be read again
+  const std::string_view b(r.block);
+  // Inside the block, where record_start_at can decide; then its last bytes with what follows.
+  const std::size_t inner = b.size() > kStartLook ? b.size() - kStartLook : 0;
+  std::size_t k = std::string_view::npos;
+  for (std::size_t i = b.find(kMagic); i < inner; i = b.find(kMagic, i + 1))
+    if (record_start_at(b, i) == start_match::yes) {
+      k = i;
+      break;
+    }
+  if (k == std::string_view::npos) {
+    std::string edge(b.substr(inner));
+    const std::size_t after = avail(kStartLook);  // (may move buf_)
+    edge.append(buf_.data() + pos_, after);
+    for (std::size_t i = 0; i < b.size() - inner; ++i)
+      if (edge[i] == 'W' && record_start_at(edge, i) == start_match::yes) {
+        k = inner + i;
+        break;
+      }
+  }
+  if (k == std::string_view::npos) return false;
+  // Put the bytes from k back in front of the stream (they are still in buf_ unless compacted away).
+  const std::size_t back = b.size() - k;
+  if (pos_ >= back) {
+    pos_ -= back;
+  } else {
+    std::string unread;
+    unread.reserve(back + buf_.size() - pos_);
+    unread.append(b.substr(k));
+    unread.append(buf_, pos_, std::string::npos);
+    buf_.swap(unread);
+    pos_ = 0;
+    buf_base_ = block_off + k;
+    last_char_ = k > 0 ? b[k - 1] : '\n';
+  }
+  r.block.resize(k);
+  r.block_bytes = k;
+  r.problem = "another record starts inside the record's block (the record was cut short, or its Content-Length is too large); reading resumes there";
+  note_problem(r.offset, r.problem);
   return true;
 }
 
@@ -450,26 +640,33 @@ bool warc_reader::next_member() {
 }
 
 void warc_reader::skip_to_record_start() {
+  // "WARC/1." at the start of a line, or after any byte when a version line and a field follow
+  // (a record cut short, then the next one).
   for (;;) {
     const std::size_t n = avail(kChunk);
     if (n == 0) return;
+    const bool more = n == kChunk;  // else the input (or the gzip member) ends here
     const std::string_view v(buf_.data() + pos_, n);
-    for (std::size_t k = 0;; ++k) {
-      k = v.find("WARC/1.", k);
-      if (k == std::string_view::npos) break;
+    bool moved = false;
+    for (std::size_t k = v.find(kMagic); k != std::string_view::npos; k = v.find(kMagic, k + 1)) {
       const char before = k > 0 ? v[k - 1] : (pos_ > 0 ? buf_[pos_ - 1] : last_char_);
-      if (before == '\n') {
+      const start_match m = before == '\n' ? start_match::yes : record_start_at(v, k);
+      if (m == start_match::yes) {
         pos_ += k;
         return;
       }
+      if (m == start_match::need_more && more && k > 0) {  // decided once more is read
+        pos_ += k;
+        moved = true;
+        break;
+      }
     }
-    // Keep the last 6 bytes: "WARC/1." may straddle the end of what is there.
-    if (n > 6) {
-      pos_ += n - 6;
-    } else if (avail(n + 1) == n) {  // nothing more will come
+    if (moved) continue;
+    if (!more) {
       pos_ += n;
       return;
     }
+    pos_ += n - (kMagic.size() - 1);  // "WARC/1." may straddle the end of what is there
   }
 }
 

@@ -1,7 +1,11 @@
 // langsift/page.hpp: one fetched page through the whole pipeline, with the HTTP headers' hints.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "langsift/default_model.hpp"
 #include "langsift/page.hpp"
@@ -109,4 +113,95 @@ TEST_CASE("detect_page: HTML over max_html_bytes is read in part and says trunca
   CHECK(whole.detection.language() == "de");
   // The default cap (16 MiB) is html_options' own.
   CHECK(page_options{}.max_html_bytes == html_options{}.max_input_bytes);
+}
+
+namespace {
+
+std::string read_bytes(const std::string& path, std::size_t max = std::string::npos) {
+  std::ifstream f(path, std::ios::binary);
+  std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (out.size() > max) out.resize(max);
+  return out;
+}
+
+/// A German news page of about `bytes` bytes in UTF-8 (with <meta charset> when `meta`).
+std::string german_page(std::size_t bytes, bool meta) {
+  static const char* const s[] = {"Der Stadtrat hat am Dienstag den Haushalt f\xc3\xbcr das kommende Jahr beschlossen. ",
+                                  "Die Stra\xc3\x9f" "enbahn f\xc3\xa4hrt wieder nach dem gewohnten Fahrplan. ",
+                                  "Im Museum er\xc3\xb6" "ffnet n\xc3\xa4" "chste Woche eine Ausstellung \xc3\xbc" "ber alte Karten. ",
+                                  "Viele B\xc3\xbcrger kamen zur Versammlung in der Turnhalle der Grundschule. "};
+  std::string page = std::string("<!DOCTYPE html><html><head>") + (meta ? "<meta charset=\"utf-8\">" : "") +
+                     "<title>Nachrichten</title></head><body>\n";
+  for (std::size_t i = 0; page.size() < bytes; ++i) page += std::string(i % 5 ? "" : "<p>") + s[(i * 7) % 4];
+  return page + "</p></body></html>\n";
+}
+
+}  // namespace
+
+TEST_CASE("detect_page: a page behind NUL bytes is read when its charset is declared, a binary file stays binary") {
+  // 512 NUL bytes in front of a 127 KB charset=utf-8 German page made it binary_input (the
+  // binary check read only the first 8 KB).
+  const std::string page = german_page(127000, true), bare = german_page(127000, false);
+  const std::string nul(512, '\0');
+  page_options http;
+  http.content_type = "text/html; charset=utf-8";
+  const page_result clean = detect_page(default_model(), page, http);
+  REQUIRE(clean.detection.language() == "de");
+  CHECK(clean.dropped_controls == 0);
+  for (const bool by_http : {true, false}) {  // declared by the HTTP header, or by <meta> only
+    INFO("declared by " << (by_http ? "HTTP" : "meta"));
+    const page_result r = detect_page(default_model(), nul + page, by_http ? http : page_options{});
+    CHECK(r.encoding.source == (by_http ? encoding_source::http : encoding_source::meta));
+    CHECK(r.detection.st == status::ok);
+    CHECK(r.detection.language() == "de");
+    CHECK(r.dropped_controls == 512);
+    CHECK(r.detection.text_bytes == clean.detection.text_bytes);
+  }
+  // Plain text, and a declared single-byte encoding (decoded, not used in place), likewise; the
+  // controls count as no text.
+  page_options plain;
+  plain.content_type = "text/plain; charset=utf-8";
+  const std::string text = german_page(60000, false).substr(60);
+  const page_result t = detect_page(default_model(), nul + text, plain);
+  CHECK(t.detection.language() == "de");
+  CHECK(t.dropped_controls == 512);
+  CHECK(t.detection.text_bytes == detect_page(default_model(), text, plain).detection.text_bytes);
+  page_options latin;
+  latin.content_type = "text/html; charset=windows-1252";
+  std::string latin_page;
+  for (int i = 0; i < 400; ++i) latin_page += kGerman;
+  const page_result l = detect_page(default_model(), nul + nul + latin_page, latin);
+  CHECK(l.encoding.name == "windows-1252");
+  CHECK(l.detection.language() == "de");
+  CHECK(l.dropped_controls == 1024);
+  // Undeclared, the start decides (as for any body of unknown encoding): binary.
+  CHECK(detect_page(default_model(), nul + bare).detection.st == status::binary_input);
+  // Declared, but the text after the NUL bytes is short: the whole is control-heavy, binary.
+  CHECK(detect_page(default_model(), nul + german_page(2000, true)).detection.st == status::binary_input);
+  CHECK(detect_page(default_model(), nul + german_page(2000, true), http).detection.st == status::binary_input);
+}
+
+TEST_CASE("detect_page: real binary files served with a text charset stay binary_input") {
+  const std::string dir = LANGSIFT_TEST_DATA_DIR;
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"gzip", read_bytes(dir + "/warc/sample.warc.gz")},
+      {"model", read_bytes(dir + "/../../models/url-linear.bin")},
+      {"ELF", read_bytes("/proc/self/exe", std::size_t{1} << 20)},
+  };
+  for (const auto& [what, bytes] : files) {
+    REQUIRE(bytes.size() > 4000);
+    for (const char* ct : {"text/html; charset=utf-8", "text/plain; charset=utf-8", "text/html; charset=windows-1252",
+                           "text/html; charset=shift_jis", ""}) {
+      INFO(what << " (" << bytes.size() << " bytes) as " << ct);
+      page_options o;
+      o.content_type = ct;
+      const page_result r = detect_page(default_model(), bytes, o);
+      CHECK(r.detection.st == status::binary_input);
+      CHECK(r.detection.language() == "und");
+      CHECK(r.dropped_controls == 0);
+      // A <meta charset> in front does not make it text either.
+      const page_result m = detect_page(default_model(), "<meta charset=\"utf-8\">" + bytes, o);
+      CHECK(m.detection.st == status::binary_input);
+    }
+  }
 }
