@@ -265,3 +265,9 @@ def test_a_model_loads_from_a_file_name_that_is_not_utf8(tmp_path: Path):
     # bytes are the model's bytes, not a path (documented): a path as bytes is refused as a model.
     with pytest.raises(langsift.ModelError, match="model bytes"):
         langsift.Model.load(p)
+
+
+def test_a_directory_is_a_read_error_with_its_errno(tmp_path: Path):
+    with pytest.raises(IsADirectoryError) as e:  # was OSError("<dir>: read error")
+        list(langsift.read_warc(tmp_path))
+    assert e.value.filename == str(tmp_path)
