@@ -1,5 +1,6 @@
 // Encoding detection: BOM → Content-Type → meta prescan → structure → uchardet → fallback.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -13,6 +14,7 @@
 #include <uchardet/uchardet.h>
 
 #include "internal.hpp"
+#include "langsift/detail/immortal.hpp"
 #include "langsift/encoding.hpp"
 #include "prescan.hpp"
 
@@ -602,8 +604,10 @@ struct page_group_data {
 
 const page_group_data& group_data(std::size_t g) {
   static std::once_flag once[std::size(k_page_groups)];
-  static page_group_data data[std::size(k_page_groups)];
-  std::call_once(once[g], [g] {
+  // Never destroyed (detail::immortal): threads may still detect encodings while the process exits.
+  static detail::immortal<std::array<page_group_data, std::size(k_page_groups)>> all;
+  auto& data = all.get();
+  std::call_once(once[g], [g, &data] {
     for (std::string_view name : k_page_groups[g]) {
       const encoding_info* e = find_encoding(name);
       const sbcs_table* t = e ? get_sbcs_table(*e) : nullptr;

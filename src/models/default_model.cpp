@@ -2,6 +2,7 @@
 // models/default.lsm and models/wide.lsm).
 #include "langsift/default_model.hpp"
 #include "langsift/detail/binio.hpp"
+#include "langsift/detail/immortal.hpp"
 
 #include <array>
 #include <new>
@@ -50,10 +51,11 @@ loaded_builtin load_builtin(std::string_view bytes) noexcept {
   return b;
 }
 
-// Parsed on the first call only (a function-local static: thread-safe initialisation).
+// Parsed on the first call only (a function-local static: thread-safe initialisation); never
+// destroyed (detail::immortal: threads may still detect with it while the process exits).
 const loaded_builtin& wide() noexcept {
-  static const loaded_builtin b = load_builtin(wide_model_bytes());
-  return b;
+  static const detail::immortal<loaded_builtin> b(load_builtin(wide_model_bytes()));
+  return b.get();
 }
 
 }  // namespace
@@ -64,8 +66,9 @@ std::string_view default_model_bytes() noexcept {
 }
 
 const model& default_model() noexcept {
-  static const loaded_builtin b = load_builtin(default_model_bytes());  // empty model on failure
-  return b.m;
+  // Empty on failure; never destroyed (detail::immortal: threads may still use it at exit).
+  static const detail::immortal<loaded_builtin> b(load_builtin(default_model_bytes()));
+  return b.get().m;
 }
 
 std::span<const std::string_view> builtin_model_names() noexcept { return kBuiltinNames; }

@@ -2,6 +2,8 @@
 // models/url-words.bin and models/url-linear.bin).
 #include "langsift/url_models.hpp"
 
+#include "langsift/detail/immortal.hpp"
+
 extern "C" {
 extern const char langsift_v1_url_words_begin[];
 extern const char langsift_v1_url_words_end[];
@@ -34,25 +36,27 @@ url_model load_or_empty(std::string_view bytes) noexcept {
 }
 }  // namespace
 
+// The built-in URL models and classifier are never destroyed (detail::immortal): threads may still
+// classify with them while the process exits.
 const url_model& default_url_words_model() noexcept {
-  static const url_model m = load_or_empty(default_url_words_model_bytes());
-  return m;
+  static const detail::immortal<url_model> m(load_or_empty(default_url_words_model_bytes()));
+  return m.get();
 }
 
 const url_model& default_url_linear_model() noexcept {
-  static const url_model m = load_or_empty(default_url_linear_model_bytes());
-  return m;
+  static const detail::immortal<url_model> m(load_or_empty(default_url_linear_model_bytes()));
+  return m.get();
 }
 
 const url_classifier& default_url_classifier() noexcept {
-  static const url_classifier c = [] {
+  static const detail::immortal<url_classifier> c([] {
     try {
       return url_classifier(&default_url_linear_model(), &default_url_words_model());
     } catch (...) {
       return url_classifier();
     }
-  }();
-  return c;
+  }());
+  return c.get();
 }
 
 }  // namespace v1

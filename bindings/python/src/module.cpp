@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "langsift/default_model.hpp"
+#include "langsift/detail/immortal.hpp"
 #include "langsift/detail/utf8.hpp"
 #include "langsift/filter.hpp"
 #include "langsift/frontier.hpp"
@@ -80,7 +83,7 @@ LANGSIFT_PY_ARG_CASTER(hints_in, "str | Iterable[str] | dict | None")
 LANGSIFT_PY_ARG_CASTER(body_in, "bytes")
 LANGSIFT_PY_ARG_CASTER(model_source_in, "str | os.PathLike | bytes")
 LANGSIFT_PY_ARG_CASTER(warc_source_in, "str | os.PathLike | BinaryIO | bytes")
-LANGSIFT_PY_ARG_CASTER(path_in, "str | os.PathLike")
+LANGSIFT_PY_ARG_CASTER(path_in, "str | bytes | os.PathLike")
 LANGSIFT_PY_ARG_CASTER(opt_int_in, "int | None")
 #undef LANGSIFT_PY_ARG_CASTER
 }  // namespace pybind11::detail
@@ -95,8 +98,16 @@ PyObject* g_model_error = nullptr;  // langsift.ModelError(LangsiftError, OSErro
 PyObject* g_warc_error = nullptr;   // langsift.WarcFormatError(LangsiftError, ValueError)
 PyObject* g_warc_warning = nullptr; // langsift.WarcFormatWarning(UserWarning)
 
+/// Bytes of a file name or of a message that holds one, as str: os.fsdecode (the file system
+/// encoding with surrogateescape), so that any name the OS gave or took comes back unchanged.
+py::str fs_str(std::string_view bytes) {
+  PyObject* s = PyUnicode_DecodeFSDefaultAndSize(bytes.data(), static_cast<Py_ssize_t>(bytes.size()));
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
 /// Raises `type(message)` with a `status` attribute (and `offset`, when given).
-[[noreturn]] void raise_with_status(PyObject* type, const std::string& message, status st,
+[[noreturn]] void raise_with_status(PyObject* type, py::handle message, status st,
                                     std::optional<std::uint64_t> offset = std::nullopt) {
   py::object e = py::reinterpret_borrow<py::object>(type)(message);
   e.attr("status") = std::string(status_name(st));
@@ -104,6 +115,92 @@ PyObject* g_warc_warning = nullptr; // langsift.WarcFormatWarning(UserWarning)
   PyErr_SetObject(type, e.ptr());
   throw py::error_already_set();
 }
+
+/// The same with the message as bytes (it may hold a file name that is not UTF-8: see fs_str).
+[[noreturn]] void raise_with_status(PyObject* type, const std::string& message, status st,
+                                    std::optional<std::uint64_t> offset = std::nullopt) {
+  raise_with_status(type, fs_str(message), st, offset);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Paths
+
+/// A path argument as open() takes it: str, bytes or os.PathLike. `bytes` is what the OS gets
+/// (os.fsencode(os.fspath(x)): the file system encoding with surrogateescape, so a name that is not
+/// UTF-8 works), `name` the str for messages (os.fsdecode of it).
+struct fs_path {
+  std::string bytes;
+  py::str name;
+};
+
+fs_path path_arg(py::handle h) {
+  PyObject* b = nullptr;
+  if (!PyUnicode_FSConverter(h.ptr(), &b)) throw py::error_already_set();  // TypeError, or ValueError for a NUL
+  py::bytes owned = py::reinterpret_steal<py::bytes>(b);
+  fs_path p;
+  p.bytes.assign(PyBytes_AS_STRING(b), static_cast<std::size_t>(PyBytes_GET_SIZE(b)));
+  p.name = fs_str(p.bytes);
+  return p;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The GIL
+//
+// Long calls run with the GIL released and take it back at the end. At interpreter exit, CPython
+// (before 3.14) ends a thread that asks for the GIL back (a daemon thread still inside langsift)
+// with pthread_exit: on glibc a forced unwind (abi::__forced_unwind) that runs the destructors of
+// every C++ frame on the thread's stack. Crossing pybind11's gil_scoped_release destructor
+// (implicitly noexcept) it called std::terminate ("terminate called without an active exception",
+// exit 134); and past it, destructors would drop Python references without the GIL while the
+// main thread finalizes. So wherever this module may take the GIL back — the end of a released
+// scope (gil_released), a call into Python from work without the GIL (read_warc's file objects), a
+// reference dropped in a destructor that may close a file — it does so in parking_if_ended(), which
+// parks a thread the interpreter ends: it sleeps until the process exits, touching nothing, as
+// CPython 3.14 itself does with such threads (python/cpython#87135). A thread the interpreter does
+// not end (the finalizing thread itself, or any thread before finalization) is not affected. The
+// objects such threads use are never destroyed (detail::immortal), as exit() may run meanwhile.
+
+[[noreturn]] void park_thread() noexcept {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+/// Runs f, a call into CPython that may take the GIL back (after releasing it, or running Python
+/// code that does): if the finalizing interpreter ends the thread there, it is parked instead of
+/// unwinding. f calls C functions only and throws no C++ exception of its own, so what can come out
+/// of it is the thread's exit: glibc's forced unwind (abi::__forced_unwind), caught with `...` —
+/// it is a foreign exception, and binding a reference to it is undefined behaviour (UBSan: null
+/// reference) — to park the thread, never to let it run on.
+template <class F>
+auto parking_if_ended(F&& f) noexcept -> decltype(f()) {
+  try {
+    return f();
+  } catch (...) {
+    park_thread();
+  }
+}
+
+/// PyEval_RestoreThread(ts), except that a thread the finalizing interpreter ends is parked.
+void restore_thread(PyThreadState* ts) noexcept {
+  parking_if_ended([ts] { PyEval_RestoreThread(ts); });
+}
+
+/// Py_XDECREF of an object whose deallocation may release the GIL (a file object closing its file),
+/// from code that must not unwind (a destructor).
+void decref_parking(PyObject* o) noexcept {
+  parking_if_ended([o] { Py_XDECREF(o); });
+}
+
+/// Releases the GIL for its scope (instead of py::gil_scoped_release: see above).
+class gil_released {
+ public:
+  gil_released() noexcept : ts_(PyEval_SaveThread()) {}
+  ~gil_released() { restore_thread(ts_); }
+  gil_released(const gil_released&) = delete;
+  gil_released& operator=(const gil_released&) = delete;
+
+ private:
+  PyThreadState* ts_;
+};
 
 // ------------------------------------------------------------------------------------------------
 // Codes
@@ -129,6 +226,28 @@ struct code_value {
 
 py::str to_py(std::string_view s) { return py::str(s.data(), s.size()); }
 
+/// A string taken from input (a WARC header value, a declared charset) as valid UTF-8, as the JSON
+/// lines have it (detail::json::utf8_string): each byte of an invalid sequence becomes U+FFFD. So
+/// a result's str fields can always be read, and equal its to_dict().
+std::string valid_utf8(std::string_view s) {
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* e = b + s.size();
+  const auto* p = b;
+  for (langsift::detail::utf8_decoded d{}; p < e; p += d.len) {  // the common case: valid as it is
+    d = langsift::detail::decode_utf8_step(p, e);
+    if (!d.valid) break;
+  }
+  if (p == e) return std::string(s);
+  std::string r(s.substr(0, static_cast<std::size_t>(p - b)));
+  while (p < e) {
+    const langsift::detail::utf8_decoded d = langsift::detail::decode_utf8_step(p, e);
+    if (d.valid) r.append(reinterpret_cast<const char*>(p), d.len);
+    else r += "\xef\xbf\xbd";
+    p += d.valid ? d.len : 1;
+  }
+  return r;
+}
+
 code_style parse_codes(const std::string& s) {
   if (s == "iso639-1" || s == "iso639_1" || s == "639-1") return code_style::iso639_1;
   if (s == "iso639-3" || s == "iso639_3" || s == "639-3") return code_style::iso639_3;
@@ -151,24 +270,25 @@ struct py_model {
   explicit py_model(std::shared_ptr<const model> mm, bool b) : m(std::move(mm)), builtin(b) {}
 };
 
+// The Model objects of the built-in models are never destroyed (as the models themselves: threads
+// may still be detecting with them while the process exits; see detail::immortal).
 std::shared_ptr<py_model> builtin_model() {
-  static std::shared_ptr<py_model> m = [] {
-    const model& d = default_model();
-    return std::make_shared<py_model>(std::shared_ptr<const model>(&d, [](const model*) {}), true);
-  }();
-  return m;
+  static const detail::immortal<std::shared_ptr<py_model>> m(
+      std::make_shared<py_model>(std::shared_ptr<const model>(&default_model(), [](const model*) {}), true));
+  return m.get();
 }
 
 /// Model.builtin(name): the built-in model of that name, one shared object per name.
 std::shared_ptr<py_model> builtin_model_named(const std::string& name) {
   if (name == "default") return builtin_model();
-  static std::shared_ptr<py_model> wide;  // guarded by the GIL
+  static detail::immortal<std::shared_ptr<py_model>> wide_holder;  // guarded by the GIL
+  std::shared_ptr<py_model>& wide = wide_holder.get();
   if (name == "wide" && wide) return wide;
   const model* found = nullptr;
   std::string error;
   status st;
   {
-    py::gil_scoped_release nogil;  // the first call parses the model
+    gil_released nogil;  // the first call parses the model
     st = langsift::builtin_model(name, found, &error);
   }
   if (st == status::invalid_argument) throw py::value_error(error);
@@ -197,17 +317,17 @@ std::shared_ptr<py_model> load_model(model_source_in source) {
       bytes.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
     }
     {
-      py::gil_scoped_release nogil;
+      gil_released nogil;
       st = model::load_copy(bytes, *m);
     }
     if (st != status::ok) error = "model bytes: not a valid langsift model";
   } else if (PyUnicode_Check(source.ptr()) || py::hasattr(source, "__fspath__")) {
-    const std::string path = py::str(py::module_::import("os").attr("fsdecode")(source));
+    const fs_path path = path_arg(source);
     {
-      py::gil_scoped_release nogil;
-      st = model::load_file(path, *m, &error);
+      gil_released nogil;
+      st = model::load_file(path.bytes, *m, &error);
     }
-    if (st != status::ok && error.empty()) error = path + ": cannot load the model";
+    if (st != status::ok && error.empty()) error = path.bytes + ": cannot load the model";
   } else {
     throw py::type_error("Model.load() takes a path (str or os.PathLike) or the model's bytes, not " +
                          std::string(py::str(source.get_type().attr("__name__"))));
@@ -873,9 +993,9 @@ struct py_page {
     r.encoding = p.encoding.name;
     r.encoding_source = std::string(encoding_source_name(p.encoding.source));
     r.encoding_confidence = p.encoding.confidence;
-    r.declared_encoding = p.encoding.declared;
+    r.declared_encoding = valid_utf8(p.encoding.declared);  // the page's own bytes
+    r.html_lang = valid_utf8(p.html_lang);
     r.declared_overridden = p.encoding.declared_overridden;
-    r.html_lang = p.html_lang;
     r.is_html = p.is_html;
     r.replaced_bytes = p.conversion.replaced_bytes;
     return r;
@@ -947,7 +1067,7 @@ py_detection detect_one(str_in text, const std::shared_ptr<py_model>& model, cod
   take_utf8(text, max_input_bytes, t, "detect");
   detection d;
   {
-    py::gil_scoped_release nogil;
+    gil_released nogil;
     d = langsift::detect(*c.model->m, t.view, c.opt);
   }
   py_detection r = py_detection::of(d, c.codes);
@@ -989,7 +1109,7 @@ PyObject* fast_detect(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     const model& md = *builtin_model()->m;
     detection d;
     {
-      py::gil_scoped_release nogil;
+      gil_released nogil;
       d = langsift::detect(md, t.view);
     }
     py_detection r = py_detection::of(d, code_style::iso639_1);
@@ -1038,7 +1158,7 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
   {
     // Chunks of 16 texts from a shared counter, at least 16 texts a thread; an exception (bad_alloc)
     // is rethrown once the threads are joined, with the GIL held again (MemoryError).
-    py::gil_scoped_release nogil;
+    gil_released nogil;
     langsift::parallel_for(n, threads, 16, 16, [&](std::size_t i) {
       py_detection& d = out[i]->v;
       py_detection::fill(d, langsift::detect(*c.model->m, in[i].text, c.opt), c.codes);
@@ -1081,7 +1201,7 @@ py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content
   po.detect = c.opt;
   page_result pr;
   {
-    py::gil_scoped_release nogil;
+    gil_released nogil;
     pr = langsift::detect_page(*c.model->m, b.view, po);
   }
   py_page r = py_page::of(pr, c.codes);
@@ -1101,7 +1221,7 @@ py_url_result classify_url_py(str_in url, opt_str_in country, const std::string&
   }
   url_result r;
   {
-    py::gil_scoped_release nogil;
+    gil_released nogil;
     r = default_url_classifier().classify(t.view, o);
   }
   py_url_result x;
@@ -1129,6 +1249,45 @@ struct py_warc_stats {
 
 enum class error_mode { warn, raise, ignore };
 
+/// read_warc keeps the first this many problems in `errors` and warns for them one by one
+/// (errors='warn'); `error_count` counts them all.
+constexpr std::size_t kMaxKeptErrors = 100;
+
+/// A Python error taken out of the interpreter (PyErr_Fetch) to be raised later.
+class fetched_error {
+ public:
+  fetched_error() = default;
+  fetched_error(const fetched_error&) = delete;
+  fetched_error& operator=(const fetched_error&) = delete;
+  ~fetched_error() { clear(); }  // with the GIL (the reader is destroyed with it)
+  explicit operator bool() const noexcept { return type_ != nullptr; }
+  void fetch() noexcept {
+    clear();
+    PyErr_Fetch(&type_, &value_, &tb_);
+  }
+  const char* type_name() const noexcept {
+    return type_ && PyType_Check(type_) ? reinterpret_cast<PyTypeObject*>(type_)->tp_name : "error";
+  }
+  [[noreturn]] void raise() {
+    PyErr_Restore(std::exchange(type_, nullptr), std::exchange(value_, nullptr), std::exchange(tb_, nullptr));
+    throw py::error_already_set();
+  }
+
+ private:
+  void clear() noexcept {  // a traceback may hold the last reference to a file object
+    decref_parking(std::exchange(type_, nullptr));
+    decref_parking(std::exchange(value_, nullptr));
+    decref_parking(std::exchange(tb_, nullptr));
+  }
+  PyObject* type_ = nullptr;
+  PyObject* value_ = nullptr;
+  PyObject* tb_ = nullptr;
+};
+
+/// read_warc(): an iterator of WarcRecord. One lock per reader serialises next() and close() across
+/// threads (each record goes to one caller); it is waited for with the GIL released, since its
+/// holder may need the GIL (a file object's read()). Everything the properties read changes only
+/// with the GIL held, so they take no lock.
 class py_warc_reader {
  public:
   py_warc_reader(py::handle source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
@@ -1154,19 +1313,17 @@ class py_warc_reader {
     if (PyBytes_Check(source.ptr()) || PyByteArray_Check(source.ptr()) || PyMemoryView_Check(source.ptr())) {
       py::buffer_info b = py::reinterpret_borrow<py::buffer>(source).request();
       data_.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
-      name_ = "<bytes>";
+      name_ = py::str("<bytes>");
       reader_ = std::make_unique<warc_reader>(std::string_view(data_), wo);
     } else if (PyUnicode_Check(source.ptr()) || py::hasattr(source, "__fspath__")) {
-      name_ = py::str(py::module_::import("os").attr("fsdecode")(source));
-      file_ = std::fopen(name_.c_str(), "rb");
+      const fs_path path = path_arg(source);
+      name_ = path.name;
+      file_ = std::fopen(path.bytes.c_str(), "rb");
       if (!file_) {
-        const int e = errno;
-        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, py::str(name_).ptr());
-        (void)e;
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, name_.ptr());
         throw py::error_already_set();
       }
-      std::FILE* f = file_;
-      reader_ = std::make_unique<warc_reader>([f](char* buf, std::size_t n) { return std::fread(buf, 1, n, f); }, wo);
+      reader_ = std::make_unique<warc_reader>([this](char* buf, std::size_t n) { return read_file(buf, n); }, wo);
     } else if (py::hasattr(source, "read")) {
       if (py::hasattr(source, "mode")) {
         py::object m = source.attr("mode");
@@ -1174,21 +1331,44 @@ class py_warc_reader {
           throw py::type_error("read_warc() needs a file opened in binary mode ('rb')");
       }
       pyfile_ = py::reinterpret_borrow<py::object>(source);
-      name_ = py::hasattr(source, "name") ? std::string(py::str(source.attr("name"))) : std::string("<stream>");
+      name_ = py::str("<stream>");
+      if (py::hasattr(source, "name")) {
+        py::object n = source.attr("name");
+        name_ = PyBytes_Check(n.ptr()) ? fs_str(std::string_view(PyBytes_AS_STRING(n.ptr()),
+                                                                  static_cast<std::size_t>(PyBytes_GET_SIZE(n.ptr()))))
+                                       : py::str(n);
+      }
       reader_ = std::make_unique<warc_reader>([this](char* buf, std::size_t n) { return read_py(buf, n); }, wo);
     } else {
       throw py::type_error("read_warc() takes a path (str or os.PathLike), a binary file object or the WARC's bytes, not " +
                            std::string(py::str(source.get_type().attr("__name__"))));
     }
   }
-  ~py_warc_reader() { close(); }
+  py_warc_reader(const py_warc_reader&) = delete;
+  py_warc_reader& operator=(const py_warc_reader&) = delete;
+  // With the GIL, and no other thread inside (each holds a reference to the reader).
+  ~py_warc_reader() { release(); }
 
+  /// close(): reading ends (ValueError from then on); the file and buffers are freed (a file
+  /// object given is not closed: its owner closes it). Waits for a next() of another thread to
+  /// return; from inside the file object's read(), the next() running closes it on return.
   void close() {
-    if (file_) std::fclose(file_);
-    file_ = nullptr;
+    if (owner_.load() == std::this_thread::get_id()) {
+      close_requested_ = true;
+      return;
+    }
+    in_use use(*this);
+    if (closed_) return;
+    closed_ = true;
+    release();
+    warn_summary();
   }
 
   py_warc_record next() {
+    if (owner_.load() == std::this_thread::get_id())
+      throw py::value_error("WarcReader already executing: next() called from its file object's read()");
+    in_use use(*this);
+    check_open();
     if (done_) throw py::stop_iteration();
     for (;;) {
       warc_status st;
@@ -1197,54 +1377,52 @@ class py_warc_reader {
       std::string err;
       std::uint64_t err_offset = 0;
       {
-        py::gil_scoped_release nogil;
+        gil_released nogil;
         st = reader_->next(r_);
         if (st == warc_status::error || (st == warc_status::record && !r_.problem.empty())) {
           problem = true;
           err = reader_->error();
           err_offset = reader_->error_offset();
         }
-        if (st == warc_status::record) x = report_warc_record(*model_->m, r_, opt_);
+        if (st == warc_status::record && !source_error_ && file_errno_ == 0)
+          x = report_warc_record(*model_->m, r_, opt_);
       }
-      if (py_error_) {  // the file object's read() raised
-        done_ = true;
-        close();
-        py::error_already_set e = std::move(*py_error_);
-        py_error_.reset();
-        throw e;
+      input_bytes_ = reader_->input_bytes();
+      if (source_error_) {  // the file object's read() raised or returned what is not bytes, or a signal handler raised
+        fail(source_error_.type_name());
+        source_error_.raise();
       }
-      if (file_ && std::ferror(file_)) {
-        done_ = true;
-        close();
-        PyErr_SetString(PyExc_OSError, (name_ + ": read error").c_str());
+      if (file_errno_ != 0) {
+        fail("OSError");
+        errno = file_errno_;
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, name_.ptr());
         throw py::error_already_set();
       }
-      if (problem) {
-        stats_.s.add_malformed();
-        errors_.append(py::make_tuple(err_offset, err));
-        const std::string msg = name_ + ": offset " + std::to_string(err_offset) + ": " + err;
-        if (mode_ == error_mode::raise) {
-          done_ = true;
-          raise_with_status(g_warc_error, msg, status::invalid_argument, err_offset);
-        }
-        if (mode_ == error_mode::warn && PyErr_WarnEx(g_warc_warning, msg.c_str(), 2) < 0) throw py::error_already_set();
+      if (close_requested_) {  // close() from inside the file object's read()
+        closed_ = true;
+        release();
+        check_open();
       }
+      if (problem) note_problem(err_offset, err);
       if (st == warc_status::end) {
         done_ = true;
-        close();
+        release();
+        warn_summary();
         throw py::stop_iteration();
       }
-      if (st == warc_status::error) continue;
-      stats_.s.add(x);
-      if (x.line.empty()) continue;  // not a page, and not asked for
+      if (st == warc_status::record) stats_.s.add(x);
+      if (st == warc_status::error || x.line.empty()) {  // not a record, or not a page and not asked for
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // Ctrl-C over a long stretch of junk
+        continue;
+      }
       py_warc_record rec;
       rec.offset = r_.offset;
       rec.length = r_.length;
-      rec.warc_type = std::string(r_.type());
-      rec.url = std::string(r_.target_uri());
-      rec.record_id = std::string(r_.record_id());
-      rec.content_type = std::string(x.content_type);
-      rec.content_language = std::string(x.content_language);
+      rec.warc_type = valid_utf8(r_.type());  // header values are the input's bytes
+      rec.url = valid_utf8(r_.target_uri());
+      rec.record_id = valid_utf8(r_.record_id());
+      rec.content_type = valid_utf8(x.content_type);
+      rec.content_language = valid_utf8(x.content_language);
       rec.http_status = x.http_status;
       rec.skipped = std::string(x.skip_reason);
       rec.problem = r_.problem;
@@ -1255,50 +1433,222 @@ class py_warc_reader {
     }
   }
 
+  /// For __iter__: a closed reader raises, as a closed file does.
+  void check_open() const {
+    if (closed_) throw py::value_error("I/O operation on closed reader");
+    if (!failed_.empty()) {
+      PyErr_Format(PyExc_ValueError, "%U: reading stopped at an earlier error (%s)", name_.ptr(), failed_.c_str());
+      throw py::error_already_set();
+    }
+  }
+
   const py::list& errors() const { return errors_; }
+  std::uint64_t error_count() const { return error_count_; }
   const py_warc_stats& stats() const { return stats_; }
-  const std::string& name() const { return name_; }
-  std::uint64_t input_bytes() const { return reader_->input_bytes(); }
+  const py::str& name() const { return name_; }
+  bool closed() const { return closed_; }
+  std::uint64_t input_bytes() const { return input_bytes_; }
 
  private:
-  /// The reader's source over a Python file object: called with the GIL released.
-  std::size_t read_py(char* buf, std::size_t n) {
-    if (py_error_) return 0;
-    py::gil_scoped_acquire gil;
-    try {
-      py::object chunk = pyfile_.attr("read")(n);
-      if (chunk.is_none()) return 0;
-      if (!PyBytes_Check(chunk.ptr())) {
-        if (PyByteArray_Check(chunk.ptr())) chunk = py::bytes(py::reinterpret_borrow<py::object>(chunk));
-        else throw py::type_error("read_warc(): the file object's read() must return bytes (open the file in 'rb' mode)");
+  /// The reader's lock, held by one thread at a time, with that thread's id (to refuse a re-entry
+  /// from the file object's read(), which would wait for itself).
+  struct in_use {
+    explicit in_use(py_warc_reader& r) : r_(r), lock_(r.mutex_, std::try_to_lock) {
+      if (!lock_.owns_lock()) {
+        gil_released nogil;  // the holder may be waiting for the GIL
+        lock_.lock();
       }
-      const auto len = static_cast<std::size_t>(PyBytes_GET_SIZE(chunk.ptr()));
-      const std::size_t k = std::min(len, n);
-      std::memcpy(buf, PyBytes_AS_STRING(chunk.ptr()), k);
-      return k;
-    } catch (py::error_already_set& e) {
-      py_error_.emplace(std::move(e));
-      return 0;
-    } catch (py::builtin_exception& e) {
-      e.set_error();
-      py_error_.emplace();
+      r_.owner_.store(std::this_thread::get_id());
+    }
+    ~in_use() { r_.owner_.store(std::thread::id()); }
+    in_use(const in_use&) = delete;
+    in_use& operator=(const in_use&) = delete;
+
+   private:
+    py_warc_reader& r_;
+    std::unique_lock<std::mutex> lock_;
+  };
+
+  /// Frees the input: the file, the C++ reader and its buffers, the file object's reference.
+  void release() noexcept {
+    if (file_) std::fclose(file_);
+    file_ = nullptr;
+    reader_.reset();
+    decref_parking(pyfile_.release().ptr());  // may close the file object (its last reference)
+    std::string().swap(data_);
+    std::string().swap(pending_);
+    pending_pos_ = 0;
+  }
+
+  /// Reading cannot go on after an error of the input (or errors='raise'): later calls say so.
+  void fail(const char* what) {
+    done_ = true;
+    failed_ = what;
+    release();
+  }
+
+  /// Counts a problem of the input; keeps and warns for the first kMaxKeptErrors (then one summary
+  /// at the end, warn_summary); raises for errors='raise'.
+  void note_problem(std::uint64_t offset, const std::string& message) {
+    stats_.s.add_malformed();
+    ++error_count_;
+    const bool kept = error_count_ <= kMaxKeptErrors;
+    if (mode_ == error_mode::ignore && !kept) return;
+    py::str text = py::reinterpret_steal<py::str>(
+        PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace"));
+    if (!text) throw py::error_already_set();
+    if (kept) errors_.append(py::make_tuple(offset, text));
+    py::str msg = py::reinterpret_steal<py::str>(PyUnicode_FromFormat("%U: offset %llu: %U", name_.ptr(),
+                                                                      static_cast<unsigned long long>(offset), text.ptr()));
+    if (!msg) throw py::error_already_set();
+    if (mode_ == error_mode::raise) {
+      fail("WarcFormatError");
+      raise_with_status(g_warc_error, msg, status::invalid_argument, offset);
+    }
+    if (mode_ == error_mode::warn && kept && PyErr_WarnFormat(g_warc_warning, 2, "%U", msg.ptr()) < 0)
+      throw py::error_already_set();
+  }
+
+  /// errors='warn': one warning for the problems past the first kMaxKeptErrors, at the end of the
+  /// input or at close().
+  void warn_summary() {
+    if (mode_ != error_mode::warn || summary_warned_ || error_count_ <= kMaxKeptErrors) return;
+    summary_warned_ = true;
+    if (PyErr_WarnFormat(g_warc_warning, 2,
+                         "%U: ... and %llu more problems, not warned one by one (reader.error_count: %llu; "
+                         "reader.errors keeps the first %llu)",
+                         name_.ptr(), static_cast<unsigned long long>(error_count_ - kMaxKeptErrors),
+                         static_cast<unsigned long long>(error_count_),
+                         static_cast<unsigned long long>(kMaxKeptErrors)) < 0)
+      throw py::error_already_set();
+  }
+
+  /// Checks for a signal (Ctrl-C: KeyboardInterrupt) from work without the GIL that may go on
+  /// for long (an endless stream of junk, /dev/zero, is searched for a record in one next()): false
+  /// when a handler raised, its error kept for next() to raise.
+  bool signals_ok() noexcept {
+    return parking_if_ended([this] {
+      const PyGILState_STATE g = PyGILState_Ensure();
+      const bool ok = PyErr_CheckSignals() == 0;
+      if (!ok) source_error_.fetch();
+      PyGILState_Release(g);
+      return ok;
+    });
+  }
+
+  /// The reader's source over a file opened by path (called without the GIL): checks for signals
+  /// every 1 MiB.
+  std::size_t read_file(char* buf, std::size_t n) noexcept {
+    if (source_error_) return 0;
+    read_since_check_ += n;
+    if (read_since_check_ >= (std::size_t{1} << 20)) {
+      read_since_check_ = 0;
+      if (!signals_ok()) return 0;
+    }
+    const std::size_t k = std::fread(buf, 1, n, file_);
+    if (k < n && std::ferror(file_)) {
+      file_errno_ = errno ? errno : EIO;
       return 0;
     }
+    return k;
+  }
+
+  /// The reader's source over a Python file object: called by reader_->next() without the GIL (the
+  /// reader's lock held). Bytes beyond n that read() returned are kept for the next call. An
+  /// error of read() (or a result that is not bytes-like) is kept for next() to raise, and reads as
+  /// the end of the input meanwhile.
+  std::size_t read_py(char* buf, std::size_t n) {
+    if (source_error_) return 0;
+    if (pending_pos_ < pending_.size()) {
+      const std::size_t k = std::min(n, pending_.size() - pending_pos_);
+      std::memcpy(buf, pending_.data() + pending_pos_, k);
+      pending_pos_ += k;
+      return k;
+    }
+    // Python runs here, and may release the GIL: if the interpreter ends this thread when it asks
+    // for it back, the thread is parked here, without unwinding through the C++ reader.
+    return parking_if_ended([&] {
+      const PyGILState_STATE g = PyGILState_Ensure();
+      const std::size_t k = read_py_with_gil(buf, n);
+      PyGILState_Release(g);
+      return k;
+    });
+  }
+
+  /// One read(n) of the file object, with the GIL; C API only, C++ exceptions caught (see read_py).
+  std::size_t read_py_with_gil(char* buf, std::size_t n) {
+    if (PyErr_CheckSignals() != 0) {  // read() of a C stream may not check (see signals_ok)
+      source_error_.fetch();
+      return 0;
+    }
+    PyObject* chunk = PyObject_CallMethod(pyfile_.ptr(), "read", "n",
+                                          static_cast<Py_ssize_t>(std::min<std::size_t>(n, PY_SSIZE_T_MAX)));
+    if (!chunk) {
+      source_error_.fetch();
+      return 0;
+    }
+    std::size_t k = 0;
+    if (chunk == Py_None) {
+      PyObject* args = Py_BuildValue("(is)", EAGAIN,
+                                     "read_warc(): the file object's read() returned None (a non-blocking stream "
+                                     "with no data ready); read_warc needs a blocking stream");
+      if (args) {
+        PyErr_SetObject(PyExc_BlockingIOError, args);
+        Py_DECREF(args);
+      }
+    } else if (PyUnicode_Check(chunk)) {
+      PyErr_SetString(PyExc_TypeError,
+                      "read_warc(): the file object's read() returned str: open the file in binary mode ('rb')");
+    } else if (!PyObject_CheckBuffer(chunk)) {
+      PyErr_Format(PyExc_TypeError, "read_warc(): the file object's read() must return bytes or another bytes-like "
+                   "object, not %.200s", Py_TYPE(chunk)->tp_name);
+    } else {
+      Py_buffer view;
+      if (PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE) == 0) {  // any contiguous buffer, as bytes
+        const auto len = static_cast<std::size_t>(view.len);
+        k = std::min(len, n);
+        std::memcpy(buf, view.buf, k);
+        if (len > n) {  // more than asked for: the rest is the next call's
+          try {
+            pending_.assign(static_cast<const char*>(view.buf) + n, len - n);
+            pending_pos_ = 0;
+          } catch (const std::bad_alloc&) {
+            PyErr_NoMemory();
+          }
+        }
+        PyBuffer_Release(&view);
+      }
+    }
+    Py_DECREF(chunk);
+    if (PyErr_Occurred()) {
+      source_error_.fetch();
+      return 0;
+    }
+    return k;
   }
 
   std::shared_ptr<py_model> model_;
   warc_report_options opt_;
   error_mode mode_ = error_mode::warn;
-  std::string name_;
+  py::str name_;
   std::FILE* file_ = nullptr;
-  std::string data_;  // WARC bytes given in memory
+  int file_errno_ = 0;      // a read error of file_
+  std::size_t read_since_check_ = 0;  // bytes read since signals_ok()
+  std::string data_;        // WARC bytes given in memory
   py::object pyfile_;
+  std::string pending_;     // bytes a read() returned beyond what was asked, from pending_pos_
+  std::size_t pending_pos_ = 0;
+  fetched_error source_error_;
   std::unique_ptr<warc_reader> reader_;
   warc_record r_;
   py_warc_stats stats_;
-  py::list errors_;
-  std::optional<py::error_already_set> py_error_;
-  bool done_ = false;
+  py::list errors_;         // the first kMaxKeptErrors problems: (offset, message)
+  std::uint64_t error_count_ = 0;
+  std::uint64_t input_bytes_ = 0;
+  std::mutex mutex_;
+  std::atomic<std::thread::id> owner_{};
+  std::string failed_;      // set when an error ended reading: the error's type
+  bool done_ = false, closed_ = false, close_requested_ = false, summary_warned_ = false;
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -1369,7 +1719,7 @@ class py_frontier {
     const url_options o = decide_url_options(country, min_url_score, cc);
     frontier_decision d;
     {
-      py::gil_scoped_release nogil;
+      gil_released nogil;
       d = decide_one(*f_, t.view, classify, o, min_url_score);
     }
     return decision_of(d);
@@ -1385,7 +1735,7 @@ class py_frontier {
     const url_options o = decide_url_options(country, min_url_score, cc);
     std::vector<frontier_decision> out(in.size());
     {
-      py::gil_scoped_release nogil;
+      gil_released nogil;
       for (std::size_t i = 0; i < in.size(); ++i) out[i] = decide_one(*f_, in[i].view, classify, o, min_url_score);
     }
     py::list r;
@@ -1404,9 +1754,10 @@ std::string code_arg(py::handle h) {
   return r;
 }
 
+/// `what` and `message` may hold a file name that is not UTF-8 (see fs_str).
 void raise_io(status st, const std::string& message, const std::string& what) {
   if (st == status::io_error) {
-    PyErr_SetString(PyExc_OSError, (what + ": " + message).c_str());
+    PyErr_SetObject(PyExc_OSError, fs_str(what + ": " + message).ptr());
     throw py::error_already_set();
   }
   raise_with_status(g_error, what + ": " + message, st);
@@ -1474,7 +1825,7 @@ PYBIND11_MODULE(_langsift, m) {
                   "or other-version model raises langsift.ModelError (an OSError) naming the status.")
       .def_static("builtin", &builtin_model_named, py::arg("name") = "default",
                   "A model compiled into the library: \"default\" (the default everywhere; 102 languages) or "
-                  "\"wide\" (275 languages, parsed on its first use). Another name raises ValueError naming "
+                  "\"wide\" (231 languages, parsed on its first use). Another name raises ValueError naming "
                   "the built-in models.")
       .def_static("builtin_names", &builtin_model_names_py,
                   "The names of the built-in models, for Model.builtin(): ('default', 'wide').")
@@ -1630,7 +1981,7 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
           std::size_t sum = 0;
           const auto t0 = std::chrono::steady_clock::now();
           {
-            py::gil_scoped_release nogil;
+            gil_released nogil;
             for (const auto& t : in) {
               const detection d = langsift::detect(md, t.view);
               if (convert) sum += py_detection::of(d, code_style::iso639_1).count;
@@ -1748,20 +2099,35 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
                       }));
 
   py::class_<py_warc_reader>(m, "WarcReader",
-      "An iterator of WarcRecord over one WARC or WET file (plain or gzip). `errors` lists (offset, "
-      "message) for input that was not a well-formed record; `stats` sums what was read so far.")
-      .def("__iter__", [](py_warc_reader& r) -> py_warc_reader& { return r; })
+      "An iterator of WarcRecord over one WARC or WET file (plain or gzip). `errors` lists the first 100 "
+      "(offset, message) for input that was not a well-formed record, `error_count` counts them all; "
+      "`stats` sums what was read so far. Threads may share a reader: next() and close() take turns "
+      "(each record goes to one of them). After close() (or the end of a `with` block), next() raises "
+      "ValueError.")
+      .def("__iter__", [](py_warc_reader& r) -> py_warc_reader& {
+        r.check_open();
+        return r;
+      })
       .def("__next__", &py_warc_reader::next)
-      .def("__enter__", [](py_warc_reader& r) -> py_warc_reader& { return r; })
+      .def("__enter__", [](py_warc_reader& r) -> py_warc_reader& {
+        r.check_open();
+        return r;
+      })
       .def("__exit__", [](py_warc_reader& r, py::args) { r.close(); })
-      .def("close", &py_warc_reader::close)
-      .def_property_readonly("errors", &py_warc_reader::errors)
+      .def("close", &py_warc_reader::close,
+           "Ends reading and frees the input (a file object given is left open: its owner closes it). "
+           "Waits for a next() running in another thread. Warns the summary of the problems past the first "
+           "100 (errors='warn') if the end was not reached.")
+      .def_property_readonly("closed", &py_warc_reader::closed)
+      .def_property_readonly("errors", &py_warc_reader::errors,
+                             "The first 100 problems of the input, as (offset, message); error_count counts all.")
+      .def_property_readonly("error_count", &py_warc_reader::error_count,
+                             "How many problems the input had so far (every one; errors keeps the first 100).")
       .def_property_readonly("stats", &py_warc_reader::stats)
       .def_property_readonly("name", &py_warc_reader::name)
       .def_property_readonly("input_bytes", &py_warc_reader::input_bytes)
       .def("__repr__", [](const py_warc_reader& r) {
-        return "WarcReader(name='" + r.name() + "', records=" + std::to_string(r.stats().s.records) +
-               ", errors=" + std::to_string(py::len(r.errors())) + ")";
+        return py::str("WarcReader(name={!r}, records={}, errors={})").format(r.name(), r.stats().s.records, r.error_count());
       });
 
   m.def("read_warc",
@@ -1778,15 +2144,23 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
         py::arg("short_text_bytes") = dflt.short_text_bytes,
         R"doc(Reads a WARC or WET file (WARC/1.0, 1.1; plain or gzip) and identifies every page.
 
-source: a path (str, bytes, os.PathLike) or a binary file object (anything with read(n) returning
-  bytes: open(p, 'rb'), fsspec.open(url, 'rb'), sys.stdin.buffer).
+source: a path (str or os.PathLike; a file name that is not UTF-8 as os.fsdecode() gives it, or
+  as an os.PathLike whose __fspath__ returns bytes), a binary file object (anything with read(n)
+  returning a bytes-like object, of any length: open(p, 'rb'), fsspec.open(url, 'rb'),
+  sys.stdin.buffer; a blocking one: read() returning None raises BlockingIOError), or the WARC
+  itself as bytes, bytearray or memoryview.
 Yields a WarcRecord for every response, resource and conversion record (all=True: for every
 record) with .url, .record_id, .offset, .page (a PageResult) and .to_dict() / .json: the line
 `langsift warc` prints for it. Records whose Content-Type is not textual are skipped (.skipped);
 any_type=True classifies them too. A record's block is kept up to max_record_bytes.
 errors: what to do with input that is not a well-formed record: 'warn' (default: a
-  WarcFormatWarning, and reading goes on), 'raise' (WarcFormatError), 'ignore'. Either way the
-  reader's .errors lists them and .stats counts them as malformed.)doc");
+  WarcFormatWarning for each of the first 100, then one summary at the end of the input or at
+  close(), and reading goes on), 'raise' (WarcFormatError), 'ignore'. Either way the reader's
+  .errors lists the first 100 as (offset, message), .error_count counts them all and .stats counts
+  them as malformed.
+Threads may share a reader (next() and close() take turns); after close() or a `with` block,
+next() raises ValueError. An error of the input (of read(), or errors='raise') ends reading: the
+next call raises ValueError saying so.)doc");
 
   // Filter ---------------------------------------------------------------------------------------
   py::class_<language_filter>(m, "LanguageFilter",
@@ -1960,7 +2334,7 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
              std::array<std::string, 3> store;
              const detection cd = d.to_cpp(store);
              const std::vector<std::string> v = url_list(urls, "add_votes");
-             py::gil_scoped_release nogil;
+             gil_released nogil;
              return f.f().add_votes(cd, std::span<const std::string>(v));
            }, py::arg("detection"), py::arg("urls"),
            "A fetched page's languages (those with >= min_vote_percent of its text) vote for each out-link. "
@@ -1982,21 +2356,21 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
       .def_property_readonly("memory_bytes", [](const py_frontier& f) { return f.f().memory_bytes(); })
       .def_property_readonly("dropped_votes", [](const py_frontier& f) { return f.f().dropped_votes(); })
       .def("save", [](const py_frontier& f, path_in path) {
-             const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
+             const std::string p = path_arg(path).bytes;
              std::string message;
              status st;
              {
-               py::gil_scoped_release nogil;
+               gil_released nogil;
                st = f.f().save_file(p, &message);
              }
              if (st != status::ok) raise_io(st, message, p);
            }, py::arg("path"), "Writes the state to a file (a temporary file renamed into place).")
       .def("load", [](py_frontier& f, path_in path) {
-             const std::string p = py::str(py::module_::import("os").attr("fsdecode")(path));
+             const std::string p = path_arg(path).bytes;
              std::string message;
              status st;
              {
-               py::gil_scoped_release nogil;
+               gil_released nogil;
                st = frontier::load_file(p, f.f(), &message);
              }
              if (st != status::ok) raise_io(st, message, p);
@@ -2006,7 +2380,7 @@ errors: what to do with input that is not a well-formed record: 'warn' (default:
       .def("to_bytes", [](const py_frontier& f) {
              std::string s;
              {
-               py::gil_scoped_release nogil;
+               gil_released nogil;
                s = f.f().save();
              }
              return py::bytes(s);
