@@ -182,3 +182,71 @@ TEST_CASE("langsift detect: --max-model-bytes refuses a larger model file before
             " --max-model-bytes 64M") == "de\n\nexit=0");
   CHECK(run(kTool + " detect --max-model-bytes 0 2>&1").find("exit=2") != std::string::npos);
 }
+
+TEST_CASE("langsift detect: an input cut at --max-input-bytes says so in every format, and once on stderr") {
+  // #29: a file 35 % German then 65 % French, cut at the cap, printed `de:100 ... reliable 1` in
+  // TSV and `de` in --format code with nothing on stderr: only JSON said truncated.
+  const std::string dir = std::string(LANGSIFT_BINARY_DIR) + "/test-detect-cut-" + std::to_string(::getpid());
+  REQUIRE(run("mkdir -p '" + dir + "' && (yes 'Der schnelle braune Fuchs springt über den faulen Hund.' | head -c 3500; "
+              "yes 'Le chat dort sur le canapé pendant que la pluie tombe.' | head -c 6500) > '" + dir + "/cut.txt' && "
+              "echo 'Le chat dort sur le canapé pendant que la pluie tombe sur la ville.' > '" + dir + "/whole.txt'") ==
+          "\nexit=0");
+  const std::string files = " --max-input-bytes 4K '" + dir + "/cut.txt' '" + dir + "/whole.txt' 2>'" + dir + "/err'";
+  auto err_lines = [&] {
+    std::ifstream f(dir + "/err");
+    std::string line, all;
+    std::size_t n = 0;
+    while (std::getline(f, line)) {
+      ++n;
+      all += line + "\n";
+    }
+    INFO(all);
+    CHECK(n == 1);  // one line per input that was cut, in every format
+    CHECK(all == "langsift detect: " + dir + "/cut.txt: cut at 4096 bytes (--max-input-bytes): its languages are "
+                 "those of that part\n");
+  };
+  // TSV: a last column, status; the header names it.
+  const std::string tsv = run(kTool + " detect --header" + files);
+  err_lines();
+  CHECK(tsv.find("\tencoding\tencoding_source\tstatus\n") != std::string::npos);
+  CHECK(tsv.find(dir + "/cut.txt\tde\tde:") != std::string::npos);  // French is mostly past the cut
+  CHECK(tsv.find("\tdetected\ttruncated\n") != std::string::npos);
+  CHECK(tsv.find(dir + "/whole.txt\tfr\t") != std::string::npos);
+  CHECK(tsv.find("\tdetected\tok\n") != std::string::npos);
+  CHECK(tsv.find("exit=0") != std::string::npos);
+  // code: a marker after the code of a cut input only.
+  CHECK(run(kTool + " detect --format code" + files) ==
+        dir + "/cut.txt\tde\ttruncated\n" + dir + "/whole.txt\tfr\n\nexit=0");
+  err_lines();
+  const std::string jsonl = run(kTool + " detect --format jsonl" + files);
+  err_lines();
+  CHECK(jsonl.find("\"status\":\"truncated\"") != std::string::npos);
+  // With a filter: the keep column comes before status; --kept-only prints the kept input, and
+  // stderr says it was cut.
+  CHECK(run(kTool + " detect --label de" + files).find("\tdetected\tkeep\ttruncated\n") != std::string::npos);
+  err_lines();
+  CHECK(run(kTool + " detect --label de --kept-only" + files) == dir + "/cut.txt\n\nexit=0");
+  err_lines();
+  // --lines: the line that was cut is named by its number.
+  CHECK(run("(echo 'Guten Morgen, wie geht es dir heute?'; tr -d '\\n' < '" + dir + "/cut.txt'; echo) | " + kTool +
+            " detect --lines --format code --max-input-bytes 4K - 2>'" + dir + "/err'") == "de\nde\ttruncated\n\nexit=0");
+  CHECK(run("cat '" + dir + "/err'") ==
+        "langsift detect: stdin: line 2: cut at 4096 bytes (--max-input-bytes): its languages are those of that part\n\nexit=0");
+  // The default cap (16 MiB), as the issue found it: a 17 MB file.
+  REQUIRE(run("yes 'Der schnelle braune Fuchs springt über den faulen Hund.' | head -c 17000000 > '" + dir + "/big.txt'") ==
+          "\nexit=0");
+  CHECK(run(kTool + " detect '" + dir + "/big.txt' 2>&1").find("\tutf-8\tdetected\ttruncated\n") != std::string::npos);
+  CHECK(run(kTool + " detect --format code '" + dir + "/big.txt' 2>&1") ==
+        "langsift detect: " + dir + "/big.txt: cut at 16777216 bytes (--max-input-bytes): its languages are those of "
+        "that part\n" + dir + "/big.txt\tde\ttruncated\n\nexit=0");
+  run("rm -rf '" + dir + "'");
+}
+
+TEST_CASE("langsift detect --help: the built-in models' language counts are the models'") {
+  const std::string help = run(kTool + " detect --help");
+  const langsift::model* wide = nullptr;
+  REQUIRE(langsift::builtin_model("wide", wide) == langsift::status::ok);
+  CHECK(help.find("`default` (" + std::to_string(default_model().language_count()) + " languages) or `wide` (" +
+                  std::to_string(wide->language_count()) + ")") != std::string::npos);
+  CHECK(wide->language_count() == 231);  // what models/wide.langs says (the help said 275)
+}

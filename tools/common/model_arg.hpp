@@ -41,4 +41,11 @@ inline status resolve_model(const std::string& value, const model*& out, model& 
   return status::ok;
 }
 
+/// The number of languages of the built-in model `name` (0 if it does not load), for help texts:
+/// counted from the model, so that the text cannot drift from it.
+inline std::size_t builtin_language_count(std::string_view name) noexcept {
+  const model* m = nullptr;
+  return builtin_model(name, m) == status::ok ? m->language_count() : 0;
+}
+
 }  // namespace langsift::cli

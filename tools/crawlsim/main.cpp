@@ -310,7 +310,7 @@ std::string pct(double x) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::string data, targets_arg = "de,ja,pl,sv", value;
   std::size_t pages = 100000, budget = 10000, quota_each = 1000, measure_n = 0;
   std::uint64_t seed = 1;
@@ -573,4 +573,8 @@ int main(int argc, char** argv) {
     std::printf("\n");
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run(kProgram, "lower --pages", [&] { return run_main(argc, argv); });
 }
