@@ -242,6 +242,28 @@ TEST_CASE("langsift detect: an input cut at --max-input-bytes says so in every f
   run("rm -rf '" + dir + "'");
 }
 
+TEST_CASE("langsift detect: a code of --label, --hint or --only that the model lacks is a usage error naming it") {
+  // #29: `--label de-DE --kept-only` printed nothing and exited 0 (no document is ever labelled
+  // de-DE); --hint german was ignored.
+  const std::string de = "echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines ";
+  for (const std::string opt : {"--label de-DE --kept-only", "--label german", "--hint german", "--hint de,xx-DE"}) {
+    INFO(opt);
+    const std::string out = run(de + opt + " 2>&1");
+    CHECK(out.find("langsift detect: " + opt.substr(0, opt.find(' ')) + ": not a language of the model: ") == 0);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 2);  // one line, then run()'s exit line
+    CHECK(out.find("exit=2") != std::string::npos);
+  }
+  CHECK(run(de + "--label de-DE,xx 2>&1").find("--label: not a language of the model: de-DE, xx (") != std::string::npos);
+  // Every code of the model passes, in either ISO form; --hint takes language tags (region subtags).
+  CHECK(run(de + "--label deu --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
+  CHECK(run(de + "--label DE,fr --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
+  CHECK(run(de + "--format code --hint de-AT,deu,fr_CA") == "de\n\nexit=0");
+  CHECK(run(de + "--format code --hint zh-Hant") == "de\n\nexit=0");
+  // The wide model knows Faroese, the default one does not.
+  CHECK(run(de + "--format code --model wide --label fo") == "de\n\nexit=0");
+  CHECK(run(de + "--format code --label fo 2>&1").find("exit=2") != std::string::npos);
+}
+
 TEST_CASE("langsift detect --help: the built-in models' language counts are the models'") {
   const std::string help = run(kTool + " detect --help");
   const langsift::model* wide = nullptr;

@@ -62,8 +62,9 @@ void usage(std::FILE* out) {
       "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
       "                      loaded model keeps its file in memory; default: no cap)\n"
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
-      "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (HTML input\n"
-      "                      adds its own <html lang> and http-equiv content-language)\n"
+      "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (language\n"
+      "                      tags: de, de-AT, zh-Hant; HTML input adds its own <html lang> and\n"
+      "                      http-equiv content-language)\n"
       "  --url URL           the document's URL: its country-code TLD is a (weaker) hint\n"
       "  --scorer S          auto (default), bayes or rank (TextCat's rank-order distance)\n"
       "  --short-bytes N     documents with fewer text bytes are flagged short (default 400)\n"
@@ -83,6 +84,9 @@ void usage(std::FILE* out) {
       "  --max-bytes N       the language has at most N bytes of text\n"
       "  --min-percent P     the language has at least P percent of the text\n"
       "  --kept-only         print only the documents the filters keep\n"
+      "\n"
+      "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
+      "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too).\n"
       "\n"
       "Exit status: 0 on success, 1 when a file cannot be read, the model cannot be loaded or the\n"
       "output cannot be written, 2 on a usage error.\n",
@@ -391,6 +395,15 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   std::vector<std::string> only_codes = split_list(only_arg), label_codes = split_list(labels_arg);
   for (auto* list : {&only_codes, &label_codes})  // either ISO form is accepted
     for (std::string& c : *list) c = langsift::to_iso639_1(c);
+  // --hint takes language tags (de-AT, as Content-Language has them): their primary subtag, in
+  // either ISO form, must name a language of the model.
+  std::vector<std::string> hint_tags = split_list(s.hint), hint_codes;
+  for (std::string& t : hint_tags) {
+    t = langsift::to_iso639_1(t);
+    hint_codes.push_back(t.substr(0, t.find_first_of("-_")));
+  }
+  s.hint.clear();
+  for (const std::string& t : hint_tags) s.hint += (s.hint.empty() ? "" : ",") + t;
   std::vector<std::string_view> only_views(only_codes.begin(), only_codes.end());
   s.opt.only = only_views;
   s.opt.hints.languages = s.hint;
@@ -409,14 +422,12 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     if (langsift::cli::resolve_model(model_path, m, loaded, error, s.max_model_bytes) != langsift::status::ok)
       return fail(kProgram, error);
   }
-  // A code of --only that the model lacks is a usage error that names every such code (a typo
-  // would otherwise restrict detection to fewer languages than asked for).
-  if (const auto unknown = langsift::unknown_codes(*m, s.opt.only); !unknown.empty()) {
-    std::string names;
-    for (const std::string_view c : unknown) names += (names.empty() ? "" : ", ") + std::string(c);
-    return fail(kProgram, "--only: not a language of the model: " + names +
-                              " (models/default.langs lists the built-in model's)") + 1;
-  }
+  // A code that the model lacks is a usage error that names every such code: a typo would
+  // otherwise restrict detection to fewer languages than asked for (--only), drop every document
+  // (--label) or do nothing (--hint).
+  if (!check_language_codes(kProgram, "--only", *m, only_codes) || !check_language_codes(kProgram, "--label", *m, label_codes) ||
+      !check_language_codes(kProgram, "--hint", *m, hint_codes))
+    return 2;
 
   std::string bytes, out_line;
   if (s.header && s.format == out_format::tsv && !s.kept_only) {
