@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -262,6 +263,15 @@ TEST_CASE("langsift detect: a code of --label, --hint or --only that the model l
   // The wide model knows Faroese, the default one does not.
   CHECK(run(de + "--format code --model wide --label fo") == "de\n\nexit=0");
   CHECK(run(de + "--format code --label fo 2>&1").find("exit=2") != std::string::npos);
+}
+
+TEST_CASE("langsift detect --model /dev/zero: refused at once, not read to the end of memory") {
+  // Before c7ccba2 it read /dev/zero for 23 s and GBs (it never ends under a memory limit).
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string out = run("echo hallo | " + kTool + " detect --lines --model /dev/zero 2>&1");
+  const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(out == "langsift detect: /dev/zero: not a langsift model, or truncated or corrupt (checksum or structure)\n\nexit=1");
+  CHECK(sec < 5);
 }
 
 TEST_CASE("langsift detect --help: the built-in models' language counts are the models'") {
