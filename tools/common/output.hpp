@@ -197,8 +197,9 @@ class atomic_output {
       std::free(real);
     }
     tmp_ = target_ + ".tmp-XXXXXX";
-    detail::install_temp_handlers();  // before the file exists: a signal cannot leave it behind
-    // The file is created with the signals blocked, and registered before they are unblocked.
+    detail::install_temp_handlers();  // before the file exists
+    // The file is created with this thread's signals blocked and registered before they are
+    // unblocked (only a signal that another thread takes within these few calls escapes that).
     sigset_t all, old;
     sigfillset(&all);
     ::pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -209,6 +210,7 @@ class atomic_output {
     if (fd < 0 || !(f_ = ::fdopen(fd, "wb"))) {
       error = path_ + ": cannot create a temporary file beside it: " + std::strerror(fd < 0 ? e : errno);
       if (fd >= 0) ::close(fd);
+      else tmp_.clear();  // nothing was created: nothing to remove
       remove_temp();
       return false;
     }
