@@ -58,6 +58,10 @@ struct warc_report {
   std::string_view skip_reason; ///< "warc_type", "content_type", "content_encoding" (static storage)
   int http_status = -1;         ///< the HTTP status of a response record, -1 when there is none
   std::string_view content_type, content_language;  ///< views into the record
+  /// The record's block or its decoded body was cut at its cap (warc_options::max_block_bytes,
+  /// max_body_bytes; the line says "capped" or "body_status":"capped"): a classified page's
+  /// languages are those of the part kept.
+  bool capped = false;
   page_result page;             ///< languages, encoding... (codes: views into the model)
   // What the record adds to the statistics (codes in the report's form):
   std::string top, encoding;
@@ -223,6 +227,7 @@ inline warc_report report_warc_record(const model& m, const warc_record& r, cons
   if (p.no_http) l += ",\"http\":false";
   if (payload) detail::json_number(l, "body_bytes", p.body.size());
   detail::warc_record_notes(l, r, p);
+  x.capped = r.skipped_bytes() > 0 || p.bst == body_status::capped;
   if (skipped.empty() && p.bst == body_status::encoding_unsupported) skipped = "content_encoding";
   if (skipped.empty() && !o.any_type && !detail::warc_textual(x.content_type)) skipped = "content_type";
   if (!skipped.empty()) {
@@ -249,6 +254,7 @@ struct warc_counts {
 /// language). Sums commute, so statistics of shards merge into those of the whole input.
 struct warc_statistics {
   std::uint64_t records = 0, pages = 0, skipped = 0, malformed = 0, body_bytes = 0, text_bytes = 0;
+  std::uint64_t capped = 0;  ///< pages classified from the part of their record kept (warc_report::capped)
   std::map<std::string, warc_counts> language, encoding;
   std::map<std::pair<std::string, std::string>, warc_counts> language_encoding;
 
@@ -260,6 +266,7 @@ struct warc_statistics {
     if (x.skipped) ++skipped;
     if (!x.classified) return;
     ++pages;
+    if (x.capped) ++capped;
     body_bytes += x.body_bytes;
     text_bytes += x.text_bytes;
     ++language[x.top].pages;
@@ -277,14 +284,27 @@ struct warc_statistics {
   /// Counts input that was not a record (reported as malformed).
   void add_malformed(std::uint64_t n = 1) { malformed += n; }
 
-  /// Adds another input's statistics.
-  void merge(const warc_statistics& o) {
+  /// Adds another input's statistics. False, with nothing added, when a sum would exceed
+  /// 2^64 - 1 (counts read from files that are not what they claim): a wrapped count is wrong.
+  bool merge(const warc_statistics& o) {
+    const auto fits = [](std::uint64_t a, std::uint64_t b) { return a <= UINT64_MAX - b; };
+    const auto fit_all = [&](const auto& into, const auto& from) {
+      for (const auto& [k, c] : from)
+        if (const auto t = into.find(k); t != into.end() && (!fits(t->second.pages, c.pages) || !fits(t->second.bytes, c.bytes)))
+          return false;
+      return true;
+    };
+    if (!fits(records, o.records) || !fits(pages, o.pages) || !fits(skipped, o.skipped) || !fits(malformed, o.malformed) ||
+        !fits(body_bytes, o.body_bytes) || !fits(text_bytes, o.text_bytes) || !fits(capped, o.capped) ||
+        !fit_all(language, o.language) || !fit_all(encoding, o.encoding) || !fit_all(language_encoding, o.language_encoding))
+      return false;
     records += o.records;
     pages += o.pages;
     skipped += o.skipped;
     malformed += o.malformed;
     body_bytes += o.body_bytes;
     text_bytes += o.text_bytes;
+    capped += o.capped;
     auto add_all = [](auto& into, const auto& from) {
       for (const auto& [k, c] : from) {
         auto& t = into[k];
@@ -295,6 +315,7 @@ struct warc_statistics {
     add_all(language, o.language);
     add_all(encoding, o.encoding);
     add_all(language_encoding, o.language_encoding);
+    return true;
   }
 
   /// The tables as `langsift warc --stats` prints them (TSV; docs/warc.md): totals, then each table
@@ -307,6 +328,7 @@ struct warc_statistics {
     total("pages", pages);
     total("skipped", skipped);
     total("malformed", malformed);
+    total("capped", capped);
     total("body_bytes", body_bytes);
     total("text_bytes", text_bytes);
     for (const auto& [k, c] : sorted(language))
@@ -322,7 +344,8 @@ struct warc_statistics {
   /// Reads what tsv() wrote (so that statistics cross process boundaries as text), adding up
   /// lines with the same key: the concatenated (or sorted) tables of several inputs read as their
   /// merged statistics, which makes a Hadoop Streaming reducer of `cat parts | sort`. False, with
-  /// `error` set and `out` unchanged, on a line that is not of that form.
+  /// `error` set and `out` unchanged, on a line that is not of that form, or when a sum would
+  /// exceed 2^64 - 1.
   static bool parse_tsv(std::string_view text, warc_statistics& out, std::string* error = nullptr) {
     warc_statistics s;
     std::size_t line_no = 0;
@@ -348,27 +371,32 @@ struct warc_statistics {
         return ec == std::errc() && p == v.data() + v.size() && !v.empty();
       };
       std::uint64_t a = 0, b = 0;
+      const auto add = [](std::uint64_t& into, std::uint64_t v) {
+        if (into > UINT64_MAX - v) return false;
+        into += v;
+        return true;
+      };
+      constexpr std::string_view kOverflow = "the sum of the counts exceeds 2^64 - 1";
       if (f[0] == "total" && f.size() == 3) {
         if (!num(f[2], a)) return bad("not a number");
         std::uint64_t* t = f[1] == "records"      ? &s.records
                            : f[1] == "pages"      ? &s.pages
                            : f[1] == "skipped"    ? &s.skipped
                            : f[1] == "malformed"  ? &s.malformed
+                           : f[1] == "capped"     ? &s.capped
                            : f[1] == "body_bytes" ? &s.body_bytes
                            : f[1] == "text_bytes" ? &s.text_bytes
                                                   : nullptr;
         if (!t) return bad("unknown total");
-        *t += a;
+        if (!add(*t, a)) return bad(kOverflow);
       } else if ((f[0] == "language" || f[0] == "encoding") && f.size() == 4) {
         if (!num(f[2], a) || !num(f[3], b)) return bad("not a number");
         auto& c = (f[0] == "language" ? s.language : s.encoding)[std::string(f[1])];
-        c.pages += a;
-        c.bytes += b;
+        if (!add(c.pages, a) || !add(c.bytes, b)) return bad(kOverflow);
       } else if (f[0] == "language_encoding" && f.size() == 5) {
         if (!num(f[3], a) || !num(f[4], b)) return bad("not a number");
         auto& c = s.language_encoding[{std::string(f[1]), std::string(f[2])}];
-        c.pages += a;
-        c.bytes += b;
+        if (!add(c.pages, a) || !add(c.bytes, b)) return bad(kOverflow);
       } else {
         return bad("not a statistics line");
       }

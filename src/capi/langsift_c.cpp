@@ -1,5 +1,6 @@
 // The C ABI (include/langsift.h) over the C++ API. Nothing may escape: every entry point catches
 // everything and turns it into a langsift_status. URL classification: langsift_c_url.cpp.
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -194,6 +195,13 @@ langsift_status langsift_detector_new_from_bytes(const void* model_bytes, size_t
     *out = nullptr;
     copy_message(error, error_size, model_bytes ? "no model bytes (len is 0)" : "model_bytes is NULL");
     return LANGSIFT_INVALID_ARGUMENT;
+  }
+  if (out && len > static_cast<size_t>(PTRDIFF_MAX)) {
+    // No buffer is that long ((size_t)-1...): it cannot be copied (as load_copy says of a length
+    // no string holds), and forming its end pointer to copy it would be undefined behaviour.
+    *out = nullptr;
+    copy_message(error, error_size, "model bytes: out_of_memory");
+    return LANGSIFT_OUT_OF_MEMORY;
   }
   return new_detector(out, error, error_size, [&](langsift_detector& d) {
     const langsift::status st =

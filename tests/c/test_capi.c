@@ -137,6 +137,13 @@ static void test_errors(langsift_detector* d) {
   CHECK(langsift_detector_new_from_bytes(NULL, 0, &bad, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
   CHECK(strcmp(msg, "model_bytes is NULL") == 0);
   CHECK(langsift_detector_new_from_bytes("x", 1, NULL, NULL, 0) == LANGSIFT_INVALID_ARGUMENT);
+  /* A length of (size_t)-1 cannot be copied: an error status and a message (it reached
+   * std::terminate from the noexcept model::load_copy: the process aborted). */
+  bad = (langsift_detector*)1;
+  msg[0] = 'x';
+  CHECK(langsift_detector_new_from_bytes("x", (size_t)-1, &bad, msg, sizeof msg) == LANGSIFT_OUT_OF_MEMORY);
+  CHECK(bad == NULL);
+  CHECK(strcmp(msg, "model bytes: out_of_memory") == 0);
   langsift_detector_free(NULL);
 
   CHECK(langsift_detector_language_count(NULL) == 0);

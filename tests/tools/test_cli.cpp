@@ -69,3 +69,16 @@ TEST_CASE("cli: a misspelt option is a one-line error naming it and the closest 
   CHECK(contains(cmd.err, "(did you mean detect?)"));
   CHECK(line_count(cmd.err) == 1);
 }
+
+TEST_CASE("cli: langsift-crawlsim --targets names languages of the simulated graph: another is a usage error") {
+  // It was found only after the graph was built and reported (exit 1); bad numbers were exit 1.
+  const outcome r = sh(kBin + "langsift-crawlsim --data /nonexistent --targets de,de-DE");
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "langsift-crawlsim: --targets: not a language of the simulated graph: de-DE\n");
+  CHECK(sh(kBin + "langsift-crawlsim --data /nonexistent --pages 5").status == 2);
+  // Either ISO form: past the check, the missing corpus is the error.
+  const outcome deu = sh(kBin + "langsift-crawlsim --data /nonexistent --targets deu,ja");
+  CHECK(deu.status == 1);
+  CHECK(contains(deu.err, "/nonexistent/en.txt"));
+}

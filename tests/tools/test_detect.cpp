@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -181,4 +182,103 @@ TEST_CASE("langsift detect: --max-model-bytes refuses a larger model file before
   CHECK(run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --format code --model " + model +
             " --max-model-bytes 64M") == "de\n\nexit=0");
   CHECK(run(kTool + " detect --max-model-bytes 0 2>&1").find("exit=2") != std::string::npos);
+}
+
+TEST_CASE("langsift detect: an input cut at --max-input-bytes says so in every format, and once on stderr") {
+  // #29: a file 35 % German then 65 % French, cut at the cap, printed `de:100 ... reliable 1` in
+  // TSV and `de` in --format code with nothing on stderr: only JSON said truncated.
+  const std::string dir = std::string(LANGSIFT_BINARY_DIR) + "/test-detect-cut-" + std::to_string(::getpid());
+  REQUIRE(run("mkdir -p '" + dir + "' && (yes 'Der schnelle braune Fuchs springt über den faulen Hund.' | head -c 3500; "
+              "yes 'Le chat dort sur le canapé pendant que la pluie tombe.' | head -c 6500) > '" + dir + "/cut.txt' && "
+              "echo 'Le chat dort sur le canapé pendant que la pluie tombe sur la ville.' > '" + dir + "/whole.txt'") ==
+          "\nexit=0");
+  const std::string files = " --max-input-bytes 4K '" + dir + "/cut.txt' '" + dir + "/whole.txt' 2>'" + dir + "/err'";
+  auto err_lines = [&] {
+    std::ifstream f(dir + "/err");
+    std::string line, all;
+    std::size_t n = 0;
+    while (std::getline(f, line)) {
+      ++n;
+      all += line + "\n";
+    }
+    INFO(all);
+    CHECK(n == 1);  // one line per input that was cut, in every format
+    CHECK(all == "langsift detect: " + dir + "/cut.txt: cut at 4096 bytes (--max-input-bytes): its languages are "
+                 "those of that part\n");
+  };
+  // TSV: a last column, status; the header names it.
+  const std::string tsv = run(kTool + " detect --header" + files);
+  err_lines();
+  CHECK(tsv.find("\tencoding\tencoding_source\tstatus\n") != std::string::npos);
+  CHECK(tsv.find(dir + "/cut.txt\tde\tde:") != std::string::npos);  // French is mostly past the cut
+  CHECK(tsv.find("\tdetected\ttruncated\n") != std::string::npos);
+  CHECK(tsv.find(dir + "/whole.txt\tfr\t") != std::string::npos);
+  CHECK(tsv.find("\tdetected\tok\n") != std::string::npos);
+  CHECK(tsv.find("exit=0") != std::string::npos);
+  // code: a marker after the code of a cut input only.
+  CHECK(run(kTool + " detect --format code" + files) ==
+        dir + "/cut.txt\tde\ttruncated\n" + dir + "/whole.txt\tfr\n\nexit=0");
+  err_lines();
+  const std::string jsonl = run(kTool + " detect --format jsonl" + files);
+  err_lines();
+  CHECK(jsonl.find("\"status\":\"truncated\"") != std::string::npos);
+  // With a filter: the keep column comes before status; --kept-only prints the kept input, and
+  // stderr says it was cut.
+  CHECK(run(kTool + " detect --label de" + files).find("\tdetected\tkeep\ttruncated\n") != std::string::npos);
+  err_lines();
+  CHECK(run(kTool + " detect --label de --kept-only" + files) == dir + "/cut.txt\n\nexit=0");
+  err_lines();
+  // --lines: the line that was cut is named by its number.
+  CHECK(run("(echo 'Guten Morgen, wie geht es dir heute?'; tr -d '\\n' < '" + dir + "/cut.txt'; echo) | " + kTool +
+            " detect --lines --format code --max-input-bytes 4K - 2>'" + dir + "/err'") == "de\nde\ttruncated\n\nexit=0");
+  CHECK(run("cat '" + dir + "/err'") ==
+        "langsift detect: stdin: line 2: cut at 4096 bytes (--max-input-bytes): its languages are those of that part\n\nexit=0");
+  // The default cap (16 MiB), as the issue found it: a 17 MB file.
+  REQUIRE(run("yes 'Der schnelle braune Fuchs springt über den faulen Hund.' | head -c 17000000 > '" + dir + "/big.txt'") ==
+          "\nexit=0");
+  CHECK(run(kTool + " detect '" + dir + "/big.txt' 2>&1").find("\tutf-8\tdetected\ttruncated\n") != std::string::npos);
+  CHECK(run(kTool + " detect --format code '" + dir + "/big.txt' 2>&1") ==
+        "langsift detect: " + dir + "/big.txt: cut at 16777216 bytes (--max-input-bytes): its languages are those of "
+        "that part\n" + dir + "/big.txt\tde\ttruncated\n\nexit=0");
+  run("rm -rf '" + dir + "'");
+}
+
+TEST_CASE("langsift detect: a code of --label, --hint or --only that the model lacks is a usage error naming it") {
+  // #29: `--label de-DE --kept-only` printed nothing and exited 0 (no document is ever labelled
+  // de-DE); --hint german was ignored.
+  const std::string de = "echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines ";
+  for (const std::string opt : {"--label de-DE --kept-only", "--label german", "--hint german", "--hint de,xx-DE"}) {
+    INFO(opt);
+    const std::string out = run(de + opt + " 2>&1");
+    CHECK(out.find("langsift detect: " + opt.substr(0, opt.find(' ')) + ": not a language of the model: ") == 0);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 2);  // one line, then run()'s exit line
+    CHECK(out.find("exit=2") != std::string::npos);
+  }
+  CHECK(run(de + "--label de-DE,xx 2>&1").find("--label: not a language of the model: de-DE, xx (") != std::string::npos);
+  // Every code of the model passes, in either ISO form; --hint takes language tags (region subtags).
+  CHECK(run(de + "--label deu --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
+  CHECK(run(de + "--label DE,fr --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
+  CHECK(run(de + "--format code --hint de-AT,deu,fr_CA") == "de\n\nexit=0");
+  CHECK(run(de + "--format code --hint zh-Hant") == "de\n\nexit=0");
+  // The wide model knows Faroese, the default one does not.
+  CHECK(run(de + "--format code --model wide --label fo") == "de\n\nexit=0");
+  CHECK(run(de + "--format code --label fo 2>&1").find("exit=2") != std::string::npos);
+}
+
+TEST_CASE("langsift detect --model /dev/zero: refused at once, not read to the end of memory") {
+  // Before c7ccba2 it read /dev/zero for 23 s and GBs (it never ends under a memory limit).
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string out = run("echo hallo | " + kTool + " detect --lines --model /dev/zero 2>&1");
+  const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(out == "langsift detect: /dev/zero: not a langsift model, or truncated or corrupt (checksum or structure)\n\nexit=1");
+  CHECK(sec < 5);
+}
+
+TEST_CASE("langsift detect --help: the built-in models' language counts are the models'") {
+  const std::string help = run(kTool + " detect --help");
+  const langsift::model* wide = nullptr;
+  REQUIRE(langsift::builtin_model("wide", wide) == langsift::status::ok);
+  CHECK(help.find("`default` (" + std::to_string(default_model().language_count()) + " languages) or `wide` (" +
+                  std::to_string(wide->language_count()) + ")") != std::string::npos);
+  CHECK(wide->language_count() == 231);  // what models/wide.langs says (the help said 275)
 }

@@ -3,6 +3,7 @@
 // fixtures; ordered output with threads; statistics; malformed input; the record cap.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -301,6 +302,76 @@ TEST_CASE("warc tool: --max-record-bytes keeps part of a large record and says s
   CHECK(num_field(ls[1], "capped").empty());
   CHECK(str_field(ls[1], "language") == "ru");
 }
+
+TEST_CASE("warc tool: a page classified from the part of its record kept says so on stderr and in --stats") {
+  // #29: only the JSON line said "capped"; the statistics and stderr did not.
+  const std::string dir = scratch("test-warc-tool").string();
+  const std::string page = dir + "/big-capped.html";
+  std::string text;
+  const std::string de = slurp(kData + "corpus/de.txt");
+  while (text.size() < 200000) text += de;
+  {
+    std::ofstream f(page, std::ios::binary);
+    f << "<html><body><p>" << text << "</p></body></html>";
+  }
+  const std::string warc = dir + "/capped.warc.gz";
+  REQUIRE(sh(kGen + " --gzip " + q(page) + " " + q(kData + "encoding/ru.utf-8.txt") + " -o " + q(warc)).status == 0);
+  for (const std::string mode : {"", " --stats"}) {
+    INFO(mode);
+    const outcome r = sh(kWarc + " --max-record-bytes 8K" + mode + " " + q(warc));
+    CHECK(r.status == 0);
+    CHECK(r.err == "langsift warc: " + warc + ": offset 195: record cut at 8192 bytes (--max-record-bytes): its "
+                   "languages are those of that part\n");
+  }
+  CHECK(contains(sh(kWarc + " --max-record-bytes 8K --stats " + q(warc)).out, "\ntotal\tcapped\t1\n"));
+  const outcome whole = sh(kWarc + " --stats " + q(warc));
+  CHECK(contains(whole.out, "\ntotal\tcapped\t0\n"));
+  CHECK(whole.err.empty());
+}
+
+TEST_CASE("warc tool: --merge-stats refuses sums past 2^64 - 1 instead of wrapping") {
+  // #29: 18446744073709551615 + 1 records printed 0, exit 0.
+  const std::string dir = scratch("test-warc-tool-overflow").string();
+  const std::string a = dir + "/a.tsv", b = dir + "/b.tsv";
+  {
+    std::ofstream(a) << "total\trecords\t18446744073709551615\nlanguage\tde\t1\t18446744073709551615\n";
+    std::ofstream(b) << "total\trecords\t1\nlanguage\tde\t1\t1\n";
+  }
+  const outcome files = sh(kWarc + " --merge-stats " + q(a) + " " + q(b));
+  CHECK(files.status == 1);
+  CHECK(files.out.empty());
+  CHECK(files.err == "langsift warc: " + b + ": the sum of the counts exceeds 2^64 - 1\n");
+  // Within one input (lines of several shards, concatenated), and in a table's bytes.
+  const outcome piped = sh("cat " + q(a) + " " + q(a) + " | " + kWarc + " --merge-stats -");
+  CHECK(piped.status == 1);
+  CHECK(piped.err == "langsift warc: stdin: line 3: the sum of the counts exceeds 2^64 - 1\n");
+  const outcome bytes = sh("printf 'language\\tde\\t1\\t18446744073709551615\\nlanguage\\tde\\t1\\t1\\n' | " + kWarc +
+                           " --merge-stats -");
+  CHECK(bytes.status == 1);
+  CHECK(contains(bytes.err, "line 2: the sum of the counts exceeds 2^64 - 1"));
+  // Up to the limit is fine.
+  const outcome max = sh(kWarc + " --merge-stats " + q(a));
+  CHECK(max.status == 0);
+  CHECK(contains(max.out, "\ntotal\trecords\t18446744073709551615\n"));
+}
+
+// Not under sanitizers: their runtimes reserve terabytes of address space (nothing starts under
+// `ulimit -v`). The Release build's run counts.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define LANGSIFT_TEST_SANITIZED 1
+#endif
+#endif
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(LANGSIFT_TEST_SANITIZED)
+TEST_CASE("warc tool: threads that cannot start are 'out of memory' naming warc's own options, exit 1") {
+  // #29: under `ulimit -v 300000`, -j 32 aborted (an uncaught std::system_error, exit 134); then
+  // its message suggested --max-input-bytes, an option of `langsift detect`.
+  const outcome r = sh("sh -c 'ulimit -v 300000; exec " + kWarc + " -j 32 --stats " + q(kData + "warc/sample.warc.gz") + "'");
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err == "langsift warc: out of memory (give the process more memory, or lower --max-record-bytes or -j)\n");
+}
+#endif
 
 TEST_CASE("warc tool: --help, usage errors and unreadable files") {
   const outcome h = sh(kWarc + " --help");

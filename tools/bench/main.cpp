@@ -609,7 +609,7 @@ std::string default_fasttext_model() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   settings s;
   bool help = false;
   if (int rc = parse_args(argc, argv, s, help)) return rc < 0 ? 0 : rc;
@@ -886,4 +886,8 @@ int main(int argc, char** argv) {
   // Every answer is a non-empty code: a zero sink would mean that nothing ran.
   if (sink == 0) return cli::fail(kProgram, "internal error: no document was processed");
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run(kProgram, "lower --max-docs or --threads", [&] { return run_main(argc, argv); });
 }

@@ -7,10 +7,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
 #include "langsift/model.hpp"
 
 namespace langsift::cli {
@@ -39,6 +42,31 @@ inline status resolve_model(const std::string& value, const model*& out, model& 
   }
   out = &storage;
   return status::ok;
+}
+
+/// The number of languages of the built-in model `name` (0 if it does not load), for help texts:
+/// counted from the model, so that the text cannot drift from it.
+inline std::size_t builtin_language_count(std::string_view name) noexcept {
+  const model* m = nullptr;
+  return builtin_model(name, m) == status::ok ? m->language_count() : 0;
+}
+
+/// The check of every option that takes language codes (--only, --label, --hint...): the codes
+/// the model cannot answer, as detect_options::only reads them (langsift::unknown_codes), are a
+/// usage error naming them: "PROGRAM: OPTION: not a language of the model: xx, de-DE (...)".
+/// Returns true when every code is known; otherwise prints that line and returns false (the tool
+/// then exits with status 2).
+inline bool check_language_codes(std::string_view program, std::string_view option, const model& m,
+                                 const std::vector<std::string>& codes) {
+  const std::vector<std::string_view> views(codes.begin(), codes.end());
+  const std::vector<std::string_view> unknown = unknown_codes(m, views);
+  if (unknown.empty()) return true;
+  std::string names;
+  for (const std::string_view c : unknown) names += (names.empty() ? "" : ", ") + std::string(c);
+  std::fprintf(stderr, "%.*s: %.*s: not a language of the model: %s (the built-in models' languages: "
+               "models/default.langs, models/wide.langs)\n", static_cast<int>(program.size()), program.data(),
+               static_cast<int>(option.size()), option.data(), names.c_str());
+  return false;
 }
 
 }  // namespace langsift::cli

@@ -38,7 +38,8 @@ void usage(std::FILE* out) {
       "options:\n"
       "  --pages N        pages in the graph (default 100000)\n"
       "  --seed N         graph seed (default 1)\n"
-      "  --targets L,...  single-target runs, one per language (default de,ja,pl,sv)\n"
+      "  --targets L,...  single-target runs, one per language of the graph (default de,ja,pl,sv;\n"
+      "                   the graph's: en,de,fr,es,ja,ru,zh,pt,it,nl,pl,sv,tr; another is a usage error)\n"
       "  --budget N       fetches per single-target run (default 10000)\n"
       "  --quota N        per-language quota of the multi-quota run over all languages (default 1000;\n"
       "                   0 skips it); its budget is 1.5 x the quotas' sum\n"
@@ -310,7 +311,7 @@ std::string pct(double x) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::string data, targets_arg = "de,ja,pl,sv", value;
   std::size_t pages = 100000, budget = 10000, quota_each = 1000, measure_n = 0;
   std::uint64_t seed = 1;
@@ -333,28 +334,36 @@ int main(int argc, char** argv) {
     } else if (langsift::cli::take_option(argc, argv, i, "--targets", value, missing)) {
       targets_arg = value;
     } else if (langsift::cli::take_option(argc, argv, i, "--pages", value, missing)) {
-      if (!missing && (!num(pages) || pages < 1000)) return langsift::cli::fail(kProgram, "--pages: a number >= 1000");
+      if (!missing && (!num(pages) || pages < 1000)) return langsift::cli::fail(kProgram, "--pages: a number >= 1000") + 1;
     } else if (langsift::cli::take_option(argc, argv, i, "--budget", value, missing)) {
-      if (!missing && (!num(budget) || !budget)) return langsift::cli::fail(kProgram, "--budget: a positive number");
+      if (!missing && (!num(budget) || !budget)) return langsift::cli::fail(kProgram, "--budget: a positive number") + 1;
     } else if (langsift::cli::take_option(argc, argv, i, "--quota", value, missing)) {
-      if (!missing && !num(quota_each)) return langsift::cli::fail(kProgram, "--quota: a number");
+      if (!missing && !num(quota_each)) return langsift::cli::fail(kProgram, "--quota: a number") + 1;
     } else if (langsift::cli::take_option(argc, argv, i, "--measure", value, missing)) {
-      if (!missing && (!num(measure_n) || !measure_n)) return langsift::cli::fail(kProgram, "--measure: a positive number");
+      if (!missing && (!num(measure_n) || !measure_n)) return langsift::cli::fail(kProgram, "--measure: a positive number") + 1;
     } else if (langsift::cli::take_option(argc, argv, i, "--url-weight", value, missing)) {
       char* end = nullptr;
       if (!missing) fo.url_weight = std::strtof(value.c_str(), &end);
       if (!missing && (value.empty() || *end || !(fo.url_weight >= 0)))
-        return langsift::cli::fail(kProgram, "--url-weight: a number >= 0");
+        return langsift::cli::fail(kProgram, "--url-weight: a number >= 0") + 1;
     } else if (langsift::cli::take_option(argc, argv, i, "--seed", value, missing)) {
       std::size_t s = 0;
-      if (!missing && !num(s)) return langsift::cli::fail(kProgram, "--seed: a number");
+      if (!missing && !num(s)) return langsift::cli::fail(kProgram, "--seed: a number") + 1;
       seed = s;
     } else {
       return langsift::cli::unknown_option(kProgram, a, usage);
     }
-    if (missing) return langsift::cli::fail(kProgram, std::string(a) + " needs a value");
+    if (missing) return langsift::cli::fail(kProgram, std::string(a) + " needs a value") + 1;
   }
   if (measure_n) return measure(measure_n);
+  // The targets are languages of the simulated graph: another code is a usage error, before any work.
+  std::vector<std::string> targets = langsift::cli::split_list(targets_arg);
+  for (std::string& t : targets) {
+    t = langsift::to_iso639_1(t);
+    bool known = false;
+    for (const auto& l : crawlsim::default_languages()) known = known || l.code == t;
+    if (!known) return langsift::cli::fail(kProgram, "--targets: not a language of the simulated graph: " + t) + 1;
+  }
   if (data.empty()) {
     return langsift::cli::fail(kProgram, "--data DIR is required; see --help") + 1;
   }
@@ -478,7 +487,6 @@ int main(int argc, char** argv) {
   }
 
   // single-target runs
-  std::vector<std::string> targets = langsift::cli::split_list(targets_arg);
   std::vector<std::size_t> cps;
   for (std::size_t c : {500, 1000, 2000, 5000, 10000, 20000, 50000, 100000})
     if (c <= budget) cps.push_back(c);
@@ -573,4 +581,8 @@ int main(int argc, char** argv) {
     std::printf("\n");
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run(kProgram, "lower --pages", [&] { return run_main(argc, argv); });
 }

@@ -123,6 +123,7 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
     }
   }
   std::printf("%.5g,%.4g\n", a, b);
+  if (stdout_failed(kProgram, true)) return 1;  // the answer is lost: that is the one line on stderr
   std::fprintf(stderr, "%s: %zu samples, %.1f %% right; confidence >= 0.9 on %.1f %% of them, %.2f %% of those right\n",
                kProgram, v.size(), 100.0 * ok / v.size(), 100.0 * n9 / v.size(), n9 ? 100.0 * ok9 / n9 : 0.0);
   return 0;

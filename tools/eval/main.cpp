@@ -1,5 +1,6 @@
 // `langsift-eval` — accuracy evaluation. One mode per file in this directory.
 #include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "common/cli.hpp"
@@ -55,5 +56,8 @@ int run_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return langsift::cli::guard_memory("langsift-eval", [&] { return run_main(argc, argv); });
+  std::string program = "langsift-eval";
+  for (const auto& x : kModes)
+    if (argc > 1 && std::string_view(argv[1]) == x.name) program += std::string(" ") + x.name;
+  return langsift::cli::run(program, nullptr, [&] { return run_main(argc, argv); });
 }

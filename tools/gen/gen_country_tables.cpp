@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "common/output.hpp"
+
 namespace {
 
 struct entry {
@@ -53,12 +55,18 @@ std::string normalise(const std::string& cldr) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::string out_path;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "-o" && i + 1 < argc) {
       out_path = argv[++i];
+    } else if (a == "-h" || a == "--help") {
+      std::printf("usage: langsift-gen-country [-o FILE]\n\n"
+                  "Writes langsift's country -> languages table (country_tables.inc) from ICU's CLDR data.\n\n"
+                  "options:\n"
+                  "  -o FILE   write the table to FILE, whole or not at all (default: stdout)\n");
+      return 0;
     } else {
       std::cerr << "usage: langsift-gen-country [-o FILE]\n";
       return 2;
@@ -139,15 +147,19 @@ int main(int argc, char** argv) {
   o << "};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
 
   if (out_path.empty()) {
-    std::cout << o.str();
+    langsift::cli::write_stdout(o.str());
+    if (langsift::cli::stdout_failed("langsift-gen-country", true)) return 1;  // before the summary: one line
   } else {
-    std::ofstream f(out_path, std::ios::binary | std::ios::trunc);
-    f << o.str();
-    if (!f) {
-      std::cerr << "langsift-gen-country: cannot write " << out_path << "\n";
+    std::string error;
+    if (!langsift::cli::write_file_atomic(out_path, o.str(), error)) {
+      std::fprintf(stderr, "langsift-gen-country: %s\n", error.c_str());
       return 1;
     }
   }
   std::cerr << "langsift-gen-country: " << index.size() << " countries, " << n << " entries\n";
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run("langsift-gen-country", nullptr, [&] { return run_main(argc, argv); });
 }

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "common/output.hpp"
+
 namespace {
 
 bool exemplars(const char* locale, USet* out) {
@@ -50,12 +52,19 @@ void write_array(std::ostream& out, const char* name, const std::vector<UChar32>
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::string output;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-o" && i + 1 < argc) {
       output = argv[++i];
+    } else if (a == "-h" || a == "--help") {
+      std::printf("usage: langsift-gen-han [-o FILE]\n\n"
+                  "Writes langsift's Simplified/Traditional Han character sets (han_variants.inc) from ICU's\n"
+                  "CLDR data.\n\n"
+                  "options:\n"
+                  "  -o FILE   write the table to FILE, whole or not at all (default: stdout)\n");
+      return 0;
     } else {
       std::fprintf(stderr, "usage: langsift-gen-han [-o FILE]\n");
       return 2;
@@ -79,21 +88,19 @@ int main(int argc, char** argv) {
   write_array(out, "kSimplifiedOnlyHan", simplified);
   write_array(out, "kTraditionalOnlyHan", traditional);
   if (output.empty()) {
-    std::cout << out.str();
+    langsift::cli::write_stdout(out.str());  // a write error: cli::run
     return 0;
   }
-  const std::string tmp = output + ".tmp";
   {
-    std::ofstream f(tmp, std::ios::binary);
-    f << out.str();
-    if (!f.flush()) {
-      std::fprintf(stderr, "langsift-gen-han: %s: cannot write\n", tmp.c_str());
+    std::string error;
+    if (!langsift::cli::write_file_atomic(output, out.str(), error)) {
+      std::fprintf(stderr, "langsift-gen-han: %s\n", error.c_str());
       return 1;
     }
   }
-  if (std::rename(tmp.c_str(), output.c_str()) != 0) {
-    std::fprintf(stderr, "langsift-gen-han: %s: cannot rename\n", output.c_str());
-    return 1;
-  }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run("langsift-gen-han", nullptr, [&] { return run_main(argc, argv); });
 }

@@ -43,6 +43,8 @@
 #define LANGSIFT_IDNA_GENERATOR  // builds on the committed table even when it is stale
 #include "langsift/idna.hpp"  // the consumer of the table (for --check), and the property enums
 
+#include "common/output.hpp"
+
 namespace {
 
 constexpr UChar32 kMaxCp = 0x10FFFF;
@@ -320,16 +322,19 @@ int check(const std::string& path) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::string out_path, check_path;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if ((a == "-o" || a == "--output") && i + 1 < argc) out_path = argv[++i];
     else if (a == "--check" && i + 1 < argc) check_path = argv[++i];
     else if (a == "-h" || a == "--help") {
-      std::cout << "usage: langsift-gen-idna [-o FILE] | --check FILE\n"
-                   "Writes langsift's UTS #46 (IDNA) tables (idna_tables.inc) from ICU's data, or checks\n"
-                   "FILE and langsift's IDNA implementation against ICU.\n";
+      std::printf("usage: langsift-gen-idna [-o FILE] | --check FILE\n\n"
+                  "Writes langsift's UTS #46 (IDNA) tables (idna_tables.inc) from ICU's data, or checks FILE\n"
+                  "and langsift's IDNA implementation against ICU.\n\n"
+                  "options:\n"
+                  "  -o, --output FILE   write the tables to FILE, whole or not at all (default: stdout)\n"
+                  "  --check FILE        compare FILE and langsift's UTS #46 with ICU\n");
       return 0;
     } else {
       std::cerr << "langsift-gen-idna: unknown argument '" << a << "' (try --help)\n";
@@ -339,14 +344,17 @@ int main(int argc, char** argv) {
   if (!check_path.empty()) return check(check_path);
   const tables t = build();
   if (out_path.empty()) {
-    std::cout << t.text;
+    langsift::cli::write_stdout(t.text);  // a write error: cli::run
   } else {
-    std::ofstream f(out_path, std::ios::binary);
-    f << t.text;
-    if (!f) {
-      std::cerr << "langsift-gen-idna: cannot write " << out_path << "\n";
+    std::string error;
+    if (!langsift::cli::write_file_atomic(out_path, t.text, error)) {
+      std::fprintf(stderr, "langsift-gen-idna: %s\n", error.c_str());
       return 1;
     }
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run("langsift-gen-idna", nullptr, [&] { return run_main(argc, argv); });
 }

@@ -7,6 +7,7 @@
 #include <unicode/uversion.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -15,12 +16,20 @@
 #include <utility>
 #include <vector>
 
-int main(int argc, char** argv) {
+#include "common/output.hpp"
+
+int run_main(int argc, char** argv) {
   std::string out_path;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-o" && i + 1 < argc) {
       out_path = argv[++i];
+    } else if (a == "-h" || a == "--help") {
+      std::printf("usage: langsift-gen-iso639 [-o FILE]\n\n"
+                  "Writes langsift's ISO 639-1 -> 639-3 table (iso639_table.inc) from ICU's data.\n\n"
+                  "options:\n"
+                  "  -o FILE   write the table to FILE, whole or not at all (default: stdout)\n");
+      return 0;
     } else {
       std::cerr << "usage: langsift-gen-iso639 [-o FILE]\n";
       return 2;
@@ -58,21 +67,19 @@ int main(int argc, char** argv) {
   for (const auto& [code1, code3] : pairs) o << "    {\"" << code1 << "\", \"" << code3 << "\"},\n";
   o << "};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
   if (out_path.empty()) {
-    std::cout << o.str();
+    langsift::cli::write_stdout(o.str());  // a write error: cli::run
     return 0;
   }
-  const std::string tmp = out_path + ".tmp";
   {
-    std::ofstream f(tmp, std::ios::binary);
-    f << o.str();
-    if (!f.flush()) {
-      std::cerr << "langsift-gen-iso639: cannot write " << tmp << "\n";
+    std::string error;
+    if (!langsift::cli::write_file_atomic(out_path, o.str(), error)) {
+      std::fprintf(stderr, "langsift-gen-iso639: %s\n", error.c_str());
       return 1;
     }
   }
-  if (std::rename(tmp.c_str(), out_path.c_str()) != 0) {
-    std::cerr << "langsift-gen-iso639: cannot rename " << tmp << " to " << out_path << "\n";
-    return 1;
-  }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run("langsift-gen-iso639", nullptr, [&] { return run_main(argc, argv); });
 }

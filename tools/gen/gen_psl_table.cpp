@@ -17,6 +17,8 @@
 #include "langsift/detail/ascii.hpp"
 #include "langsift/detail/psl_hash.hpp"
 
+#include "common/output.hpp"
+
 namespace {
 
 struct rule {
@@ -40,14 +42,22 @@ std::string escape(const std::string& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::string input = "/usr/share/publicsuffix/public_suffix_list.dat", output, version = "unknown";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--input" && i + 1 < argc) input = argv[++i];
     else if (a == "--version" && i + 1 < argc) version = argv[++i];
     else if (a == "-o" && i + 1 < argc) output = argv[++i];
-    else {
+    else if (a == "-h" || a == "--help") {
+      std::printf("usage: langsift-gen-psl [--input FILE] [--version TEXT] [-o FILE]\n\n"
+                  "Writes langsift's Public Suffix List table (psl_table.inc) from the list.\n\n"
+                  "options:\n"
+                  "  --input FILE     the list (default /usr/share/publicsuffix/public_suffix_list.dat)\n"
+                  "  --version TEXT   the list's version, recorded in the table\n"
+                  "  -o FILE          write the table to FILE, whole or not at all (default: stdout)\n");
+      return 0;
+    } else {
       std::cerr << "usage: langsift-gen-psl [--input FILE] [--version TEXT] [-o FILE]\n";
       return 2;
     }
@@ -130,15 +140,19 @@ int main(int argc, char** argv) {
   }
   o << "};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
   if (output.empty()) {
-    std::cout << o.str();
+    langsift::cli::write_stdout(o.str());
+    if (langsift::cli::stdout_failed("langsift-gen-psl", true)) return 1;  // before the summary: one line
   } else {
-    std::ofstream out(output, std::ios::binary);
-    out << o.str();
-    if (!out) {
-      std::cerr << "langsift-gen-psl: cannot write " << output << "\n";
+    std::string error;
+    if (!langsift::cli::write_file_atomic(output, o.str(), error)) {
+      std::fprintf(stderr, "langsift-gen-psl: %s\n", error.c_str());
       return 1;
     }
   }
   std::cerr << "langsift-gen-psl: " << list.size() << " rules, " << size << " slots\n";
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run("langsift-gen-psl", nullptr, [&] { return run_main(argc, argv); });
 }

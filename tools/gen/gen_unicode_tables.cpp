@@ -32,6 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/output.hpp"
+
 namespace {
 
 constexpr char32_t kMaxCp = 0x10FFFF;
@@ -148,7 +150,7 @@ const char* uint_type(std::size_t max_value) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::string out_path, scripts_path, prev_path;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -156,9 +158,13 @@ int main(int argc, char** argv) {
     else if (a == "--scripts-output" && i + 1 < argc) scripts_path = argv[++i];
     else if (a == "--previous" && i + 1 < argc) prev_path = argv[++i];
     else if (a == "-h" || a == "--help") {
-      std::cout << "usage: langsift-gen-unicode [--previous FILE] [--scripts-output FILE] [-o FILE]\n"
-                   "Writes langsift's Unicode scripts (unicode_scripts.inc, --scripts-output) and\n"
-                   "tables (unicode_tables.inc, -o) from ICU's data.\n";
+      std::printf("usage: langsift-gen-unicode [--previous FILE] [--scripts-output FILE] [-o FILE]\n\n"
+                  "Writes langsift's Unicode scripts (unicode_scripts.inc) and tables (unicode_tables.inc) from\n"
+                  "ICU's data (with neither option: both to stdout).\n\n"
+                  "options:\n"
+                  "  --previous FILE         the scripts file of before, whose order of scripts is kept\n"
+                  "  --scripts-output FILE   write the scripts to FILE, whole or not at all\n"
+                  "  -o, --output FILE       write the tables to FILE, whole or not at all\n");
       return 0;
     } else {
       std::cerr << "langsift-gen-unicode: unknown argument '" << a << "' (try --help)\n";
@@ -352,13 +358,16 @@ int main(int argc, char** argv) {
   }
   o << "\n};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
 
-  if (out_path.empty() && scripts_path.empty()) std::cout << os.str() << o.str();
+  if (out_path.empty() && scripts_path.empty()) {
+    const std::string all = os.str() + o.str();
+    langsift::cli::write_stdout(all);
+    if (langsift::cli::stdout_failed("langsift-gen-unicode", true)) return 1;  // before the summary: one line
+  }
   for (const auto& [path, text] : {std::pair{scripts_path, os.str()}, std::pair{out_path, o.str()}}) {
     if (path.empty()) continue;
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    if (!f) {
-      std::cerr << "langsift-gen-unicode: cannot write " << path << "\n";
+    std::string error;
+    if (!langsift::cli::write_file_atomic(path, text, error)) {
+      std::fprintf(stderr, "langsift-gen-unicode: %s\n", error.c_str());
       return 1;
     }
   }
@@ -367,4 +376,8 @@ int main(int argc, char** argv) {
             << " pairs; layout " << best.a << "/" << best.b << ", " << total << " bytes\n";
   u_cleanup();
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run("langsift-gen-unicode", nullptr, [&] { return run_main(argc, argv); });
 }

@@ -41,51 +41,62 @@ void usage(std::FILE* out) {
       "  --encoding E        the input's encoding (skips detection)\n"
       "\n"
       "output (--format):\n"
-      "  code                the top language code only\n"
+      "  code                the top language code only (FILE<TAB> first when reading files), and\n"
+      "                      <TAB>truncated when the input was cut (--max-input-bytes)\n"
       "  tsv                 code<TAB>langs<TAB>text_bytes<TAB>reliable<TAB>short<TAB>score, langs\n"
       "                      = code:percent:bytes,... (up to three); FILE<TAB> first when reading\n"
-      "                      files; with HTML also <TAB>encoding<TAB>encoding-source (default).\n"
-      "                      In a file name, \\, TAB, LF and CR are written \\\\, \\t, \\n, \\r\n"
-      "  jsonl               one JSON object per document\n"
+      "                      files; with HTML also <TAB>encoding<TAB>encoding-source; with a\n"
+      "                      filter <TAB>keep|drop; last <TAB>status: ok, truncated (the input was\n"
+      "                      cut: the languages are those of its first part), empty_input,\n"
+      "                      binary_input... (default). In a file name, \\, TAB, LF and CR are\n"
+      "                      written \\\\, \\t, \\n, \\r\n"
+      "  jsonl               one JSON object per document (\"status\" when it is not ok)\n"
       "  --header            tsv: a first line naming the columns\n"
       "  --codes iso639-1|iso639-3  language codes: ISO 639-1 where one exists (default), or\n"
       "                      ISO 639-3 for every language (as Common Crawl's index); --only and\n"
       "                      --label take either form\n"
       "\n"
       "model and classification:\n"
-      "  --model NAME|FILE   a built-in model, `default` (102 languages) or `wide` (275), or a\n"
+      "  --model NAME|FILE   a built-in model, `default` (%zu languages) or `wide` (%zu), or a\n"
       "                      model file (a built-in name wins: write ./wide for a file so named)\n"
       "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
       "                      loaded model keeps its file in memory; default: no cap)\n"
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
-      "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (HTML input\n"
-      "                      adds its own <html lang> and http-equiv content-language)\n"
+      "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (language\n"
+      "                      tags: de, de-AT, zh-Hant; HTML input adds its own <html lang> and\n"
+      "                      http-equiv content-language)\n"
       "  --url URL           the document's URL: its country-code TLD is a (weaker) hint\n"
       "  --scorer S          auto (default), bayes or rank (TextCat's rank-order distance)\n"
       "  --short-bytes N     documents with fewer text bytes are flagged short (default 400)\n"
       "  --max-text-bytes N  examine at most N bytes of text, sampled across it (default 64K)\n"
       "  --max-input-bytes N read at most N bytes of a file or of a --lines line; the rest is\n"
-      "                      skipped and the status says truncated (default 16M)\n"
+      "                      skipped, the status says truncated, and a line on stderr names the\n"
+      "                      input (default 16M)\n"
       "  --unit-bytes N      score text in units of about N bytes (default 64)\n"
       "  --switch-penalty X  cost of a change of language between units (default 300; higher\n"
       "                      keeps documents more monolingual)\n"
       "\n"
       "filters (NCL-Crawl): a document is kept when one of its languages passes every filter set;\n"
       "with a filter, tsv/jsonl output gains a keep field, and --kept-only prints only kept documents\n"
+      "(their lines with --lines, else their file names)\n"
       "  --label CODES       the language is one of these\n"
       "  --min-bytes N       the language has at least N bytes of text\n"
       "  --max-bytes N       the language has at most N bytes of text\n"
       "  --min-percent P     the language has at least P percent of the text\n"
       "  --kept-only         print only the documents the filters keep\n"
       "\n"
-      "Exit status: 0 on success, 1 when a file cannot be read or the model cannot be loaded, 2 on\n"
-      "a usage error.\n");
+      "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
+      "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too).\n"
+      "\n"
+      "Exit status: 0 on success, 1 when a file cannot be read, the model cannot be loaded or the\n"
+      "output cannot be written, 2 on a usage error.\n",
+      langsift::cli::builtin_language_count("default"), langsift::cli::builtin_language_count("wide"));
 }
 
 enum class input_kind { sniff, html, text };
 enum class out_format { code, tsv, jsonl };
 
-void put(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+void put(std::string_view s) { langsift::cli::write_stdout(s); }
 
 struct settings {
   input_kind kind = input_kind::sniff;
@@ -113,6 +124,7 @@ void print_result(const settings& s, const std::string* name, const langsift::de
       line += '\t';
     }
     line += code_in_style(d.language(), s.codes);
+    if (d.st == langsift::status::truncated) line += "\ttruncated";  // the answer is for a part
     line += '\n';
     put(line);
     return;
@@ -136,6 +148,8 @@ void print_result(const settings& s, const std::string* name, const langsift::de
     line += buf;
     if (page.html || !page.encoding.empty()) line += "\t" + page.encoding + "\t" + page.encoding_source;
     if (s.filtering) line += keep ? "\tkeep" : "\tdrop";
+    line += '\t';
+    line += langsift::status_name(d.st);
     line += '\n';
     put(line);
     return;
@@ -174,6 +188,101 @@ langsift::detection detect_page(const langsift::model& m, const settings& s, con
   page.encoding_source = std::string(langsift::encoding_source_name(r.encoding.source));
   page.html = r.is_html;
   return r.detection;
+}
+
+/// "PROGRAM: NAME: cut at N bytes (--max-input-bytes): ..." — one line per input that was cut,
+/// whatever the output format (which says `truncated` too).
+void report_cut(const settings& s, const std::string& path, std::uint64_t line_no) {
+  const std::string name = path == "-" ? "stdin" : path;
+  if (line_no)
+    std::fprintf(stderr, "%s: %s: line %llu: cut at %zu bytes (--max-input-bytes): its languages are those of that part\n",
+                 kProgram, name.c_str(), static_cast<unsigned long long>(line_no), s.max_input_bytes);
+  else
+    std::fprintf(stderr, "%s: %s: cut at %zu bytes (--max-input-bytes): its languages are those of that part\n",
+                 kProgram, name.c_str(), s.max_input_bytes);
+}
+
+/// --lines: every line of `path` is a document. 0, 1 (`path` unreadable: reported) or -1 (the
+/// output cannot be written: reported; stop).
+int detect_lines(const langsift::model& m, const settings& s, const std::string& path, std::string& out_line) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) return langsift::cli::fail(kProgram, path + ": " + std::strerror(errno));
+  std::string line;
+  page_info none;
+  bool line_cut = false;  // the line exceeded --max-input-bytes: its rest is skipped
+  std::uint64_t line_no = 0;
+  auto flush_line = [&]() {
+    ++line_no;
+    langsift::detection d = langsift::detect(m, line, s.opt);
+    if (line_cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
+    if (line_cut) report_cut(s, path, line_no);
+    line_cut = false;
+    const bool keep = !s.filtering || langsift::keep(d, s.filter);
+    if (s.kept_only) {
+      if (keep) {
+        put(line);
+        put("\n");
+      }
+    } else {
+      print_result(s, nullptr, d, none, keep, out_line);
+    }
+    line.clear();
+  };
+  // Lines end at '\n' only (U+0085 and '\r' stay inside a line; a trailing '\r' is dropped).
+  char buf[1 << 16];
+  std::size_t n;
+  bool pending = false, write_failed = false;
+  while (!write_failed && (n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    std::size_t k = 0;
+    while (k < n) {  // append up to the next '\n' (or the buffer's end) at once
+      const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
+      const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
+      if (stop > k) {
+        const std::size_t room = s.max_input_bytes - std::min(line.size(), s.max_input_bytes);
+        line.append(buf + k, std::min(room, stop - k));
+        line_cut = line_cut || stop - k > room;
+        pending = true;
+      }
+      k = stop;
+      if (nl) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        flush_line();
+        pending = false;
+        ++k;
+      }
+    }
+    write_failed = langsift::cli::stdout_failed(kProgram);  // a full disk: stop reading
+  }
+  if (pending && !write_failed) flush_line();
+  int rc = 0;
+  if (std::ferror(f)) rc = langsift::cli::fail(kProgram, path + ": read error");
+  if (f != stdin) std::fclose(f);
+  return langsift::cli::stdout_failed(kProgram, true) ? -1 : rc;
+}
+
+/// One file (or stdin) is one document. 0, 1 (unreadable, or out of memory: reported) or -1 (the
+/// output cannot be written: reported; stop).
+int detect_file(const langsift::model& m, const settings& s, const std::string& path, bool named, std::string& bytes,
+                std::string& out_line) {
+  bool cut = false;
+  std::string error;
+  if (!langsift::cli::read_file(path, bytes, error, s.max_input_bytes, &cut)) return langsift::cli::fail(kProgram, error);
+  page_info page;
+  langsift::detection d = detect_page(m, s, bytes, page);
+  if (d.st == langsift::status::out_of_memory)  // no answer for this file: an error, as unreadable
+    return langsift::cli::fail(kProgram, path + ": out of memory (lower --max-input-bytes, or give the process more memory)");
+  if (cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
+  if (cut) report_cut(s, path, 0);
+  const bool keep = !s.filtering || langsift::keep(d, s.filter);
+  if (s.kept_only) {
+    if (keep) {
+      put(langsift::cli::tsv_field(path));
+      put("\n");
+    }
+  } else {
+    print_result(s, named ? &path : nullptr, d, page, keep, out_line);
+  }
+  return langsift::cli::stdout_failed(kProgram) ? -1 : 0;
 }
 
 }  // namespace
@@ -286,6 +395,15 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   std::vector<std::string> only_codes = split_list(only_arg), label_codes = split_list(labels_arg);
   for (auto* list : {&only_codes, &label_codes})  // either ISO form is accepted
     for (std::string& c : *list) c = langsift::to_iso639_1(c);
+  // --hint takes language tags (de-AT, as Content-Language has them): their primary subtag, in
+  // either ISO form, must name a language of the model.
+  std::vector<std::string> hint_tags = split_list(s.hint), hint_codes;
+  for (std::string& t : hint_tags) {
+    t = langsift::to_iso639_1(t);
+    hint_codes.push_back(t.substr(0, t.find_first_of("-_")));
+  }
+  s.hint.clear();
+  for (const std::string& t : hint_tags) s.hint += (s.hint.empty() ? "" : ",") + t;
   std::vector<std::string_view> only_views(only_codes.begin(), only_codes.end());
   s.opt.only = only_views;
   s.opt.hints.languages = s.hint;
@@ -304,16 +422,14 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     if (langsift::cli::resolve_model(model_path, m, loaded, error, s.max_model_bytes) != langsift::status::ok)
       return fail(kProgram, error);
   }
-  // A code of --only that the model lacks is a usage error that names every such code (a typo
-  // would otherwise restrict detection to fewer languages than asked for).
-  if (const auto unknown = langsift::unknown_codes(*m, s.opt.only); !unknown.empty()) {
-    std::string names;
-    for (const std::string_view c : unknown) names += (names.empty() ? "" : ", ") + std::string(c);
-    return fail(kProgram, "--only: not a language of the model: " + names +
-                              " (models/default.langs lists the built-in model's)") + 1;
-  }
+  // A code that the model lacks is a usage error that names every such code: a typo would
+  // otherwise restrict detection to fewer languages than asked for (--only), drop every document
+  // (--label) or do nothing (--hint).
+  if (!check_language_codes(kProgram, "--only", *m, only_codes) || !check_language_codes(kProgram, "--label", *m, label_codes) ||
+      !check_language_codes(kProgram, "--hint", *m, hint_codes))
+    return 2;
 
-  std::string bytes, error, out_line;
+  std::string bytes, out_line;
   if (s.header && s.format == out_format::tsv && !s.kept_only) {
     // The columns of the records below: a file column when files are read, encoding columns for
     // pages (not for --lines), and keep with a filter.
@@ -322,85 +438,13 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     h += "language\tlanguages\ttext_bytes\treliable\tshort\tscore";
     if (!s.lines) h += "\tencoding\tencoding_source";
     if (s.filtering) h += "\tkeep";
-    put(h + "\n");
+    put(h + "\tstatus\n");
   }
   int rc = 0;
   for (const std::string& path : files) {
-    if (s.lines) {
-      std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-      if (!f) {
-        rc = fail(kProgram, path + ": " + std::strerror(errno));
-        continue;
-      }
-      std::string line;
-      page_info none;
-      bool line_cut = false;  // the line exceeded --max-input-bytes: its rest is skipped
-      auto flush_line = [&]() {
-        langsift::detection d = langsift::detect(*m, line, s.opt);
-        if (line_cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
-        line_cut = false;
-        const bool keep = !s.filtering || langsift::keep(d, s.filter);
-        if (s.kept_only) {
-          if (keep) {
-            put(line);
-            put("\n");
-          }
-        } else {
-          print_result(s, nullptr, d, none, keep, out_line);
-        }
-        line.clear();
-      };
-      // Lines end at '\n' only (U+0085 and '\r' stay inside a line; a trailing '\r' is dropped).
-      char buf[1 << 16];
-      std::size_t n;
-      bool pending = false;
-      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-        std::size_t k = 0;
-        while (k < n) {  // append up to the next '\n' (or the buffer's end) at once
-          const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
-          const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
-          if (stop > k) {
-            const std::size_t room = s.max_input_bytes - std::min(line.size(), s.max_input_bytes);
-            line.append(buf + k, std::min(room, stop - k));
-            line_cut = line_cut || stop - k > room;
-            pending = true;
-          }
-          k = stop;
-          if (nl) {
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            flush_line();
-            pending = false;
-            ++k;
-          }
-        }
-      }
-      if (pending) flush_line();
-      if (std::ferror(f)) rc = fail(kProgram, path + ": read error");
-      if (f != stdin) std::fclose(f);
-      std::fflush(stdout);
-      continue;
-    }
-    bool cut = false;
-    if (!read_file(path, bytes, error, s.max_input_bytes, &cut)) {
-      rc = fail(kProgram, error);
-      continue;
-    }
-    page_info page;
-    langsift::detection d = detect_page(*m, s, bytes, page);
-    if (d.st == langsift::status::out_of_memory) {  // no answer for this file: an error, as unreadable
-      rc = fail(kProgram, path + ": out of memory (lower --max-input-bytes, or give the process more memory)");
-      continue;
-    }
-    if (cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
-    const bool keep = !s.filtering || langsift::keep(d, s.filter);
-    if (s.kept_only) {
-      if (keep) {
-        put(langsift::cli::tsv_field(path));
-        put("\n");
-      }
-    } else {
-      print_result(s, files.size() > 1 || path != "-" ? &path : nullptr, d, page, keep, out_line);
-    }
+    const int r = s.lines ? detect_lines(*m, s, path, out_line) : detect_file(*m, s, path, files.size() > 1 || path != "-", bytes, out_line);
+    if (r < 0) return 1;  // the output cannot be written: stop (reported)
+    if (r) rc = r;
   }
   return rc;
 }

@@ -30,7 +30,8 @@ void usage(std::FILE* out) {
                "  --verbose          add declared label, override flag and uchardet's raw answer\n"
                "  --help             this text\n"
                "\n"
-               "Exit status: 0 when every file was read, 1 when one could not be read, 2 on bad usage.\n");
+               "Exit status: 0 when every file was read, 1 when one could not be read or the output cannot be\n"
+               "written, 2 on bad usage.\n");
 }
 
 }  // namespace
@@ -99,7 +100,7 @@ int langsift::cli::cmd_encoding(int argc, char** argv) {
       std::printf("\tdeclared=%s\toverridden=%d\tuchardet=%s\tbom=%zu", r.declared.c_str(),
                   r.declared_overridden ? 1 : 0, r.detector_answer.c_str(), r.bom_bytes);
     std::printf("\n");
+    if (stdout_failed(k_prog)) return 1;  // the output cannot be written (reported): stop
   }
-  if (std::fflush(stdout) != 0) return fail(k_prog, "cannot write output");
-  return rc;
+  return stdout_failed(k_prog, true) ? 1 : rc;
 }

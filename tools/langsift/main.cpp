@@ -14,14 +14,18 @@ struct subcommand {
   const char* name;
   int (*run)(int argc, char** argv);
   const char* summary;
+  const char* memory_hint;  // what lowers the command's memory, for its out-of-memory message
 };
 
 constexpr subcommand kSubcommands[] = {
-    {"detect", langsift::cli::cmd_detect, "identify the languages of documents (the whole pipeline)"},
-    {"encoding", langsift::cli::cmd_encoding, "detect the character encoding of files"},
-    {"text", langsift::cli::cmd_text, "extract UTF-8 text (and optionally main content) from a page"},
-    {"url", langsift::cli::cmd_url, "the language of a page from its URL alone (before fetching)"},
-    {"warc", langsift::cli::cmd_warc, "languages and encodings of the pages in WARC files (JSONL, --stats)"},
+    {"detect", langsift::cli::cmd_detect, "identify the languages of documents (the whole pipeline)",
+     "lower --max-input-bytes"},
+    {"encoding", langsift::cli::cmd_encoding, "detect the character encoding of files", nullptr},
+    {"text", langsift::cli::cmd_text, "extract UTF-8 text (and optionally main content) from a page",
+     "lower --max-bytes"},
+    {"url", langsift::cli::cmd_url, "the language of a page from its URL alone (before fetching)", nullptr},
+    {"warc", langsift::cli::cmd_warc, "languages and encodings of the pages in WARC files (JSONL, --stats)",
+     "lower --max-record-bytes or -j"},
 };
 
 void usage(std::FILE* out) {
@@ -30,9 +34,7 @@ void usage(std::FILE* out) {
   std::fprintf(out, "\n`langsift <command> --help` describes a command. langsift %s\n", langsift::version());
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "langsift: a command is needed (detect, encoding, text, url, warc); see --help\n");
     return 2;
@@ -47,10 +49,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const auto& c : kSubcommands)
-    if (cmd == c.name) {
-      const std::string program = std::string("langsift ") + c.name;
-      return langsift::cli::guard_memory(program, [&] { return c.run(argc - 1, argv + 1); });
-    }
+    if (cmd == c.name) return c.run(argc - 1, argv + 1);
   std::string best;
   std::size_t best_d = 3;
   for (const auto& c : kSubcommands)
@@ -61,4 +60,18 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "langsift: unknown command '%s'%s; see --help\n", argv[1],
                best.empty() ? "" : (" (did you mean " + best + "?)").c_str());
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Out of memory and write errors on stdout are reported in the name of the command that ran.
+  std::string program = "langsift";
+  const char* hint = nullptr;
+  for (const auto& c : kSubcommands)
+    if (argc > 1 && std::string_view(argv[1]) == c.name) {
+      program += std::string(" ") + c.name;
+      hint = c.memory_hint;
+    }
+  return langsift::cli::run(program, hint, [&] { return run_main(argc, argv); });
 }

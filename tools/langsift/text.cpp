@@ -40,16 +40,17 @@ void usage(std::FILE* out) {
       "                  links, blocks\n"
       "  --blocks        print every text block with its features and the main-content decision\n"
       "                  instead of the text: K|D<TAB>words<TAB>linked<TAB>stops<TAB>flags<TAB>text\n"
-      "  --max-bytes N   process at most N bytes of input (K/M/G suffixes; default 16M)\n"
+      "  --max-bytes N   process at most N bytes of input (K/M/G suffixes; default 16M); the rest\n"
+      "                  is not read, a line on stderr says so, and --meta's status is truncated\n"
       "  --content-type V  the HTTP Content-Type header (or a bare charset) of the page\n"
       "  --encoding E    the input's encoding, skipping detection (e.g. utf-8, windows-1251)\n"
       "  -h, --help      this help\n"
       "\n"
-      "Exit status: 0 on success (also when no text was found), 1 when FILE cannot be read,\n"
-      "2 on a usage error.\n");
+      "Exit status: 0 on success (also when no text was found), 1 when FILE cannot be read or the\n"
+      "output cannot be written, 2 on a usage error.\n");
 }
 
-void put(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+void put(std::string_view s) { langsift::cli::write_stdout(s); }
 
 std::string flag_names(std::uint32_t f) {
   static constexpr std::pair<std::uint32_t, const char*> names[] = {
@@ -117,9 +118,11 @@ int langsift::cli::cmd_text(int argc, char** argv) {
   if (!have_path) return fail(kProgram, "FILE (or -) is required; see --help") + 1;
 
   std::string bytes, error;
-  if (!read_file(path, bytes, error)) return fail(kProgram, error);
-
-  if (bytes.size() > max_bytes) bytes.resize(static_cast<std::size_t>(max_bytes));
+  bool cut = false;  // more than --max-bytes: the rest is not read
+  if (!read_file(path, bytes, error, static_cast<std::size_t>(max_bytes), &cut)) return fail(kProgram, error);
+  if (cut)
+    std::fprintf(stderr, "%s: %s: cut at %llu bytes (--max-bytes): the text is that of that part\n", kProgram,
+                 path == "-" ? "stdin" : path.c_str(), max_bytes);
   langsift::decoded_text decoded;
   if (forced_encoding.empty()) {
     langsift::encoding_options eopt;
@@ -145,6 +148,7 @@ int langsift::cli::cmd_text(int argc, char** argv) {
   html_result r;
   extract_html(utf8, opt, r);
   if (blocks) mark_main_content(r);
+  if (cut && r.st == status::ok) r.st = status::truncated;
 
   if (meta) {
     std::printf("title\t%s\nhtml-lang\t%s\ncontent-language\t%s\nbase\t%s\nstatus\t%s\n"
@@ -180,6 +184,5 @@ int langsift::cli::cmd_text(int argc, char** argv) {
     put(r.text);
     put("\n");
   }
-  if (std::fflush(stdout) != 0) return fail(kProgram, "write error");
-  return 0;
+  return stdout_failed(kProgram, true) ? 1 : 0;
 }

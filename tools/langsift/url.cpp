@@ -1,5 +1,8 @@
 // `langsift url` — the language of a page from its URL alone (see docs/url.md).
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -19,17 +22,20 @@ void url_cmd_usage(std::FILE* out) {
   std::fprintf(out,
                "usage: langsift url [options] URL...\n"
                "       langsift url --lines [options] [FILE...|-]\n\n"
-               "Prints one line per URL: language<TAB>ranked languages (code:score)<TAB>how<TAB>URL, or with\n"
-               "--format code only the language, with --format jsonl a JSON object (url, language, languages\n"
-               "[{code, score}], decision, and status when it says something). \"und\" when nothing is known.\n"
-               "With --lines every input line (of the files, or stdin) is one URL.\n\n"
+               "Prints one line per URL: language<TAB>ranked languages (code:score)<TAB>how<TAB>URL<TAB>status\n"
+               "(ok; truncated: only the URL's first %zu bytes were classified; empty_input, invalid_argument:\n"
+               "not a URL), or with --format code only the language (and <TAB>truncated when the URL was\n"
+               "cut), with --format jsonl a JSON object (url, language, languages [{code, score}], decision,\n"
+               "and status when it is not ok). \"und\" when nothing is known. A URL that was cut is also\n"
+               "named on stderr. With --lines every input line (of the files, or stdin) is one URL.\n\n"
                "  --country CC       ISO 3166-1 country of the host (e.g. from geo-IP): its languages gain weight\n"
                "  --format code|tsv|jsonl   output (default tsv)\n"
                "  --codes iso639-1|iso639-3 language codes: ISO 639-1 where one exists (default), or ISO 639-3\n"
                "  --header           tsv: a first line naming the columns\n"
                "  --linear FILE      a linear URL model instead of the built-in one (langsift-train url)\n"
                "  --words FILE       a words URL model instead of the built-in one\n"
-               "  --no-linear, --no-words, --no-patterns, --no-cctld   switch parts of the combination off\n");
+               "  --no-linear, --no-words, --no-patterns, --no-cctld   switch parts of the combination off\n",
+               kUrlMaxBytes);
 }
 
 const char* decision_name(url_decision d) {
@@ -98,9 +104,20 @@ int cmd_url(int argc, char** argv) {
   if (c.languages().empty()) return fail(kUrlCmd, "no URL model (the built-in models did not load)");
 
   std::string out;
-  if (header && format == "tsv") out += "language\tlanguages\tdecision\turl\n";
+  if (header && format == "tsv") out += "language\tlanguages\tdecision\turl\tstatus\n";
+  bool write_failed = false;
+  auto write_out = [&]() {
+    langsift::cli::write_stdout(out);
+    out.clear();
+    write_failed = stdout_failed(kUrlCmd);
+  };
   auto emit = [&](std::string_view url) {
     const url_result r = c.classify(url, o);
+    if (r.st == status::truncated) {  // one line per URL cut, whatever the format
+      const std::string_view head = url.substr(0, 60);
+      std::fprintf(stderr, "%s: %.*s...: cut at %zu bytes: its languages are those of that part\n", kUrlCmd,
+                   static_cast<int>(head.size()), head.data(), o.max_bytes);
+    }
     if (format == "jsonl") {
       out += "{\"url\":";
       json::utf8_string(out, url);
@@ -121,10 +138,7 @@ int cmd_url(int argc, char** argv) {
         json::string(out, status_name(r.st));
       }
       out += "}\n";
-      if (out.size() > (1 << 16)) {
-        std::fwrite(out.data(), 1, out.size(), stdout);
-        out.clear();
-      }
+      if (out.size() > (1 << 16)) write_out();
       return;
     }
     out.append(code_in_style(r.language(), codes));
@@ -140,37 +154,62 @@ int cmd_url(int argc, char** argv) {
       out += decision_name(r.decision);
       out += '\t';
       for (char ch : url) out += (ch == '\t' || ch == '\n' || ch == '\r') ? ' ' : ch;
+      out += '\t';
+      out += status_name(r.st);
+    } else if (r.st == status::truncated) {
+      out += "\ttruncated";  // the answer is for a part
     }
     out += '\n';
-    if (out.size() > (1 << 16)) {
-      std::fwrite(out.data(), 1, out.size(), stdout);
-      out.clear();
-    }
+    if (out.size() > (1 << 16)) write_out();
   };
   if (!lines) {
     if (args.empty()) {
       return fail(kUrlCmd, "URL... or --lines FILE is required; see --help") + 1;
     }
-    for (const auto& u : args) emit(u);
+    for (const auto& u : args) {
+      if (write_failed) return 1;
+      emit(u);
+    }
   } else {
     if (args.empty()) args.emplace_back("-");
+    // Streamed: memory stays bounded on any input (a line longer than what is classified is kept
+    // only that far, and classify() says truncated).
+    const std::size_t keep = o.max_bytes + 1;
     for (const auto& f : args) {
-      std::string text;
-      if (!read_file(f, text, error)) return fail(kUrlCmd, error);
-      std::size_t i = 0;
-      while (i < text.size()) {
-        std::size_t j = text.find('\n', i);
-        if (j == std::string::npos) j = text.size();
-        std::string_view line(text.data() + i, j - i);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      std::FILE* in = f == "-" ? stdin : std::fopen(f.c_str(), "rb");
+      if (!in) return fail(kUrlCmd, f + ": " + std::strerror(errno));
+      std::string line;
+      char buf[1 << 16];
+      std::size_t n;
+      bool pending = false;
+      auto flush_line = [&]() {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
         emit(line);
-        i = j + 1;
+        line.clear();
+        pending = false;
+      };
+      while (!write_failed && (n = std::fread(buf, 1, sizeof buf, in)) > 0) {
+        for (std::size_t k = 0; k < n;) {
+          const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
+          const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
+          line.append(buf + k, std::min(stop - k, keep - std::min(keep, line.size())));
+          pending = pending || stop > k;
+          k = stop;
+          if (nl) {
+            flush_line();
+            ++k;
+          }
+        }
       }
+      if (pending && !write_failed) flush_line();
+      const bool read_error = std::ferror(in);
+      if (in != stdin) std::fclose(in);
+      if (write_failed) return 1;  // the output cannot be written (reported): stop
+      if (read_error) return fail(kUrlCmd, f + ": read error");
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) return fail(kUrlCmd, "write error");
-  return 0;
+  write_out();
+  return stdout_failed(kUrlCmd, true) ? 1 : 0;
 }
 
 }  // namespace langsift::cli

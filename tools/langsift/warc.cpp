@@ -52,13 +52,16 @@ void usage(std::FILE* out) {
       "options:\n"
       "  -j, --threads N        worker threads (default 1); output order is kept\n"
       "  --max-record-bytes N   keep at most N bytes of a record's block (and of its decoded\n"
-      "                         body); the rest is skipped and the output says so (default 4M)\n"
+      "                         body); the rest is skipped, and the output says so: \"capped\" in\n"
+      "                         the line, `total capped` in the statistics, and a line on stderr\n"
+      "                         per page classified from its kept part (default 4M)\n"
       "  --stats                print statistics instead of one line per record: pages and bytes\n"
       "                         per language, per encoding and per language x encoding (TSV)\n"
       "  --stats-file FILE      write the statistics to FILE (records still go to stdout)\n"
       "  --merge-stats          FILEs are statistics (of --stats), not WARC files: print their sum,\n"
       "                         the statistics of all their inputs together (lines in any order:\n"
-      "                         a Hadoop Streaming reducer of sorted --stats output)\n"
+      "                         a Hadoop Streaming reducer of sorted --stats output); a sum over\n"
+      "                         2^64 - 1 is an error\n"
       "  --all                  also print a line for records that are not classified (warcinfo,\n"
       "                         request, metadata, revisit...: \"skipped\":\"warc_type\")\n"
       "  --any-type             classify every Content-Type (default: text/*, *html*, *xml*, none)\n"
@@ -79,8 +82,8 @@ void usage(std::FILE* out) {
       "Malformed input (a record that is not WARC, a wrong Content-Length, a truncated or corrupt\n"
       "gzip member) is reported on stderr as 'FILE: offset N: what' and reading goes on with the\n"
       "next record. Exit status: 0 when all went well, 3 when some input was malformed (and\n"
-      "reported), 1 when a file cannot be read, the model cannot be loaded or memory ran out, 2 on a\n"
-      "usage error.\n");
+      "reported), 1 when a file cannot be read, the model cannot be loaded, memory ran out or the\n"
+      "output cannot be written, 2 on a usage error.\n");
 }
 
 struct settings {
@@ -98,12 +101,16 @@ using statistics = langsift::warc_statistics;
 /// `file`: the input's name when several files are read (then the first field), else null.
 std::atomic<bool> g_out_of_memory{false};
 
-outcome process(const settings& s, const langsift::warc_record& r, const std::string* file) {
+outcome process(const settings& s, const langsift::warc_record& r, const std::string& name, const std::string* file) {
   outcome o = langsift::report_warc_record(*s.model, r, s.report, file);
   if (o.classified && o.page.detection.st == langsift::status::out_of_memory && !g_out_of_memory.exchange(true))
     std::fprintf(stderr, "%s: offset %llu: out of memory: the record's line says status out_of_memory "
                  "(lower --max-record-bytes, or give the process more memory)\n", kProgram,
                  static_cast<unsigned long long>(r.offset));
+  if (o.classified && o.capped)  // one line per page classified from a part of its record
+    std::fprintf(stderr, "%s: %s: offset %llu: record cut at %zu bytes (--max-record-bytes): its languages are "
+                 "those of that part\n", kProgram, name.c_str(), static_cast<unsigned long long>(r.offset),
+                 s.warc.max_block_bytes);
   return o;
 }
 
@@ -184,12 +191,12 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       langsift::warc_statistics one;
       if (!langsift::warc_statistics::parse_tsv(text, one, &error))
         return fail(kProgram, (path == "-" ? std::string("stdin") : path) + ": " + error);
-      total.merge(one);
+      if (!total.merge(one))
+        return fail(kProgram, (path == "-" ? std::string("stdin") : path) + ": the sum of the counts exceeds 2^64 - 1");
     }
     const std::string t = total.tsv();
-    std::fwrite(t.data(), 1, t.size(), stdout);
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) return fail(kProgram, "write error on stdout");
-    return 0;
+    langsift::cli::write_stdout(t);
+    return stdout_failed(kProgram, true) ? 1 : 0;
   }
 
   langsift::model loaded;
@@ -213,14 +220,19 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   // 2 * threads + 2 of them (each at most --max-record-bytes) read but not yet printed.
   struct job {
     langsift::warc_record record;
-    const std::string* file;
+    const std::string* name;  // for messages
+    const std::string* file;  // the line's "file" field, or null
   };
+  std::atomic<bool> write_failed{false};  // stdout cannot be written (reported): stop reading
   langsift::ordered_pool<job, outcome> pool(
       s.threads, 2 * static_cast<std::size_t>(s.threads) + 2,
-      [&](job& j) { return process(s, j.record, j.file); },
+      [&](job& j) { return process(s, j.record, *j.name, j.file); },
       [&](outcome& o) {
         stats.add(o);
-        if (!s.stats && !o.line.empty()) std::fwrite(o.line.data(), 1, o.line.size(), stdout);
+        if (!s.stats && !o.line.empty()) {
+          langsift::cli::write_stdout(o.line);
+          if (stdout_failed(kProgram)) write_failed = true;
+        }
       });
 
   int rc = 0;
@@ -245,6 +257,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   }
   progress shown(kProgram, total_bytes);
   for (const std::string& path : files) {
+    if (write_failed) break;
     std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!f) {
       rc = fail(kProgram, path + ": " + std::strerror(errno));
@@ -254,7 +267,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     const std::string* file_field = files.size() > 1 || (path == "-" && !stdin_label.empty()) ? &name : nullptr;
     langsift::warc_reader reader([f](char* buf, std::size_t n) { return std::fread(buf, 1, n, f); }, s.warc);
     langsift::warc_record r;
-    for (;;) {
+    while (!write_failed) {
       const langsift::warc_status st = reader.next(r);
       if (st == langsift::warc_status::end) break;
       if (st == langsift::warc_status::error || !r.problem.empty()) {
@@ -265,7 +278,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
         if (st == langsift::warc_status::error) continue;
       }
       shown.update(input_bytes + reader.input_bytes());
-      pool.submit(job{std::move(r), file_field});
+      pool.submit(job{std::move(r), &name, file_field});
       r = langsift::warc_record{};
     }
     input_bytes += reader.input_bytes();
@@ -275,11 +288,12 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   pool.finish();
   stats.add_malformed(malformed_records);
   shown.finish();
-  std::fflush(stdout);
+  // Statistics of part of the input are not written anywhere (a --stats-file keeps what it had).
+  if (write_failed || stdout_failed(kProgram, true)) return 1;
 
   if (s.stats) {
     const std::string t = stats.tsv();
-    if (!stats_out) std::fwrite(t.data(), 1, t.size(), stdout);
+    if (!stats_out) langsift::cli::write_stdout(t);
   }
   if (stats_out) {
     std::string error;
@@ -302,7 +316,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
                  s.threads == 1 ? "" : "s", cpu, cpu > 0 ? static_cast<double>(stats.pages) / cpu : 0.0,
                  static_cast<double>(ru.ru_maxrss) / 1024.0);
   }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) return fail(kProgram, "write error on stdout");
+  if (stdout_failed(kProgram, true)) return 1;
   if (rc) return rc;
   if (g_out_of_memory.load()) return 1;
   return malformed ? 3 : 0;

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/output.hpp"
+
 #include <cld2/public/compact_lang_det.h>
 #include <cld2/public/encodings.h>
 
@@ -132,7 +134,7 @@ void detect_line(std::string_view view, const options& o, std::string& out) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   options o;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -170,7 +172,7 @@ int main(int argc, char** argv) {
     }
     pending.erase(0, start);
     if (!out.empty()) {
-      if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) break;
+      if (!langsift::cli::write_stdout(out)) break;
       out.clear();
       std::fflush(stdout);
     }
@@ -181,11 +183,11 @@ int main(int argc, char** argv) {
   }
   if (!pending.empty()) {
     detect_line(pending, o, out);
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    langsift::cli::write_stdout(out);
   }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "langsift-peer-cld2: write error on stdout\n");
-    return 1;
-  }
-  return 0;
+  return 0;  // a write error on stdout: reported by cli::run
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run("langsift-peer-cld2", nullptr, [&] { return run_main(argc, argv); });
 }

@@ -30,6 +30,10 @@ constexpr const char* kProgram = "langsift-train";
 void usage(std::FILE* out) {
   std::fprintf(out,
       "usage: langsift-train [options] CORPUS_DIR -o MODEL\n"
+      "       langsift-train url [options] ...\n"
+      "\n"
+      "commands:\n"
+      "  url           train the URL models instead (`langsift-train url --help`)\n"
       "\n"
       "Counts character n-grams (orders 1..5, with word-boundary padding) and whole words of each\n"
       "<code>.txt in CORPUS_DIR (UTF-8, any size, read line by line) and writes a model file.\n"
@@ -70,7 +74,10 @@ void usage(std::FILE* out) {
       "  --name NAME             model name recorded in the file (default: the output's file name)\n"
       "  -j, --threads N         worker threads (default: hardware threads)\n"
       "  -q, --quiet             no progress on stderr (shown only when stderr is a terminal)\n"
-      "  -h, --help              this help\n");
+      "  -h, --help              this help\n"
+      "\n"
+      "Exit status: 0 on success, 1 when an input cannot be read, a file cannot be written or the\n"
+      "model cannot be built, 2 on a usage error.\n");
 }
 
 // Six weights "W1,..,W5,WW" into w[1..6]; false unless six numbers in 0..1000, not all 0.
@@ -493,5 +500,9 @@ int run_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return langsift::cli::guard_memory("langsift-train", [&] { return run_main(argc, argv); });
+  // The counts of the languages being read (one per thread) are what holds the memory.
+  const bool url = argc > 1 && std::string_view(argv[1]) == "url";
+  return langsift::cli::run(url ? "langsift-train url" : "langsift-train",
+                            url ? "with --words, lower --max-bytes" : "lower -j or --top-k",
+                            [&] { return run_main(argc, argv); });
 }

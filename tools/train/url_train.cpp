@@ -24,6 +24,7 @@ void url_usage(std::FILE* out) {
                "The first form trains the discriminative URL model (softmax regression by SGD) from\n"
                "`lang<TAB>url[<TAB>source]` lines; the second the generative words model from one\n"
                "<code>.txt per language (the words of running text).\n\n"
+               "  -o MODEL      the model file to write (required; written whole or not at all)\n\n"
                "options (linear): --min-urls N (20) languages with fewer URLs are left out;\n"
                "  --epochs N (4); --rate X (0.15) AdaGrad step; --l2 X (1e-6); --balance X (0) example weight (n_max/n_lang)^X;\n"
                "  --prune X (0.3) drop smaller weights; --orders A-B (3-7); --bits N (17) 2^N buckets;\n"
@@ -151,8 +152,7 @@ int train_url(int argc, char** argv) {
     for (std::size_t i = 0; i < langs.size(); ++i) {
       std::string text;
       const std::string path = words_dir + "/" + langs[i] + ".txt";
-      if (!read_file(path, text, error)) return fail(kUrlProgram, error);
-      if (text.size() > wo.max_bytes) text.resize(wo.max_bytes);
+      if (!read_file(path, text, error, wo.max_bytes)) return fail(kUrlProgram, error);  // the rest is not read
       counters[i].add_text(text, wo.features);
     }
     m = train_url_words(langs, counters, wo);

@@ -22,7 +22,7 @@ void usage(std::FILE* out) {
       "HTTP body is the file's bytes (target URI: --url-prefix + the file's name).\n"
       "\n"
       "options:\n"
-      "  -o FILE               write to FILE (default: stdout)\n"
+      "  -o FILE               write to FILE (default: stdout), whole or not at all\n"
       "  --gzip                every record its own gzip member (.warc.gz)\n"
       "  --warc-version V      1.0 or 1.1 (default 1.1)\n"
       "  --repeat N            write the files N times over (benchmark inputs; default 1)\n"
@@ -52,7 +52,7 @@ std::string charset_of(const std::string& name) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   using namespace langsift::cli;
   std::vector<std::string> files;
   std::string out_path, version = "WARC/1.1", content_type = "text/html", prefix = "http://example.com/", value;
@@ -106,12 +106,10 @@ int main(int argc, char** argv) {
 
   atomic_output output(out_path.empty() ? "-" : out_path);  // written whole or not at all
   if (!output.open(error)) return fail(kProgram, error);
-  std::FILE* out = output.file();
   unsigned long long n = 0;
   auto put = [&](const langsift::warcgen::record_spec& r) {
     const std::string bytes = langsift::warcgen::record(r);
-    const std::string member = gz ? langsift::warcgen::gzip(bytes) : bytes;
-    std::fwrite(member.data(), 1, member.size(), out);
+    output.write(gz ? langsift::warcgen::gzip(bytes) : bytes);
   };
   {
     langsift::warcgen::record_spec info;
@@ -121,7 +119,7 @@ int main(int argc, char** argv) {
     info.block = langsift::warcgen::warcinfo_block();
     put(info);
   }
-  for (unsigned long long rep = 0; rep < repeat; ++rep) {
+  for (unsigned long long rep = 0; rep < repeat && !output.failed(); ++rep) {  // stop at a write error
     for (std::size_t k = 0; k < files.size(); ++k) {
       const std::string name = base_name(files[k]);
       std::string uri = prefix + name;
@@ -157,4 +155,8 @@ int main(int argc, char** argv) {
   }
   if (!output.commit(error)) return fail(kProgram, error);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return langsift::cli::run(kProgram, nullptr, [&] { return run_main(argc, argv); });
 }
