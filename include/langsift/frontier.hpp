@@ -184,7 +184,8 @@ class frontier {
   /// little-endian; save_file says unsupported_platform).
   std::string save() const;
 
-  /// Writes save() to a file (through a temporary file renamed into place). Returns ok, io_error,
+  /// Writes save() to a file (through a temporary file beside it, renamed into place; a path that
+  /// exists but is not a regular file, such as a FIFO or /dev/null, is written in place). Returns ok, io_error,
   /// out_of_memory or unsupported_platform (a big-endian host); `message` (optional) receives a
   /// reason for people on failure.
   status save_file(const std::string& path, std::string* message = nullptr) const noexcept;

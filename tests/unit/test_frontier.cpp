@@ -4,10 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "langsift/default_model.hpp"
 #include "langsift/detail/xxhash.hpp"  // XXH3-64, to forge state files
@@ -320,6 +324,30 @@ TEST_CASE("frontier: saved state round-trips, canonically") {
   frontier e2;
   REQUIRE(frontier::load_copy(e.save(), e2) == status::ok);
   CHECK(e2.size() == 0);
+}
+
+TEST_CASE("frontier: save_file writes a FIFO in place, not a regular file renamed over it") {
+  // Renaming over a path that is not a regular file replaces it: as root, saving to /dev/null
+  // would replace the device. A FIFO stands in for it here.
+  frontier f;
+  f.vote("http://h.example/a", "de");
+  const std::string bytes = f.save();
+  const std::string fifo = std::string(LANGSIFT_BINARY_DIR) + "/test-frontier-fifo";
+  std::remove(fifo.c_str());
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string got;
+  std::thread reader([&] {
+    std::ifstream in(fifo, std::ios::binary);
+    got.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  const status st = f.save_file(fifo);
+  reader.join();
+  CHECK(st == status::ok);
+  CHECK(got == bytes);
+  struct stat sb {};
+  REQUIRE(::lstat(fifo.c_str(), &sb) == 0);
+  CHECK(S_ISFIFO(sb.st_mode));
+  std::remove(fifo.c_str());
 }
 
 TEST_CASE("frontier: tied guesses are ordered by code, the same live and reloaded (fuzz_capi_frontier)") {

@@ -466,7 +466,19 @@ def _fsync_dir(path: str) -> None:
 
 
 def _write_atomic(path: str, text: str) -> None:
-    """Writes `text` to `path` through a temporary file in the same directory, fsynced and renamed."""
+    """Writes `text` to `path` through a temporary file in the same directory, fsynced and renamed.
+
+    A `path` that exists but is not a regular file (/dev/stdout, a FIFO, a device) is written in
+    place: renaming a file over it would replace the device or pipe itself.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        return
     tmp = _temp_path(path)
     try:
         with open(tmp, "w", encoding="utf-8", newline="\n") as f:

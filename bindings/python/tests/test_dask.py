@@ -177,6 +177,23 @@ def test_output_names_are_deterministic_and_unique():
     assert len(set(many)) == 51 and all(not n.startswith(".") for n in many)
 
 
+def test_a_stats_or_report_path_that_is_a_fifo_is_written_in_place(tmp_path: Path):
+    # --stats /dev/stdout or a FIFO: renaming a temporary file over it would replace the device
+    # (as root, /dev/stdout itself). A FIFO stands in for the device.
+    from langsift.dask import _write_atomic
+
+    fifo = tmp_path / "stats.fifo"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    _write_atomic(str(fifo), "total\tpages\t3\n")
+    reader.join(timeout=30)
+    assert got == ["total\tpages\t3\n"]
+    assert fifo.is_fifo()
+    assert os.listdir(tmp_path) == ["stats.fifo"]
+
+
 def test_process_shard_reads_fsspec_urls_and_reports_unreadable_input(tmp_path: Path):
     """The task alone, in this process: an fsspec memory:// input gives the CLI's lines; a missing
     input gives an error and no file; a second run replaces the output whole."""

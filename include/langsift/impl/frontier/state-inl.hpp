@@ -6,9 +6,14 @@
 #include "langsift/frontier.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <new>
+#include <string>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "langsift/detail/binio.hpp"
 #include "langsift/detail/xxhash.hpp"
@@ -76,7 +81,22 @@ LANGSIFT_INLINE status frontier::save_file(const std::string& path, std::string*
   }
   try {
     const std::string bytes = save();
-    const std::string tmp = path + ".tmp";
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      // A device or a pipe (/dev/null, a FIFO) is written in place: renaming a file over it would
+      // replace the device itself.
+      std::ofstream f(path, std::ios::binary);
+      f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      f.close();
+      if (f.fail()) {
+        set_message(message, {"frontier state: cannot write ", path});
+        return status::io_error;
+      }
+      return status::ok;
+    }
+    // Beside the target, named by the process and a counter: two savers never share one.
+    static std::atomic<unsigned> counter{0};
+    const std::string tmp = path + "." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".tmp";
     // (an ofstream, not fwrite: the C ABI library is checked to import no printing function)
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) {
