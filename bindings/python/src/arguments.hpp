@@ -153,15 +153,39 @@ inline bool bool_arg(py::handle h, const char* what) {
   throw py::type_error(std::string(what) + " must be a bool, not " + type_name(h));
 }
 
-/// A str for a message: at most 40 code points of it, quoted ('de-DE', 'xxx…').
+/// The items of an iterable argument, as a new list (which keeps them alive while the GIL is
+/// released, even if another thread empties the caller's list). TypeError naming the argument
+/// for anything that is not iterable; an error of the iterator itself goes through.
+inline py::list list_arg(py::handle h, const char* what, const char* of) {
+  py::object it = py::reinterpret_steal<py::object>(h.is_none() ? nullptr : PyObject_GetIter(h.ptr()));
+  if (!it) {
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError)) throw py::error_already_set();
+    PyErr_Clear();
+    throw py::type_error(std::string(what) + " must be an iterable of " + of + ", not " + type_name(h));
+  }
+  py::list l = py::reinterpret_steal<py::list>(PySequence_List(it.ptr()));
+  if (!l) throw py::error_already_set();
+  return l;
+}
+
+/// A str for a message: at most 40 code points of it, quoted, control characters escaped as
+/// repr() escapes them ('de-DE', 'a\\x00b', 'xxx…'): a NUL would end the message, since Python
+/// takes an exception's message as a C string.
 inline std::string quoted(std::string_view s) {
-  std::size_t cut = s.size(), points = 0;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && points++ == 40) {
-      cut = i;
-      break;
+  std::string r = "'";
+  std::size_t points = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c & 0xC0) != 0x80 && points++ == 40) return r + "…'";
+    if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      r += buf;
+    } else {
+      r += static_cast<char>(c);
     }
-  return "'" + std::string(s.substr(0, cut)) + (cut < s.size() ? "…'" : "'");
+  }
+  return r + "'";
 }
 
 }  // namespace langsift_py

@@ -146,7 +146,7 @@ std::string text_repr(std::string_view s) { return py::repr(text_of(s)); }
 code_style parse_codes(const std::string& s) {
   if (s == "iso639-1" || s == "iso639_1" || s == "639-1") return code_style::iso639_1;
   if (s == "iso639-3" || s == "iso639_3" || s == "639-3") return code_style::iso639_3;
-  throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not '" + s + "'");
+  throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not " + quoted(s));
 }
 
 /// Rounds as `%.3f` does in the JSON lines, so that to_dict() equals json.loads() of them.
@@ -186,7 +186,8 @@ std::shared_ptr<py_model> builtin_model_named(choice_in name_h) {
     py::gil_scoped_release nogil;  // the first call parses the model
     st = langsift::builtin_model(name, found, &error);
   }
-  if (st == status::invalid_argument) throw py::value_error(error);
+  if (st == status::invalid_argument)  // the name quoted as messages quote what was given (no NUL cuts it)
+    throw py::value_error("no built-in model named " + quoted(name) + " (built-in models: default, wide)");
   if (st != status::ok) raise_with_status(g_model_error, error + " (" + std::string(status_name(st)) + ")", st);
   auto pm = std::make_shared<py_model>(std::shared_ptr<const model>(found, [](const model*) {}), true);
   if (name == "wide") wide = pm;
@@ -456,9 +457,14 @@ void fill_options(call_options& c, model_in model, codes_in only, hints_in hints
         } else if (key == "languages") {
           if (!v.is_none()) c.languages = codes_of(v);
         } else if (key == "content_language" || key == "html_lang" || key == "tld") {
-          // As a page or a server sends them ("de-DE, en;q=0.8", a host): not checked.
+          // As a page or a server sends them ("de-DE, en;q=0.8", a host; or a list of tags): not checked.
           const std::string what = "hints['" + key + "']";
-          std::string value = opt_str_value(v, what.c_str()).value_or("");
+          std::string value;
+          if (PyUnicode_Check(v.ptr())) {
+            value = str_value(v, what.c_str());
+          } else if (!v.is_none()) {
+            for (const auto& x : code_list(v, what.c_str())) value += (value.empty() ? "" : ",") + x;
+          }
           (key == "content_language" ? c.content_language : key == "html_lang" ? c.html_lang : c.tld) = std::move(value);
         } else {
           throw py::value_error("hints: unknown key " + quoted(key) + " (content_language, html_lang, languages, tld, weight)");
@@ -1241,8 +1247,7 @@ py::list detect_many(texts_in texts, int_in threads_h, model_in model, codes_in 
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
   // A copy of the list (or the items of any iterable): it holds a reference to every text while the
   // GIL is released, even if another thread empties the caller's list meanwhile.
-  py::list seq = py::reinterpret_steal<py::list>(PySequence_List(texts.ptr()));
-  if (!seq) throw py::error_already_set();
+  py::list seq = list_arg(texts, "detect_many(): texts", "str");
   const std::size_t n = seq.size();
   // The inputs as views (into the str objects, or into `keep` for the rare prefix or re-encoded
   // text), and the result objects made up front: the threads fill them in place without the GIL,
@@ -1704,10 +1709,8 @@ std::string_view url_arg(py::handle h, const char* what) { return str_view(h, wh
 /// URLs given as an iterable of str (a str alone is refused: it is one URL, not several).
 std::vector<std::string_view> url_views(py::handle urls, const char* fn, py::list& keep) {
   if (PyUnicode_Check(urls.ptr()) || PyBytes_Check(urls.ptr()))
-    throw py::type_error(std::string(fn) + "() takes an iterable of URLs, not a str");
-  // A copy of the list (see detect_many): it keeps every URL alive while the GIL is released.
-  keep = py::reinterpret_steal<py::list>(PySequence_List(urls.ptr()));
-  if (!keep) throw py::error_already_set();
+    throw py::type_error(std::string(fn) + "(): urls must be an iterable of str (URLs), not str or bytes (one URL)");
+  keep = list_arg(urls, (std::string(fn) + "(): urls").c_str(), "str (URLs)");  // a copy: see detect_many
   std::vector<std::string_view> v;
   v.reserve(keep.size());
   for (std::size_t i = 0; i < keep.size(); ++i) {

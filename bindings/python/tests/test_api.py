@@ -626,6 +626,7 @@ def test_language_codes_are_checked_wherever_they_come_in():
     with pytest.raises(ValueError, match=r"^only: not a language of the model: 'de-DE' \(did you mean 'de'\?\)"):
         langsift.detect("Hallo", only="de-DE")
     assert langsift.detect("Hallo", hints={"content_language": "de-DE, en;q=0.5", "html_lang": "x-klingon"}).language == "de"
+    assert langsift.detect("Hallo", hints={"content_language": ["de-DE", "en"], "tld": None}).language == "de"
 
 
 def test_a_trained_models_codes_are_accepted_when_it_is_given(tmp_path: Path):
@@ -745,7 +746,7 @@ def test_frontier_votes_quotas_decisions_and_state(tmp_path: Path):
         h.decide(weak, min_url_score=2)
     with pytest.raises(TypeError):
         f.decide(b"http://example.org/")
-    with pytest.raises(TypeError, match="not a str"):
+    with pytest.raises(TypeError, match="urls must be an iterable of str .URLs., not str or bytes"):
         f.add_votes(page, "http://example.org/")
 
 
