@@ -1,12 +1,13 @@
 // langsift — the built-in models, compiled into the library (target langsift::models), so that
 // detection works with no file at run time: "default" (models/default.lsm, 102 languages, fast)
-// and "wide" (models/wide.lsm, 275 languages). models/README.md says what each was trained on,
+// and "wide" (models/wide.lsm, 231 languages). models/README.md says what each was trained on,
 // with which command, and its checksum; docs/detection.md how to choose.
 #pragma once
 
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "langsift/common.hpp"
 #include "langsift/model.hpp"
@@ -45,6 +46,18 @@ LANGSIFT_MODELS_API status builtin_model(std::string_view name, const model*& ou
 
 /// The raw bytes of the built-in model called `name`, or an empty view for an unknown name.
 LANGSIFT_MODELS_API std::string_view builtin_model_bytes(std::string_view name) noexcept;
+
+/// The codes of `codes` that name no language langsift's built-in models can answer, in their
+/// order: none of the wide model's languages (which include all of the default model's), none
+/// that a script decides alone (chr), and none of `also`'s when given (a trained model whose
+/// codes are to be accepted too). Codes compare as unknown_codes() compares them: exactly, and
+/// "zh" names zh-Hant too; "und" names no language. Codes are taken as given: to accept either
+/// ISO form, pass them through to_iso639_1() first ("deu" -> "de"). This is the check of codes
+/// matched against detections of whichever model — filter labels, frontier quotas and votes —
+/// where unknown_codes() is the check against one model (`only`, hints). suggest_language_code()
+/// gives a "did you mean" for each. Sets up the wide model on its first call (~20 ms).
+LANGSIFT_MODELS_API std::vector<std::string_view> unknown_builtin_codes(std::span<const std::string_view> codes,
+                                                                        const model* also = nullptr);
 
 }  // namespace v1
 }  // namespace langsift

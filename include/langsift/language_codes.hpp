@@ -33,11 +33,16 @@ namespace detail {
 struct iso639_pair {
   const char* two;
   const char* three;
+  const char* name;  ///< English, as ICU names it ("German", "Norwegian Bokmål"); "" if none
 };
 
-/// ISO 639-1 code -> ISO 639-3 code, sorted by the first: the generated detail/iso639_table.inc
+/// ISO 639-1 code -> ISO 639-3 code and name, sorted by the first: the generated detail/iso639_table.inc
 /// (included by the implementation only). The size is that of the table ICU 72.1 gives.
 extern const iso639_pair iso639_table[183];
+
+/// The twenty ISO 639-2/B (bibliographic) codes that differ from the ISO 639-2/T code of the same
+/// language, each with that T code ({"ger", "deu"}): ISO 639-2's list.
+extern const std::string_view iso639_2b_to_t[20][2];
 
 }  // namespace detail
 
@@ -56,6 +61,16 @@ std::string to_iso639_3(std::string_view code);
 /// `code` in langsift's default form: ISO 639-1 where the language has a two-letter code
 /// ("deu" -> "de", "zho-Hant" -> "zh-Hant"), else as given with its primary subtag lower-cased.
 std::string to_iso639_1(std::string_view code);
+
+/// The code `code` was probably meant as, for the message about a code that names no language:
+/// - a tag with a region or other subtag: its language, with a script subtag kept ("de-DE",
+///   "pt_BR" -> "de", "pt"; "zh-Hant-TW" -> "zh-Hant"; "deu-DE" -> "de");
+/// - an ISO 639-2/B code: its ISO 639-1 code ("ger" -> "de", "fre" -> "fr", "chi" -> "zh");
+/// - the English name of an ISO 639-1 language, in any ASCII case ("German", "german" -> "de");
+/// - else "" (also for a code already in langsift's form, "de": nothing to suggest).
+/// Whether the suggestion names a language the caller knows is the caller's check
+/// (unknown_codes(), unknown_builtin_codes()).
+std::string suggest_language_code(std::string_view code);
 
 /// `code` in the given form.
 inline std::string code_in_style(std::string_view code, code_style s) {

@@ -3,6 +3,7 @@
 #include "langsift/default_model.hpp"
 #include "langsift/detail/binio.hpp"
 #include "langsift/detail/immortal.hpp"
+#include "langsift/detector.hpp"
 
 #include <array>
 #include <new>
@@ -99,6 +100,15 @@ status builtin_model(std::string_view name, const model*& out, std::string* mess
   }
   out = m;
   return status::ok;
+}
+
+std::vector<std::string_view> unknown_builtin_codes(std::span<const std::string_view> codes, const model* also) {
+  // The wide model holds every language of the default one; should it have failed to set up
+  // (ruled out by the build's tests), the default model stands in.
+  const model& widest = wide().st == status::ok && !wide().m.empty() ? wide().m : default_model();
+  std::vector<std::string_view> out = unknown_codes(widest, codes);  // script-decided ones count
+  if (also && !out.empty()) out = unknown_codes(*also, out);
+  return out;
 }
 
 }  // namespace v1

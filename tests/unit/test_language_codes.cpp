@@ -2,13 +2,18 @@
 #include <catch2/catch.hpp>
 
 #include <unicode/uloc.h>
+#include <unicode/ustring.h>
 
 #include <cstring>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "langsift/default_model.hpp"
+#include "langsift/detector.hpp"
 #include "langsift/language_codes.hpp"
 #include "langsift/script.hpp"
+#include "langsift/train.hpp"
 
 using namespace langsift;
 
@@ -64,4 +69,88 @@ TEST_CASE("the generated table is ICU's mapping, whole") {
     CHECK(iso639_3_of(*l) == std::string_view(uloc_getISO3Language(*l)));
   }
   CHECK(two_letter == std::size(detail::iso639_table));
+  // The English names (suggest_language_code's "German" -> de) are ICU's.
+  for (const auto& p : detail::iso639_table) {
+    INFO(p.two);
+    UChar name[128];
+    char utf8[512];
+    UErrorCode e = U_ZERO_ERROR;
+    const int32_t n = uloc_getDisplayLanguage(p.two, "en", name, 128, &e);
+    REQUIRE(U_SUCCESS(e));
+    int32_t m = 0;
+    u_strToUTF8(utf8, sizeof utf8, &m, name, n, &e);
+    REQUIRE(U_SUCCESS(e));
+    CHECK(std::string_view(p.name) == std::string_view(utf8, static_cast<std::size_t>(m)));
+  }
+}
+
+TEST_CASE("suggest_language_code: what a code that names no language was probably meant as") {
+  // A region or other subtag: the language, a script kept.
+  CHECK(suggest_language_code("de-DE") == "de");
+  CHECK(suggest_language_code("pt_BR") == "pt");
+  CHECK(suggest_language_code("es-419") == "es");
+  CHECK(suggest_language_code("en-US-x-twain") == "en");
+  CHECK(suggest_language_code("deu-DE") == "de");
+  CHECK(suggest_language_code("zh-Hant-TW") == "zh-Hant");
+  CHECK(suggest_language_code("zh_hant") == "zh-Hant");
+  CHECK(suggest_language_code("sr-Latn-RS") == "sr-Latn");
+  // ISO 639-2/B codes, and every one of them has a two-letter code.
+  CHECK(suggest_language_code("ger") == "de");
+  CHECK(suggest_language_code("fre") == "fr");
+  CHECK(suggest_language_code("chi") == "zh");
+  CHECK(suggest_language_code("GER") == "de");
+  for (const auto& bt : detail::iso639_2b_to_t) {
+    INFO(bt[0]);
+    CHECK(iso639_1_of(bt[1]).size() == 2);
+    CHECK(suggest_language_code(bt[0]) == iso639_1_of(bt[1]));
+  }
+  // English names, in any ASCII case (a hyphen in a name is no subtag).
+  CHECK(suggest_language_code("German") == "de");
+  CHECK(suggest_language_code("german") == "de");
+  CHECK(suggest_language_code("GERMAN") == "de");
+  CHECK(suggest_language_code("Norwegian Bokmål") == "nb");
+  CHECK(suggest_language_code("Luba-Katanga") == "lu");
+  // Nothing to suggest: codes already in langsift's form, and what resembles nothing.
+  for (const char* none : {"de", "deu", "zh-Hant", "sr-Latn", "und", "xx", "", "-", "_DE", "germany", "Deutsch"}) {
+    INFO(none);
+    CHECK(suggest_language_code(none).empty());
+  }
+}
+
+TEST_CASE("unknown_builtin_codes: the languages of the built-in models and scripts, and of a given model") {
+  const std::vector<std::string_view> codes = {"de",    "zh",  "zh-Hant", "sr",  "fo",    "chr",  "und",
+                                               "de-DE", "ger", "german",  "deu", "qaa",   "",     "zh-Hans"};
+  // fo (Faroese) is a language of the wide model only; chr (Cherokee) one its script decides.
+  // Codes are compared as given: "deu" is to_iso639_1()'s to convert.
+  CHECK(unknown_builtin_codes(codes) ==
+        std::vector<std::string_view>{"und", "de-DE", "ger", "german", "deu", "qaa", "", "zh-Hans"});
+  std::vector<std::string_view> none;
+  CHECK(unknown_builtin_codes(none).empty());
+  // Every language of both built-in models is known.
+  for (const std::string_view name : builtin_model_names()) {
+    const model* m = nullptr;
+    REQUIRE(builtin_model(name, m) == status::ok);
+    for (std::size_t i = 0; i < m->language_count(); ++i) {
+      const std::string_view c = m->language_code(i);
+      INFO(c);
+      CHECK(unknown_builtin_codes(std::span<const std::string_view>(&c, 1)).empty());
+      CHECK(to_iso639_1(to_iso639_3(c)) == c);  // either ISO form names it
+    }
+  }
+  // A trained model's own code ("qaa", ISO 639's range for local use) is known with `also`.
+  std::vector<language_counts> counts;
+  train_config cfg;
+  for (const char* code : {"qaa", "en"}) {
+    counts.emplace_back(code, cfg.features);
+    counts.back().set_fit_sample(0, 0);
+    std::ifstream in(std::string(LANGSIFT_TEST_DATA_DIR) + (code[0] == 'q' ? "/corpus/de.txt" : "/corpus/en.txt"));
+    for (std::string line; std::getline(in, line);) counts.back().add_text(line);
+  }
+  std::vector<const language_counts*> ptrs;
+  for (const auto& c : counts) ptrs.push_back(&c);
+  model mini;
+  REQUIRE(model::load_copy(build_model(ptrs, cfg, "name=mini\n"), mini) == status::ok);
+  REQUIRE(mini.find_language("qaa") >= 0);
+  CHECK(unknown_builtin_codes(codes, &mini) ==
+        std::vector<std::string_view>{"und", "de-DE", "ger", "german", "deu", "", "zh-Hans"});
 }

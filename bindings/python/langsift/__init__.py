@@ -93,14 +93,17 @@ def languages(model: Optional[Model] = None, *, codes: str = "iso639-1") -> tupl
     return m.languages
 
 
-def language_filter_from_config(conf: "Mapping[str, object] | Callable[[str], object]") -> LanguageFilter:
+def language_filter_from_config(
+    conf: "Mapping[str, object] | Callable[[str], object]", *, model: Optional[Model] = None
+) -> LanguageFilter:
     """A LanguageFilter from NCL-Crawl's configuration names (as the Java bridge reads them).
 
     `conf` is a mapping or a function returning a key's value (None when missing). Everything is
     off unless ``filter.lang.enable`` is true; then each filter is on when its ``.enable`` is true:
     ``filter.lang.label`` (codes separated by commas or spaces), ``filter.lang.minSize.bytes``,
-    ``filter.lang.maxSize.bytes``, ``filter.lang.minPercentage.limit``. Raises ValueError for a
-    malformed number or an empty label list.
+    ``filter.lang.maxSize.bytes``, ``filter.lang.minPercentage.limit``. Raises ValueError naming
+    the key for a malformed number, an empty label list or a label that names no language
+    (as LanguageFilter checks labels; `model`: a Model whose codes are accepted too).
     """
     get = conf.get if isinstance(conf, Mapping) else conf
 
@@ -126,6 +129,12 @@ def language_filter_from_config(conf: "Mapping[str, object] | Callable[[str], ob
         labels = [s for s in str(raw or "").replace(",", " ").split() if s]
         if not labels:
             raise ValueError("filter.lang.label is enabled but empty")
+        try:
+            LanguageFilter(labels=labels, model=model)
+        except ValueError as e:  # "labels: not a language ...": named by its key
+            message = str(e)
+            message = message[len("labels: "):] if message.startswith("labels: ") else message
+            raise ValueError("filter.lang.label: " + message) from None
     min_bytes = number("filter.lang.minSize.bytes") if flag("filter.lang.minSize.bytes.enable") else None
     max_bytes = number("filter.lang.maxSize.bytes") if flag("filter.lang.maxSize.bytes.enable") else None
     min_percent = None
@@ -133,7 +142,7 @@ def language_filter_from_config(conf: "Mapping[str, object] | Callable[[str], ob
         min_percent = number("filter.lang.minPercentage.limit")
         if min_percent > 100:
             raise ValueError("filter.lang.minPercentage.limit must be 0..100")
-    return LanguageFilter(labels=labels, min_bytes=min_bytes, max_bytes=max_bytes, min_percent=min_percent)
+    return LanguageFilter(labels=labels, min_bytes=min_bytes, max_bytes=max_bytes, min_percent=min_percent, model=model)
 
 
 LanguageFilter.from_config = staticmethod(language_filter_from_config)  # type: ignore[attr-defined]

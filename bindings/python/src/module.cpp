@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,8 +27,10 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detail/immortal.hpp"
+#include "langsift/detail/ascii.hpp"
 #include "langsift/detail/utf8.hpp"
 #include "langsift/filter.hpp"
 #include "langsift/frontier.hpp"
@@ -248,10 +251,16 @@ std::string valid_utf8(std::string_view s) {
   return r;
 }
 
+/// valid_utf8(s) as a str.
+py::str text_of(std::string_view s) { return py::str(valid_utf8(s)); }
+
+/// repr() of text_of(s): quoted and escaped as Python quotes a str.
+std::string text_repr(std::string_view s) { return py::repr(text_of(s)); }
+
 code_style parse_codes(const std::string& s) {
   if (s == "iso639-1" || s == "iso639_1" || s == "639-1") return code_style::iso639_1;
   if (s == "iso639-3" || s == "iso639_3" || s == "639-3") return code_style::iso639_3;
-  throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not '" + s + "'");
+  throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not " + quoted(s));
 }
 
 /// Rounds as `%.3f` does in the JSON lines, so that to_dict() equals json.loads() of them.
@@ -279,7 +288,8 @@ std::shared_ptr<py_model> builtin_model() {
 }
 
 /// Model.builtin(name): the built-in model of that name, one shared object per name.
-std::shared_ptr<py_model> builtin_model_named(const std::string& name) {
+std::shared_ptr<py_model> builtin_model_named(choice_in name_h) {
+  const std::string name = str_value(name_h, "name");
   if (name == "default") return builtin_model();
   static detail::immortal<std::shared_ptr<py_model>> wide_holder;  // guarded by the GIL
   std::shared_ptr<py_model>& wide = wide_holder.get();
@@ -291,7 +301,8 @@ std::shared_ptr<py_model> builtin_model_named(const std::string& name) {
     gil_released nogil;  // the first call parses the model
     st = langsift::builtin_model(name, found, &error);
   }
-  if (st == status::invalid_argument) throw py::value_error(error);
+  if (st == status::invalid_argument)  // the name quoted as messages quote what was given (no NUL cuts it)
+    throw py::value_error("no built-in model named " + quoted(name) + " (built-in models: default, wide)");
   if (st != status::ok) raise_with_status(g_model_error, error + " (" + std::string(status_name(st)) + ")", st);
   auto pm = std::make_shared<py_model>(std::shared_ptr<const model>(found, [](const model*) {}), true);
   if (name == "wide") wide = pm;
@@ -394,13 +405,6 @@ void take_utf8(py::handle obj, std::size_t cap, utf8_text& t, const char* fn) {
   take_utf8_core(obj, cap, t.view, t.keep, t.truncated, t.replaced, fn);
 }
 
-/// A str argument (TypeError for anything else, bytes included), as UTF-8.
-std::string str_arg(py::handle h, const char* what) {
-  utf8_text t;
-  take_utf8(h, std::size_t{1} << 20, t, what);
-  return std::string(t.view);
-}
-
 /// Bytes of a bytes-like object. bytes are immutable and used in place; other buffers are copied
 /// (another thread could change them while the GIL is released).
 struct byte_input {
@@ -433,12 +437,6 @@ void take_bytes(py::handle obj, std::size_t cap, byte_input& b, const char* fn) 
   }
 }
 
-std::optional<std::string> opt_str(py::handle h, const char* what) {
-  if (h.is_none()) return std::nullopt;
-  if (!PyUnicode_Check(h.ptr())) throw py::type_error(std::string(what) + " must be str or None");
-  return h.cast<std::string>();
-}
-
 // ------------------------------------------------------------------------------------------------
 // Options shared by the detect functions
 
@@ -458,7 +456,10 @@ struct call_options {
   call_options(const call_options&) = delete;
 };
 
-std::vector<std::string> code_list(py::handle h, const char* what) {
+/// Language codes given as a str of codes separated by commas or spaces, or an iterable of str
+/// (each possibly such a list), in langsift's form (to_iso639_1: "deu" -> "de"). `given`
+/// (optional) receives each code as written, for messages.
+std::vector<std::string> code_list(py::handle h, const char* what, std::vector<std::string>* given = nullptr) {
   std::vector<std::string> out;
   auto add = [&](std::string_view s) {
     std::size_t i = 0;
@@ -466,70 +467,126 @@ std::vector<std::string> code_list(py::handle h, const char* what) {
       while (i < s.size() && (s[i] == ',' || s[i] == ' ' || s[i] == '\t')) ++i;
       std::size_t j = i;
       while (j < s.size() && s[j] != ',' && s[j] != ' ' && s[j] != '\t') ++j;
-      if (j > i) out.push_back(to_iso639_1(s.substr(i, j - i)));
+      if (j > i) {
+        out.push_back(to_iso639_1(s.substr(i, j - i)));
+        if (given) given->emplace_back(s.substr(i, j - i));
+      }
       i = j;
     }
   };
   if (PyUnicode_Check(h.ptr())) {
-    add(h.cast<std::string>());
-  } else if (PyBytes_Check(h.ptr())) {
+    add(str_view(h, what));
+  } else if (PyBytes_Check(h.ptr()) || PyByteArray_Check(h.ptr())) {
     throw py::type_error(std::string(what) + " takes str codes, not bytes");
   } else {
     py::iterator it;
     try {
       it = py::iter(h);
     } catch (py::error_already_set&) {
-      throw py::type_error(std::string(what) + " must be a str of comma-separated codes or an iterable of str");
+      throw py::type_error(std::string(what) + " must be a str of comma-separated codes or an iterable of str, not " +
+                           type_name(h));
     }
     for (py::handle x : it) {
-      if (!PyUnicode_Check(x.ptr())) throw py::type_error(std::string(what) + " must hold str codes");
-      add(x.cast<std::string>());
+      if (!PyUnicode_Check(x.ptr())) throw py::type_error(std::string(what) + " must hold str codes, not " + type_name(x));
+      add(str_view(x, what));
     }
   }
   return out;
 }
 
-void fill_options(call_options& c, const std::shared_ptr<py_model>& model, py::handle only, py::handle hints,
-                  const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes) {
-  c.model = model_or_default(model);
-  c.codes = parse_codes(codes);
-  if (max_text_bytes < 256) throw py::value_error("max_text_bytes must be at least 256");
-  c.opt.max_text_bytes = max_text_bytes;
-  c.opt.short_text_bytes = short_text_bytes;
+/// Raises ValueError when a code of `codes` (langsift's form; `given`: as written) names no
+/// language that `unknown` accepts, naming every such code, each with a "did you mean" where
+/// suggest_language_code() has one that is accepted. `unknown` is unknown_codes() of one model,
+/// or unknown_builtin_codes().
+template <class Unknown>
+void require_codes(const std::vector<std::string>& codes, const std::vector<std::string>& given, const char* what,
+                   const char* known_as, Unknown&& unknown) {
+  const std::vector<std::string_view> views(codes.begin(), codes.end());
+  std::string names;  // every unknown code, in one message
+  for (const std::string_view bad : unknown(std::span<const std::string_view>(views))) {
+    const std::size_t i = static_cast<std::size_t>(std::find(views.begin(), views.end(), bad) - views.begin());
+    const std::string_view written = i < given.size() ? std::string_view(given[i]) : bad;
+    names += (names.empty() ? "" : ", ") + quoted(written);
+    const std::string s = suggest_language_code(written);
+    const std::string_view sv = s;
+    if (!s.empty() && unknown(std::span<const std::string_view>(&sv, 1)).empty())
+      names += " (did you mean '" + s + "'?)";
+  }
+  if (!names.empty()) throw py::value_error(std::string(what) + ": not a language " + known_as + ": " + names);
+}
+
+/// Codes a call with model `m` can restrict to or be hinted with (`only`, hints): the model's.
+void require_model_codes(const model& m, const std::vector<std::string>& codes, const std::vector<std::string>& given,
+                         const char* what) {
+  require_codes(codes, given, what, "of the model",
+                [&](std::span<const std::string_view> v) { return langsift::unknown_codes(m, v); });
+}
+
+/// Codes matched against detections of any model (filter labels, frontier quotas and votes):
+/// those of the built-in models and scripts, and of `also` (a Model given to the filter or frontier).
+void require_known_codes(const std::vector<std::string>& codes, const std::vector<std::string>& given, const char* what,
+                         const model* also) {
+  require_codes(codes, given, what, also ? "of the built-in models or of the given model" : "langsift knows",
+                [&](std::span<const std::string_view> v) { return langsift::unknown_builtin_codes(v, also); });
+}
+
+/// A Model argument: the model, or null for None (the default model).
+std::shared_ptr<py_model> model_arg(py::handle h) {
+  if (h.is_none()) return nullptr;
+  if (!py::isinstance<py_model>(h)) throw py::type_error("model must be a langsift.Model or None, not " + type_name(h));
+  return h.cast<std::shared_ptr<py_model>>();
+}
+
+code_style codes_arg(py::handle h) { return parse_codes(str_value(h, "codes")); }
+
+/// The detect functions' common keyword arguments, converted and checked.
+void fill_options(call_options& c, model_in model, codes_in only, hints_in hints, choice_in codes, int_in max_text_bytes,
+                  int_in short_text_bytes) {
+  c.model = model_or_default(model_arg(model));
+  c.codes = codes_arg(codes);
+  c.opt.max_text_bytes = static_cast<std::size_t>(int_arg(max_text_bytes, "max_text_bytes", 256, SIZE_MAX));
+  c.opt.short_text_bytes = static_cast<std::size_t>(int_arg(short_text_bytes, "short_text_bytes", 0, SIZE_MAX));
   if (!only.is_none()) {
-    c.only_codes = code_list(only, "only");
+    std::vector<std::string> given;
+    c.only_codes = code_list(only, "only", &given);
     if (c.only_codes.empty()) throw py::value_error("only is empty: give at least one language code, or None");
+    require_model_codes(*c.model->m, c.only_codes, given, "only");
     c.only_views.assign(c.only_codes.begin(), c.only_codes.end());
-    std::string unknown;  // every code the model lacks, named in one message
-    for (const std::string_view x : langsift::unknown_codes(*c.model->m, c.only_views))
-      unknown += (unknown.empty() ? "'" : ", '") + std::string(x) + "'";
-    if (!unknown.empty()) throw py::value_error("only: not a language of the model: " + unknown);
     c.opt.only = c.only_views;
   }
   if (!hints.is_none()) {
+    auto codes_of = [&](py::handle v) {  // hint codes: checked as `only` is
+      std::vector<std::string> given;
+      const std::vector<std::string> list = code_list(v, "hints", &given);
+      require_model_codes(*c.model->m, list, given, "hints");
+      std::string joined;
+      for (const auto& x : list) joined += (joined.empty() ? "" : ",") + x;
+      return joined;
+    };
     if (PyDict_Check(hints.ptr())) {
       for (auto [k, v] : py::reinterpret_borrow<py::dict>(hints)) {
-        const std::string key = py::str(k);
+        if (!PyUnicode_Check(k.ptr())) throw py::type_error("hints: keys must be str, not " + type_name(k));
+        const std::string key = str_value(k, "hints: a key");
         if (key == "weight") {
-          c.hint_weight = v.cast<float>();
-          if (!(c.hint_weight >= 0 && c.hint_weight <= 100)) throw py::value_error("hints['weight'] must be 0..100");
-          continue;
+          c.hint_weight = static_cast<float>(float_arg(v, "hints['weight']", 0, 100));
+        } else if (key == "languages") {
+          if (!v.is_none()) c.languages = codes_of(v);
+        } else if (key == "content_language" || key == "html_lang" || key == "tld") {
+          // As a page or a server sends them ("de-DE, en;q=0.8", a host; or a list of tags): not checked.
+          const std::string what = "hints['" + key + "']";
+          std::string value;
+          if (PyUnicode_Check(v.ptr())) {
+            value = str_value(v, what.c_str());
+          } else if (!v.is_none()) {
+            for (const auto& x : code_list(v, what.c_str())) value += (value.empty() ? "" : ",") + x;
+          }
+          (key == "content_language" ? c.content_language : key == "html_lang" ? c.html_lang : c.tld) = std::move(value);
+        } else {
+          throw py::value_error("hints: unknown key " + quoted(key) + " (content_language, html_lang, languages, tld, weight)");
         }
-        std::string value;
-        if (PyUnicode_Check(v.ptr())) value = v.cast<std::string>();
-        else if (!v.is_none()) {
-          std::string joined;
-          for (const auto& x : code_list(v, "hints")) joined += (joined.empty() ? "" : ",") + x;
-          value = joined;
-        }
-        if (key == "content_language") c.content_language = value;
-        else if (key == "html_lang") c.html_lang = value;
-        else if (key == "languages") c.languages = value;
-        else if (key == "tld") c.tld = value;
-        else throw py::value_error("hints: unknown key '" + key + "' (content_language, html_lang, languages, tld, weight)");
       }
     } else {
-      for (const auto& x : code_list(hints, "hints")) c.languages += (c.languages.empty() ? "" : ",") + x;
+      c.languages = codes_of(hints);
     }
     c.opt.hints.content_language = c.content_language;
     c.opt.hints.html_lang = c.html_lang;
@@ -653,42 +710,140 @@ std::string detection_repr(const py_detection& d) {
   return r;
 }
 
-status status_of(const std::string& name) {
+status status_of(std::string_view name) {
   for (int i = 0; i <= static_cast<int>(status::too_large); ++i)
     if (status_name(static_cast<status>(i)) == name) return static_cast<status>(i);
-  throw py::value_error("unknown status '" + name + "'");
+  throw py::value_error("unknown status " + quoted(name));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Value semantics of the results: each result type has a state, a tuple of its values (plain
+// Python values, nested tuples), from which pickling, copy, equality and the hash all follow, so
+// they cannot disagree.
+
+/// The fields of a state tuple, read back: a malformed state (pickle data comes from another
+/// process or a file) raises ValueError "not a <what> state", never a crash or a RuntimeError.
+class state_reader {
+ public:
+  state_reader(py::handle h, const char* what, std::size_t n) : what_(what) {
+    if (!PyTuple_Check(h.ptr()) || static_cast<std::size_t>(PyTuple_GET_SIZE(h.ptr())) != n) fail();
+    t_ = py::reinterpret_borrow<py::tuple>(h);
+  }
+  [[noreturn]] void fail() const { throw py::value_error(std::string("not a ") + what_ + " state"); }
+  py::handle at(std::size_t i) const { return PyTuple_GET_ITEM(t_.ptr(), static_cast<Py_ssize_t>(i)); }
+  template <class F>
+  auto checked(F&& f) const {
+    try {
+      return f();
+    } catch (py::builtin_exception&) {
+      fail();
+    } catch (py::error_already_set&) {
+      fail();
+    }
+  }
+  std::string str(std::size_t i) const { return checked([&] { return str_value(at(i), what_); }); }
+  std::uint64_t uint(std::size_t i, std::uint64_t hi = UINT64_MAX) const {
+    return checked([&] { return int_arg(at(i), what_, 0, hi); });
+  }
+  float real(std::size_t i) const {
+    if (!PyFloat_Check(at(i).ptr())) fail();
+    return static_cast<float>(PyFloat_AS_DOUBLE(at(i).ptr()));
+  }
+  bool flag(std::size_t i) const {
+    if (!PyBool_Check(at(i).ptr())) fail();
+    return at(i).ptr() == Py_True;
+  }
+  code_value code(std::size_t i) const {
+    const std::string c = str(i);
+    code_value v;
+    if (c.size() >= v.s.size()) fail();
+    return code_value::of(c, code_style::iso639_1);  // as it was reported: no conversion
+  }
+  /// A tuple field (a list also, as older pickles hold) of at most `max` items.
+  py::tuple items(std::size_t i, std::size_t max) const {
+    py::handle x = at(i);
+    if (!PyTuple_Check(x.ptr()) && !PyList_Check(x.ptr())) fail();
+    py::tuple r = py::reinterpret_steal<py::tuple>(PySequence_Tuple(x.ptr()));
+    if (!r || r.size() > max) fail();
+    return r;
+  }
+  const char* what() const { return what_; }
+
+ private:
+  py::tuple t_;
+  const char* what_;
+};
+
+py::tuple language_state(const py_language& l) {
+  return py::make_tuple(to_py(l.code.view()), l.percent, l.bytes, static_cast<double>(l.score));
+}
+
+py_language language_from_state(py::handle h) {
+  const state_reader r(h, "Language", 4);
+  return {r.code(0), static_cast<int>(r.uint(1, 100)), r.uint(2), r.real(3)};
 }
 
 py::tuple detection_state(const py_detection& d) {
-  py::list ls;
-  for (std::size_t i = 0; i < d.count; ++i)
-    ls.append(py::make_tuple(to_py(d.langs[i].code.view()), d.langs[i].percent, d.langs[i].bytes, d.langs[i].score));
-  return py::make_tuple(ls, d.text_bytes, d.examined_bytes, d.confidence, d.margin, d.reliable, d.is_short, d.sampled,
-                        std::string(status_name(d.st)));
+  py::tuple ls(d.count);
+  for (std::size_t i = 0; i < d.count; ++i) ls[i] = language_state(d.langs[i]);
+  return py::make_tuple(ls, d.text_bytes, d.examined_bytes, static_cast<double>(d.confidence),
+                        static_cast<double>(d.margin), d.reliable, d.is_short, d.sampled, std::string(status_name(d.st)));
 }
 
-py_detection detection_from_state(const py::tuple& t) {
-  if (t.size() != 9) throw py::value_error("not a Detection state");
+py_detection detection_from_state(py::handle h) {
+  const state_reader r(h, "Detection", 9);
   py_detection d;
-  auto ls = t[0].cast<py::list>();
-  if (ls.size() > 3) throw py::value_error("not a Detection state");
-  for (auto x : ls) {
-    auto l = x.cast<py::tuple>();
-    py_language& y = d.langs[d.count++];
-    y.code = code_value::of(l[0].cast<std::string>(), code_style::iso639_1);
-    y.percent = l[1].cast<int>();
-    y.bytes = l[2].cast<std::uint64_t>();
-    y.score = l[3].cast<float>();
-  }
-  d.text_bytes = t[1].cast<std::uint64_t>();
-  d.examined_bytes = t[2].cast<std::uint64_t>();
-  d.confidence = t[3].cast<float>();
-  d.margin = t[4].cast<float>();
-  d.reliable = t[5].cast<bool>();
-  d.is_short = t[6].cast<bool>();
-  d.sampled = t[7].cast<bool>();
-  d.st = status_of(t[8].cast<std::string>());
+  for (py::handle l : r.items(0, 3)) d.langs[d.count++] = language_from_state(l);
+  d.text_bytes = r.uint(1);
+  d.examined_bytes = r.uint(2);
+  d.confidence = r.real(3);
+  d.margin = r.real(4);
+  d.reliable = r.flag(5);
+  d.is_short = r.flag(6);
+  d.sampled = r.flag(7);
+  d.st = r.checked([&] { return status_of(r.str(8)); });
   return d;
+}
+
+/// The unpicklers of the pybind11 value types, by the type's name: `_value_from_state(name, state)`.
+std::vector<std::pair<std::string, std::function<py::object(py::handle)>>>& value_kinds() {
+  static std::vector<std::pair<std::string, std::function<py::object(py::handle)>>> kinds;  // filled at import
+  return kinds;
+}
+PyObject* g_value_from_state = nullptr;  // langsift._langsift._value_from_state (borrowed from the module)
+
+/// Pickling (so copy and deepcopy) of a pybind11 class by its state, with every protocol:
+/// __reduce_ex__ gives (_value_from_state, (name, state)). (pybind11's py::pickle is not used: with
+/// protocols 0 and 1, copyreg makes a bare pybind11 instance, and that aborts the interpreter.)
+template <class T, class State, class FromState>
+void pickled_by_state(py::class_<T>& c, State state, FromState from_state) {
+  const std::string name = py::str(c.attr("__name__"));
+  value_kinds().emplace_back(name, [from_state](py::handle h) { return py::cast(from_state(h)); });
+  c.def("__reduce_ex__", [state, name](const T& a, py::handle) {
+    return py::make_tuple(py::reinterpret_borrow<py::object>(g_value_from_state), py::make_tuple(name, state(a)));
+  });
+}
+
+/// Adds equality by value, a hash that agrees with it and pickling to a pybind11 class of
+/// immutable values, all from its state function.
+template <class T, class State, class FromState>
+void value_type(py::class_<T>& c, State state, FromState from_state) {
+  c.def("__eq__", [state](const T& a, py::handle b) -> py::object {
+     if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+     return py::bool_(state(a).equal(state(b.cast<const T&>())));
+   })
+   .def("__hash__", [state](const T& a) { return py::hash(state(a)); });
+  pickled_by_state(c, state, from_state);
+}
+
+/// Refuses pickling (and copy) of a class whose objects are resources or state, with every
+/// protocol (see pickled_by_state), saying what to do instead.
+void not_pickled(py::module_& m, const char* name, const char* instead) {
+  py::object cls = m.attr(name);
+  const std::string message = std::string("cannot pickle a langsift.") + name + ": " + instead;
+  cls.attr("__reduce_ex__") = py::cpp_function([message](py::handle, py::handle) -> py::object {
+    throw py::type_error(message);
+  }, py::name("__reduce_ex__"), py::is_method(cls), py::arg("protocol"));
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -788,13 +943,21 @@ PyObject* language_to_dict(PyObject* self, PyObject*) {
 }
 PyObject* language_repr_raw(PyObject* self) { return guarded([&] { return str_of(language_repr(lang_of(self))); }); }
 PyObject* language_reduce(PyObject* self, PyObject*) {
-  const py_language& l = lang_of(self);
-  PyObject* state = Py_BuildValue("(s#iKd)", l.code.s.data(), static_cast<Py_ssize_t>(l.code.n), l.percent,
-                                  static_cast<unsigned long long>(l.bytes), static_cast<double>(l.score));
-  if (!state) return nullptr;
-  PyObject* r = call_module_function("_language_from_state", state);
-  Py_DECREF(state);
-  return r;
+  return guarded([&]() -> PyObject* {
+    py::tuple state = language_state(lang_of(self));
+    return call_module_function("_language_from_state", state.ptr());
+  });
+}
+/// The hash of the state, as equality compares the state's values.
+Py_hash_t language_hash(PyObject* self) {
+  try {
+    return py::hash(language_state(lang_of(self)));
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (std::bad_alloc&) {
+    PyErr_NoMemory();
+  }
+  return -1;
 }
 PyObject* language_richcompare(PyObject* a, PyObject* b, int op) {
   if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, g_language_type)) Py_RETURN_NOTIMPLEMENTED;
@@ -854,6 +1017,17 @@ PyObject* detection_reduce(PyObject* self, PyObject*) {
     return call_module_function("_detection_from_state", state.ptr());
   });
 }
+Py_hash_t detection_hash(PyObject* self) {
+  try {
+    return py::hash(detection_state(det_of(self)));
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (std::bad_alloc&) {
+    PyErr_NoMemory();
+  }
+  return -1;
+}
+/// Equality of every field: what the state holds (detection_hash hashes the state).
 bool same_detection(const py_detection& x, const py_detection& y) {
   if (x.count != y.count || x.text_bytes != y.text_bytes || x.examined_bytes != y.examined_bytes ||
       x.confidence != y.confidence || x.margin != y.margin || x.reliable != y.reliable || x.is_short != y.is_short ||
@@ -908,6 +1082,7 @@ PyType_Slot language_slots[] = {
     {Py_tp_dealloc, reinterpret_cast<void*>(language_dealloc)},
     {Py_tp_repr, reinterpret_cast<void*>(language_repr_raw)},
     {Py_tp_richcompare, reinterpret_cast<void*>(language_richcompare)},
+    {Py_tp_hash, reinterpret_cast<void*>(language_hash)},
     {Py_tp_getset, language_getset},
     {Py_tp_methods, language_methods},
     {Py_tp_doc, const_cast<char*>("One detected language: its code, share of the text (percent), bytes and fit score.")},
@@ -919,6 +1094,7 @@ PyType_Slot detection_slots[] = {
     {Py_tp_dealloc, reinterpret_cast<void*>(detection_dealloc)},
     {Py_tp_repr, reinterpret_cast<void*>(detection_repr_raw)},
     {Py_tp_richcompare, reinterpret_cast<void*>(detection_richcompare)},
+    {Py_tp_hash, reinterpret_cast<void*>(detection_hash)},
     {Py_tp_getset, detection_getset},
     {Py_tp_methods, detection_methods},
     {Py_tp_doc, const_cast<char*>("The languages of one text: up to three, most bytes first. `language` is the top "
@@ -928,17 +1104,23 @@ PyType_Spec detection_spec = {"langsift.Detection", sizeof(detection_object), 0,
 
 PyObject* language_from_state_raw(PyObject*, PyObject* arg) {
   return guarded([&]() -> PyObject* {
-    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 4) throw py::value_error("not a Language state");
-    py::tuple t = py::reinterpret_borrow<py::tuple>(arg);
-    return new_language(py_language{code_value::of(t[0].cast<std::string>(), code_style::iso639_1), t[1].cast<int>(),
-                                    t[2].cast<std::uint64_t>(), t[3].cast<float>()});
+    return new_language(language_from_state(arg));
+  });
+}
+
+PyObject* value_from_state_raw(PyObject*, PyObject* args) {
+  return guarded([&]() -> PyObject* {
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 2) throw py::type_error("_value_from_state(name, state)");
+    const std::string_view name = str_view(PyTuple_GET_ITEM(args, 0), "name");
+    for (const auto& [n, from_state] : value_kinds())
+      if (n == name) return from_state(PyTuple_GET_ITEM(args, 1)).release().ptr();
+    throw py::value_error("not a langsift value type: " + quoted(name));
   });
 }
 
 PyObject* detection_from_state_raw(PyObject*, PyObject* arg) {
   return guarded([&]() -> PyObject* {
-    if (!PyTuple_Check(arg)) throw py::value_error("not a Detection state");
-    return new_detection(detection_from_state(py::reinterpret_borrow<py::tuple>(arg)));
+    return new_detection(detection_from_state(arg));
   });
 }
 
@@ -1002,6 +1184,38 @@ struct py_page {
   }
 };
 
+/// Strings that come from the input (a declared charset, WARC headers) may be any bytes: states
+/// hold them as bytes, exactly.
+py::bytes bytes_of(const std::string& s) { return py::bytes(s.data(), s.size()); }
+
+py::tuple page_state(const py_page& p) {
+  return py::make_tuple(detection_state(p.detection), bytes_of(p.encoding), bytes_of(p.encoding_source),
+                        static_cast<double>(p.encoding_confidence), bytes_of(p.declared_encoding), p.declared_overridden,
+                        p.is_html, bytes_of(p.html_lang), p.replaced_bytes);
+}
+
+/// A bytes field of a state (a str also, as older pickles hold).
+std::string state_bytes(const state_reader& r, std::size_t i) {
+  const py::handle x = r.at(i);
+  if (PyBytes_Check(x.ptr())) return std::string(PyBytes_AS_STRING(x.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(x.ptr())));
+  return r.str(i);
+}
+
+py_page page_from_state(py::handle h) {
+  const state_reader r(h, "PageResult", 9);
+  py_page p;
+  p.detection = detection_from_state(r.at(0));
+  p.encoding = state_bytes(r, 1);
+  p.encoding_source = state_bytes(r, 2);
+  p.encoding_confidence = r.real(3);
+  p.declared_encoding = state_bytes(r, 4);
+  p.declared_overridden = r.flag(5);
+  p.is_html = r.flag(6);
+  p.html_lang = state_bytes(r, 7);
+  p.replaced_bytes = r.uint(8);
+  return p;
+}
+
 py::dict page_dict(const py_page& p) {
   py::dict x = detection_dict(p.detection);
   if (!p.encoding.empty()) {
@@ -1034,6 +1248,31 @@ std::string_view decision_name(url_decision d) {
   return "none";
 }
 
+py::tuple url_language_state(const py_url_language& l) {
+  return py::make_tuple(to_py(l.code.view()), static_cast<double>(l.score));
+}
+
+py_url_language url_language_from_state(py::handle h) {
+  const state_reader r(h, "UrlLanguage", 2);
+  return {r.code(0), r.real(1)};
+}
+
+py::tuple url_result_state(const py_url_result& u) {
+  py::tuple ls(u.count);
+  for (std::size_t i = 0; i < u.count; ++i) ls[i] = url_language_state(u.langs[i]);
+  return py::make_tuple(ls, u.decision, std::string(status_name(u.st)));
+}
+
+py_url_result url_result_from_state(py::handle h) {
+  const state_reader r(h, "UrlResult", 3);
+  py_url_result u;
+  for (py::handle l : r.items(0, 3)) u.langs[u.count++] = url_language_from_state(l);
+  u.decision = r.str(1);
+  if (u.decision != "none" && u.decision != "model" && u.decision != "pattern" && u.decision != "country") r.fail();
+  u.st = r.checked([&] { return status_of(r.str(2)); });
+  return u;
+}
+
 py::dict url_dict(const py_url_result& u) {
   py::dict x;
   x["language"] = to_py(u.language());
@@ -1053,18 +1292,12 @@ py::dict url_dict(const py_url_result& u) {
 // ------------------------------------------------------------------------------------------------
 // Detection entry points
 
-py_detection detect_one(str_in text, const std::shared_ptr<py_model>& model, codes_in only, hints_in hints,
-                        const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
-                        std::size_t max_input_bytes) {
+py_detection detect_one(str_in text, model_in model, codes_in only, hints_in hints, choice_in codes,
+                        int_in max_text_bytes, int_in short_text_bytes, int_in max_input_bytes) {
   call_options c;
-  if (!only.is_none() || !hints.is_none() || model || codes != "iso639-1" || max_text_bytes != detect_options{}.max_text_bytes ||
-      short_text_bytes != detect_options{}.short_text_bytes) {
-    fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
-  } else {
-    c.model = builtin_model();
-  }
+  fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
   utf8_text t;
-  take_utf8(text, max_input_bytes, t, "detect");
+  take_utf8(text, static_cast<std::size_t>(int_arg(max_input_bytes, "max_input_bytes", 0, SIZE_MAX)), t, "detect");
   detection d;
   {
     gil_released nogil;
@@ -1118,18 +1351,18 @@ PyObject* fast_detect(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
   });
 }
 
-py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_model>& model, codes_in only,
-                     hints_in hints, const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
-                     std::size_t max_input_bytes) {
+py::list detect_many(texts_in texts, int_in threads_h, model_in model, codes_in only, hints_in hints, choice_in codes,
+                     int_in max_text_bytes, int_in short_text_bytes, int_in max_input_bytes_h) {
   if (texts.is_none()) throw py::type_error("detect_many() takes an iterable of str, not None");
   if (PyUnicode_Check(texts.ptr()) || PyBytes_Check(texts.ptr()))
     throw py::type_error("detect_many() takes an iterable of str (a list of texts), not a single str or bytes");
+  const auto threads = static_cast<unsigned>(int_arg(threads_h, "threads", 0, UINT_MAX));
+  const auto max_input_bytes = static_cast<std::size_t>(int_arg(max_input_bytes_h, "max_input_bytes", 0, SIZE_MAX));
   call_options c;
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
   // A copy of the list (or the items of any iterable): it holds a reference to every text while the
   // GIL is released, even if another thread empties the caller's list meanwhile.
-  py::list seq = py::reinterpret_steal<py::list>(PySequence_List(texts.ptr()));
-  if (!seq) throw py::error_already_set();
+  py::list seq = list_arg(texts, "detect_many(): texts", "str");
   const std::size_t n = seq.size();
   // The inputs as views (into the str objects, or into `keep` for the rare prefix or re-encoded
   // text), and the result objects made up front: the threads fill them in place without the GIL,
@@ -1168,35 +1401,36 @@ py::list detect_many(texts_in texts, unsigned threads, const std::shared_ptr<py_
   return r;
 }
 
-page_kind parse_kind(const std::string& k) {
+page_kind parse_kind(py::handle h) {
+  const std::string_view k = str_view(h, "kind");
   if (k == "sniff") return page_kind::sniff;
   if (k == "html") return page_kind::html;
   if (k == "text") return page_kind::text;
-  throw py::value_error("kind must be 'sniff', 'html' or 'text', not '" + k + "'");
+  throw py::value_error("kind must be 'sniff', 'html' or 'text', not " + quoted(k));
 }
 
 py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content_language, opt_str_in url,
-                       opt_str_in encoding, const std::string& kind, bool main_content,
-                       const std::shared_ptr<py_model>& model, codes_in only, hints_in hints,
-                       const std::string& codes, std::size_t max_text_bytes, std::size_t short_text_bytes,
-                       std::size_t max_input_bytes) {
+                       opt_str_in encoding, choice_in kind, bool_in main_content, model_in model, codes_in only,
+                       hints_in hints, choice_in codes, int_in max_text_bytes, int_in short_text_bytes,
+                       int_in max_input_bytes_h) {
   call_options c;
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  const auto max_input_bytes = static_cast<std::size_t>(int_arg(max_input_bytes_h, "max_input_bytes", 0, SIZE_MAX));
   byte_input b;
   take_bytes(body, max_input_bytes, b, "detect_page");
-  const auto ct = opt_str(content_type, "content_type"), cl = opt_str(content_language, "content_language"),
-             u = opt_str(url, "url"), enc = opt_str(encoding, "encoding");
+  const auto ct = opt_str_value(content_type, "content_type"), cl = opt_str_value(content_language, "content_language"),
+             u = opt_str_value(url, "url"), enc = opt_str_value(encoding, "encoding");
   page_options po;
   if (ct) po.content_type = *ct;
   if (cl) po.content_language = *cl;
   if (u) po.url = *u;
   if (enc) {
     // A forced encoding must be one a converter knows (as on the command line and in the C ABI).
-    if (!can_convert(*enc)) throw py::value_error("encoding: '" + *enc + "' is not an encoding langsift can decode");
+    if (!can_convert(*enc)) throw py::value_error("encoding: " + quoted(*enc) + " is not an encoding langsift can decode");
     po.encoding = *enc;
   }
   po.kind = parse_kind(kind);
-  po.main_content = main_content;
+  po.main_content = bool_arg(main_content, "main_content");
   po.max_html_bytes = std::max(po.max_html_bytes, max_input_bytes);  // max_input_bytes rules
   po.detect = c.opt;
   page_result pr;
@@ -1209,16 +1443,24 @@ py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content
   return r;
 }
 
-py_url_result classify_url_py(str_in url, opt_str_in country, const std::string& codes) {
-  const code_style style = parse_codes(codes);
+/// The country argument of classify_url() and decide(): None, or two ASCII letters (an ISO 3166-1
+/// code; one the classifier does not know is no hint).
+std::string country_arg(py::handle h) {
+  const auto cc = opt_str_value(h, "country");
+  if (!cc) return {};
+  if (cc->size() != 2 || !langsift::detail::is_ascii_alpha(static_cast<unsigned char>((*cc)[0])) ||
+      !langsift::detail::is_ascii_alpha(static_cast<unsigned char>((*cc)[1])))
+    throw py::value_error("country must be a two-letter ISO 3166-1 code, e.g. 'DE', not " + quoted(*cc));
+  return *cc;
+}
+
+py_url_result classify_url_py(str_in url, opt_str_in country, choice_in codes) {
+  const code_style style = codes_arg(codes);
   utf8_text t;
   take_utf8(url, std::size_t{1} << 20, t, "classify_url");
-  const auto cc = opt_str(country, "country");
+  const std::string cc = country_arg(country);
   url_options o;
-  if (cc) {
-    if (cc->size() != 2) throw py::value_error("country must be a two-letter ISO 3166-1 code, e.g. 'DE'");
-    o.country_hint = *cc;
-  }
+  o.country_hint = cc;
   url_result r;
   {
     gil_released nogil;
@@ -1230,6 +1472,7 @@ py_url_result classify_url_py(str_in url, opt_str_in country, const std::string&
   x.decision = std::string(decision_name(r.decision));
   x.st = r.st;
   if (x.st == status::ok && t.truncated) x.st = status::truncated;
+  else if (x.st == status::ok && t.replaced) x.st = status::invalid_utf8;
   return x;
 }
 
@@ -1243,9 +1486,46 @@ struct py_warc_record {
   std::optional<py_page> page;
 };
 
+py::tuple warc_record_state(const py_warc_record& r) {
+  return py::make_tuple(r.offset, r.length, bytes_of(r.warc_type), bytes_of(r.url), bytes_of(r.record_id),
+                        bytes_of(r.content_type), bytes_of(r.content_language), bytes_of(r.skipped),
+                        bytes_of(r.problem), bytes_of(r.line), r.http_status,
+                        r.page ? py::object(page_state(*r.page)) : py::object(py::none()));
+}
+
+py_warc_record warc_record_from_state(py::handle h) {
+  const state_reader s(h, "WarcRecord", 12);
+  py_warc_record r;
+  r.offset = s.uint(0);
+  r.length = s.uint(1);
+  r.warc_type = state_bytes(s, 2);
+  r.url = state_bytes(s, 3);
+  r.record_id = state_bytes(s, 4);
+  r.content_type = state_bytes(s, 5);
+  r.content_language = state_bytes(s, 6);
+  r.skipped = state_bytes(s, 7);
+  r.problem = state_bytes(s, 8);
+  r.line = state_bytes(s, 9);
+  int overflow = 0;  // -1: no HTTP status
+  const bool none = PyLong_CheckExact(s.at(10).ptr()) && PyLong_AsLongAndOverflow(s.at(10).ptr(), &overflow) == -1 && !overflow;
+  r.http_status = none ? -1 : static_cast<int>(s.uint(10, 999));
+  if (!s.at(11).is_none()) r.page = page_from_state(s.at(11));
+  return r;
+}
+
 struct py_warc_stats {
   warc_statistics s;
 };
+
+py::tuple warc_stats_state(const py_warc_stats& s) { return py::make_tuple(s.s.tsv()); }
+
+py_warc_stats warc_stats_from_state(py::handle h) {
+  const state_reader r(h, "WarcStats", 1);
+  py_warc_stats s;
+  std::string error;
+  if (!warc_statistics::parse_tsv(r.str(0), s.s, &error)) throw py::value_error("not a WarcStats state: " + error);
+  return s;
+}
 
 enum class error_mode { warn, raise, ignore };
 
@@ -1669,6 +1949,65 @@ struct py_decision {
   std::string_view language() const noexcept { return guesses.empty() ? std::string_view("und") : guesses[0].code.view(); }
 };
 
+py::tuple guess_state(const py_guess& g) {
+  return py::make_tuple(to_py(g.code.view()), g.votes, static_cast<double>(g.url_score),
+                        static_cast<double>(g.probability));
+}
+
+py_guess guess_from_state(py::handle h) {
+  const state_reader r(h, "FrontierGuess", 4);
+  return {r.code(0), static_cast<std::uint32_t>(r.uint(1, UINT32_MAX)), r.real(2), r.real(3)};
+}
+
+py::tuple decision_state(const py_decision& d) {
+  py::tuple g(d.guesses.size());
+  for (std::size_t i = 0; i < d.guesses.size(); ++i) g[i] = guess_state(d.guesses[i]);
+  return py::make_tuple(d.fetch, d.reason, static_cast<double>(d.priority), d.votes, g);
+}
+
+py_decision decision_from_state(py::handle h) {
+  const state_reader r(h, "FrontierDecision", 5);
+  py_decision d;
+  d.fetch = r.flag(0);
+  d.reason = r.str(1);
+  d.priority = r.real(2);
+  d.votes = static_cast<std::uint32_t>(r.uint(3, UINT32_MAX));
+  for (py::handle g : r.items(4, frontier::kGuesses)) d.guesses.push_back(guess_from_state(g));
+  return d;
+}
+
+py::tuple filter_state(const language_filter& f) {
+  auto opt = [](bool on, std::uint64_t v) { return on ? py::object(py::int_(v)) : py::object(py::none()); };
+  py::object labels = py::none();
+  if (f.use_labels) {
+    py::tuple t(f.labels.size());
+    for (std::size_t i = 0; i < f.labels.size(); ++i) t[i] = py::str(f.labels[i]);
+    labels = t;
+  }
+  return py::make_tuple(labels, opt(f.use_min_bytes, f.min_bytes), opt(f.use_max_bytes, f.max_bytes),
+                        opt(f.use_min_percent, static_cast<std::uint64_t>(f.min_percent)));
+}
+
+/// The filter a state holds, its labels as they were accepted (by the built-in models, or by the
+/// model the filter was made with): not checked again.
+language_filter filter_from_state(py::handle h) {
+  const state_reader r(h, "LanguageFilter", 4);
+  language_filter f;
+  if (!r.at(0).is_none()) {
+    for (py::handle l : r.items(0, SIZE_MAX)) f.labels.push_back(r.checked([&] { return str_value(l, ""); }));
+    if (f.labels.empty()) r.fail();
+    f.use_labels = true;
+  }
+  auto opt = [&](std::size_t i, std::uint64_t hi, bool& on) -> std::uint64_t {
+    on = !r.at(i).is_none();
+    return on ? r.uint(i, hi) : 0;
+  };
+  f.min_bytes = static_cast<std::size_t>(opt(1, SIZE_MAX, f.use_min_bytes));
+  f.max_bytes = static_cast<std::size_t>(opt(2, SIZE_MAX, f.use_max_bytes));
+  f.min_percent = static_cast<int>(opt(3, 100, f.use_min_percent));
+  return f;
+}
+
 py_decision decision_of(const frontier_decision& d) {
   py_decision r;
   r.fetch = d.fetch();
@@ -1681,62 +2020,86 @@ py_decision decision_of(const frontier_decision& d) {
   return r;
 }
 
-/// URL options for decide(): `o.country_hint` is a view into `keep`.
-url_options decide_url_options(opt_str_in country, float min_url_score, std::string& keep) {
-  if (!(min_url_score >= 0.0f && min_url_score <= 1.0f)) throw py::value_error("min_url_score must be 0..1");
-  url_options o;
-  if (const auto cc = opt_str(country, "country")) {
-    if (cc->size() != 2) throw py::value_error("country must be a two-letter ISO 3166-1 code, e.g. 'DE'");
-    keep = *cc;
-    o.country_hint = keep;
+/// decide()'s keyword arguments, converted and checked.
+struct decide_args {
+  bool classify = true;
+  std::string country;
+  float min_url_score = 0;
+  url_options o;  // o.country_hint views `country`: not copied or moved once set
+
+  decide_args(py::handle classify_h, py::handle country_h, py::handle min_url_score_h)
+      : classify(bool_arg(classify_h, "classify")),
+        country(country_arg(country_h)),
+        min_url_score(static_cast<float>(float_arg(min_url_score_h, "min_url_score", 0, 1))) {
+    o.country_hint = country;
   }
-  return o;
-}
+  decide_args(const decide_args&) = delete;
+};
 
 /// The frontier's decision, with the URL classifier's scores when `classify` and when its top
 /// language scores at least `min_url_score`: an answer below that (on URLs that carry no language,
 /// the classifier spreads a little probability over many languages) is no evidence, and counting
 /// it would weigh a link's referrer votes down.
-frontier_decision decide_one(const frontier& f, std::string_view url, bool classify, const url_options& o,
-                             float min_url_score) {
-  if (!classify) return f.decide(url);
-  const url_result u = default_url_classifier().classify(url, o);
-  if (u.count == 0 || u.languages[0].score < min_url_score) return f.decide(url);
+frontier_decision decide_one(const frontier& f, std::string_view url, const decide_args& a) {
+  if (!a.classify) return f.decide(url);
+  const url_result u = default_url_classifier().classify(url, a.o);
+  if (u.count == 0 || u.languages[0].score < a.min_url_score) return f.decide(url);
   return f.decide(url, &u);
+}
+
+/// A URL argument of the frontier, whole (its key is the URL's): TypeError for anything but a
+/// str, ValueError for a lone surrogate (replacing it would give two URLs one key).
+std::string_view url_arg(py::handle h, const char* what) { return str_view(h, what); }
+
+/// URLs given as an iterable of str (a str alone is refused: it is one URL, not several).
+std::vector<std::string_view> url_views(py::handle urls, const char* fn, py::list& keep) {
+  if (PyUnicode_Check(urls.ptr()) || PyBytes_Check(urls.ptr()))
+    throw py::type_error(std::string(fn) + "(): urls must be an iterable of str (URLs), not str or bytes (one URL)");
+  keep = list_arg(urls, (std::string(fn) + "(): urls").c_str(), "str (URLs)");  // a copy: see detect_many
+  std::vector<std::string_view> v;
+  v.reserve(keep.size());
+  for (std::size_t i = 0; i < keep.size(); ++i) {
+    const std::string what = std::string(fn) + "(): urls[" + std::to_string(i) + "]";
+    v.push_back(url_arg(PyList_GET_ITEM(keep.ptr(), static_cast<Py_ssize_t>(i)), what.c_str()));
+  }
+  return v;
 }
 
 class py_frontier {
  public:
-  explicit py_frontier(const frontier_options& o) : f_(std::make_unique<frontier>(o)) {}
+  py_frontier(const frontier_options& o, std::shared_ptr<py_model> also)
+      : f_(std::make_unique<frontier>(o)), also_(std::move(also)) {}
 
   frontier& f() { return *f_; }
   const frontier& f() const { return *f_; }
 
-  py_decision decide(str_in url, bool classify, opt_str_in country, float min_url_score) const {
-    utf8_text t;
-    take_utf8(url, std::size_t{1} << 20, t, "decide");
-    std::string cc;
-    const url_options o = decide_url_options(country, min_url_score, cc);
+  /// A language code argument (either ISO form) in langsift's form, checked as filter labels are.
+  std::string code(py::handle h, const char* what) const {
+    std::vector<std::string> given{str_value(h, what)};
+    std::vector<std::string> codes{to_iso639_1(given[0])};
+    require_known_codes(codes, given, what, also_ ? also_->m.get() : nullptr);
+    return std::move(codes[0]);
+  }
+
+  py_decision decide(str_in url, bool_in classify, opt_str_in country, float_in min_url_score) const {
+    const std::string_view u = url_arg(url, "url");
+    const decide_args a(classify, country, min_url_score);
     frontier_decision d;
     {
       gil_released nogil;
-      d = decide_one(*f_, t.view, classify, o, min_url_score);
+      d = decide_one(*f_, u, a);
     }
     return decision_of(d);
   }
 
-  py::list decide_many(texts_in urls, bool classify, opt_str_in country, float min_url_score) const {
-    if (PyUnicode_Check(urls.ptr())) throw py::type_error("decide_many() takes an iterable of str, not a str");
-    py::list seq = py::reinterpret_steal<py::list>(PySequence_List(urls.ptr()));  // a copy: see detect_many
-    if (!seq) throw py::error_already_set();
-    std::vector<utf8_text> in(seq.size());
-    for (std::size_t i = 0; i < seq.size(); ++i) take_utf8(seq[i], std::size_t{1} << 20, in[i], "decide_many");
-    std::string cc;
-    const url_options o = decide_url_options(country, min_url_score, cc);
+  py::list decide_many(texts_in urls, bool_in classify, opt_str_in country, float_in min_url_score) const {
+    py::list keep;
+    const std::vector<std::string_view> in = url_views(urls, "decide_many", keep);
+    const decide_args a(classify, country, min_url_score);
     std::vector<frontier_decision> out(in.size());
     {
       gil_released nogil;
-      for (std::size_t i = 0; i < in.size(); ++i) out[i] = decide_one(*f_, in[i].view, classify, o, min_url_score);
+      for (std::size_t i = 0; i < in.size(); ++i) out[i] = decide_one(*f_, in[i], a);
     }
     py::list r;
     for (const auto& d : out) r.append(py::cast(decision_of(d)));
@@ -1745,14 +2108,8 @@ class py_frontier {
 
  private:
   std::unique_ptr<frontier> f_;
+  std::shared_ptr<py_model> also_;  // Frontier(model=...): its codes are accepted too
 };
-
-std::string code_arg(py::handle h) {
-  const std::string c = str_arg(h, "code");
-  const std::string r = to_iso639_1(c);
-  if (r.empty() || r.size() > 15) throw py::value_error("'" + c + "' is not a language code");
-  return r;
-}
 
 /// `what` and `message` may hold a file name that is not UTF-8 (see fs_str).
 void raise_io(status st, const std::string& message, const std::string& what) {
@@ -1761,18 +2118,6 @@ void raise_io(status st, const std::string& message, const std::string& what) {
     throw py::error_already_set();
   }
   raise_with_status(g_error, what + ": " + message, st);
-}
-
-std::vector<std::string> url_list(py::handle urls, const char* fn) {
-  if (PyUnicode_Check(urls.ptr())) throw py::type_error(std::string(fn) + "() takes an iterable of URLs, not a str");
-  std::vector<std::string> v;
-  for (py::handle x : py::iter(urls)) {
-    if (!PyUnicode_Check(x.ptr())) throw py::type_error(std::string(fn) + "(): URLs must be str");
-    utf8_text t;
-    take_utf8(x, std::size_t{1} << 20, t, fn);
-    v.emplace_back(t.view);
-  }
-  return v;
 }
 
 }  // namespace
@@ -1857,57 +2202,44 @@ PYBIND11_MODULE(_langsift, m) {
   static PyMethodDef unpicklers[] = {
       {"_language_from_state", &language_from_state_raw, METH_O, "Unpickles a Language."},
       {"_detection_from_state", &detection_from_state_raw, METH_O, "Unpickles a Detection."},
+      {"_value_from_state", &value_from_state_raw, METH_VARARGS, "Unpickles a PageResult, UrlResult, WarcRecord..."},
       {nullptr, nullptr, 0, nullptr}};
   if (PyModule_AddFunctions(m.ptr(), unpicklers) < 0) throw py::error_already_set();
+  g_value_from_state = m.attr("_value_from_state").ptr();
 
-  py::class_<py_page>(m, "PageResult", "The whole page pipeline's answer: the detection, and how the bytes were decoded.")
-      .def_readonly("detection", &py_page::detection)
+  py::class_<py_page> page_class(m, "PageResult", "The whole page pipeline's answer: the detection, and how the bytes were decoded.");
+  page_class.def_readonly("detection", &py_page::detection)
       .def_property_readonly("language", [](const py_page& p) { return to_py(p.detection.language()); },
                              "detection.language")
-      .def_readonly("encoding", &py_page::encoding, "The encoding decided ('utf-8', 'windows-1252', 'shift_jis'...).")
-      .def_readonly("encoding_source", &py_page::encoding_source,
-                    "What decided it: 'bom', 'http', 'meta', 'detected' or 'default'.")
+      .def_property_readonly("encoding", [](const py_page& p) { return text_of(p.encoding); },
+                             "The encoding decided ('utf-8', 'windows-1252', 'shift_jis'...).")
+      .def_property_readonly("encoding_source", [](const py_page& p) { return text_of(p.encoding_source); },
+                             "What decided it: 'bom', 'http', 'meta', 'detected' or 'default'.")
       .def_readonly("encoding_confidence", &py_page::encoding_confidence)
-      .def_readonly("declared_encoding", &py_page::declared_encoding, "The declared charset label, '' if none.")
+      .def_property_readonly("declared_encoding", [](const py_page& p) { return text_of(p.declared_encoding); },
+                             "The declared charset label, '' if none (bytes that are not UTF-8 become U+FFFD).")
       .def_readonly("declared_overridden", &py_page::declared_overridden,
                     "A declared charset was rejected (unknown, or the bytes cannot be in it).")
       .def_readonly("is_html", &py_page::is_html)
-      .def_readonly("html_lang", &py_page::html_lang, "<html lang>, '' if none.")
+      .def_property_readonly("html_lang", [](const py_page& p) { return text_of(p.html_lang); }, "<html lang>, '' if none.")
       .def_readonly("replaced_bytes", &py_page::replaced_bytes, "Input bytes that were invalid and became U+FFFD.")
       .def("to_dict", &page_dict, "The fields of `langsift detect --format jsonl` on a file.")
       .def("__repr__", [](const py_page& p) {
-        return "PageResult(language='" + std::string(p.detection.language()) + "', encoding='" + p.encoding +
-               "', encoding_source='" + p.encoding_source + "', is_html=" + (p.is_html ? "True" : "False") +
+        return "PageResult(language='" + std::string(p.detection.language()) + "', encoding=" + text_repr(p.encoding) +
+               ", encoding_source=" + text_repr(p.encoding_source) + ", is_html=" + (p.is_html ? "True" : "False") +
                ", detection=" + detection_repr(p.detection) + ")";
-      })
-      .def(py::pickle(
-          [](const py_page& p) {
-            return py::make_tuple(detection_state(p.detection), p.encoding, p.encoding_source, p.encoding_confidence,
-                                  p.declared_encoding, p.declared_overridden, p.is_html, p.html_lang, p.replaced_bytes);
-          },
-          [](const py::tuple& t) {
-            if (t.size() != 9) throw py::value_error("not a PageResult state");
-            py_page p;
-            p.detection = detection_from_state(t[0].cast<py::tuple>());
-            p.encoding = t[1].cast<std::string>();
-            p.encoding_source = t[2].cast<std::string>();
-            p.encoding_confidence = t[3].cast<float>();
-            p.declared_encoding = t[4].cast<std::string>();
-            p.declared_overridden = t[5].cast<bool>();
-            p.is_html = t[6].cast<bool>();
-            p.html_lang = t[7].cast<std::string>();
-            p.replaced_bytes = t[8].cast<std::uint64_t>();
-            return p;
-          }));
+      });
+  value_type(page_class, page_state, page_from_state);
 
-  py::class_<py_url_language>(m, "UrlLanguage", "A language guessed from a URL, with a probability-like score.")
+  value_type(py::class_<py_url_language>(m, "UrlLanguage", "A language guessed from a URL, with a probability-like score.")
       .def_property_readonly("code", [](const py_url_language& l) { return to_py(l.code.view()); })
       .def_readonly("score", &py_url_language::score)
       .def("__repr__", [](const py_url_language& l) {
         return "UrlLanguage(code='" + std::string(l.code.view()) + "', score=" + fmt_float(l.score) + ")";
-      });
+      }),
+             url_language_state, url_language_from_state);
 
-  py::class_<py_url_result>(m, "UrlResult", "The language a URL probably leads to, from the URL alone.")
+  value_type(py::class_<py_url_result>(m, "UrlResult", "The language a URL probably leads to, from the URL alone.")
       .def_property_readonly("language", [](const py_url_result& u) { return to_py(u.language()); })
       .def_property_readonly("languages",
                              [](const py_url_result& u) {
@@ -1924,7 +2256,8 @@ PYBIND11_MODULE(_langsift, m) {
         for (std::size_t i = 0; i < u.count; ++i)
           r += (i ? ", " : "") + std::string("('") + std::string(u.langs[i].code.view()) + "', " + fmt_float(u.langs[i].score) + ")";
         return r + "], decision='" + u.decision + "', status='" + std::string(status_name(u.st)) + "')";
-      });
+      }),
+             url_result_state, url_result_from_state);
 
   // Functions ------------------------------------------------------------------------------------
   const detect_options dflt;
@@ -1996,13 +2329,13 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
         "UTF-8 taken beforehand; returns (seconds, languages found). The in-process C++ rate that "
         "benchmarks/python_bench.py compares the Python calls with.");
 
-  m.def("to_iso639_3", [](str_in c) { return to_iso639_3(str_arg(c, "to_iso639_3")); }, py::arg("code"),
+  m.def("to_iso639_3", [](str_in c) { return to_iso639_3(str_view(c, "code")); }, py::arg("code"),
         "'de' -> 'deu', 'zh-Hant' -> 'zho-Hant'; codes without a two-letter form unchanged.");
-  m.def("to_iso639_1", [](str_in c) { return to_iso639_1(str_arg(c, "to_iso639_1")); }, py::arg("code"),
+  m.def("to_iso639_1", [](str_in c) { return to_iso639_1(str_view(c, "code")); }, py::arg("code"),
         "'deu' -> 'de'; codes without a two-letter form unchanged.");
 
   // WARC -----------------------------------------------------------------------------------------
-  py::class_<py_warc_record>(m, "WarcRecord",
+  value_type(py::class_<py_warc_record>(m, "WarcRecord",
       "One WARC record and its page result. to_dict() / json are the line `langsift warc` prints for it.")
       .def_readonly("offset", &py_warc_record::offset,
                     "Where the record starts in the input (its gzip member's first byte for .gz input).")
@@ -2010,19 +2343,20 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
         return r.length ? py::object(py::int_(r.length)) : py::object(py::none());
       }, "Bytes of the input the record occupies from `offset` (its gzip member; Common Crawl's index gives "
          "offset and length so), or None when not known (several records in one member, broken framing).")
-      .def_readonly("warc_type", &py_warc_record::warc_type)
-      .def_readonly("url", &py_warc_record::url, "WARC-Target-URI.")
-      .def_readonly("record_id", &py_warc_record::record_id, "WARC-Record-ID.")
+      .def_property_readonly("warc_type", [](const py_warc_record& r) { return text_of(r.warc_type); })
+      .def_property_readonly("url", [](const py_warc_record& r) { return text_of(r.url); },
+                             "WARC-Target-URI (bytes that are not UTF-8 become U+FFFD, as in `json`).")
+      .def_property_readonly("record_id", [](const py_warc_record& r) { return text_of(r.record_id); }, "WARC-Record-ID.")
       .def_property_readonly("http_status", [](const py_warc_record& r) -> py::object {
         return r.http_status < 0 ? py::object(py::none()) : py::object(py::int_(r.http_status));
       })
-      .def_readonly("content_type", &py_warc_record::content_type)
-      .def_readonly("content_language", &py_warc_record::content_language)
+      .def_property_readonly("content_type", [](const py_warc_record& r) { return text_of(r.content_type); })
+      .def_property_readonly("content_language", [](const py_warc_record& r) { return text_of(r.content_language); })
       .def_property_readonly("skipped", [](const py_warc_record& r) -> py::object {
-        return r.skipped.empty() ? py::object(py::none()) : py::object(py::str(r.skipped));
+        return r.skipped.empty() ? py::object(py::none()) : py::object(text_of(r.skipped));
       }, "Why the record was not classified ('warc_type', 'content_type', 'content_encoding'), or None.")
       .def_property_readonly("problem", [](const py_warc_record& r) -> py::object {
-        return r.problem.empty() ? py::object(py::none()) : py::object(py::str(r.problem));
+        return r.problem.empty() ? py::object(py::none()) : py::object(text_of(r.problem));
       }, "Set when the record was delivered despite bad framing (also warned or raised).")
       .def_property_readonly("page", [](const py_warc_record& r) -> py::object {
         return r.page ? py::cast(*r.page) : py::object(py::none());
@@ -2033,16 +2367,19 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       .def_property_readonly("language", [](const py_warc_record& r) {
         return r.page ? to_py(r.page->detection.language()) : py::str("und");
       })
-      .def_readonly("json", &py_warc_record::line, "The JSON line `langsift warc` prints (no newline).")
+      .def_property_readonly("json", [](const py_warc_record& r) { return text_of(r.line); },
+                             "The JSON line `langsift warc` prints (no newline).")
       .def("to_dict", [](const py_warc_record& r) { return py::module_::import("json").attr("loads")(r.line); },
            "The fields of `langsift warc`'s line for this record.")
       .def("__repr__", [](const py_warc_record& r) {
-        return "WarcRecord(offset=" + std::to_string(r.offset) + ", warc_type='" + r.warc_type + "', url='" + r.url +
-               "', language='" + std::string(r.page ? r.page->detection.language() : "und") + "'" +
-               (r.skipped.empty() ? "" : ", skipped='" + r.skipped + "'") + ")";
-      });
+        return "WarcRecord(offset=" + std::to_string(r.offset) + ", warc_type=" + text_repr(r.warc_type) +
+               ", url=" + text_repr(r.url) + ", language='" +
+               std::string(r.page ? r.page->detection.language() : "und") + "'" +
+               (r.skipped.empty() ? "" : ", skipped=" + text_repr(r.skipped)) + ")";
+      }),
+             warc_record_state, warc_record_from_state);
 
-  py::class_<py_warc_stats>(m, "WarcStats",
+  pickled_by_state(py::class_<py_warc_stats>(m, "WarcStats",
       "Pages and bytes per language, per encoding and per language x encoding (`langsift warc --stats`). "
       "Statistics of shards merge (`a + b`, `a.merge(b)`) into those of the whole input.")
       .def(py::init<>())
@@ -2078,9 +2415,13 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
         a.s.merge(b.s);
         return a;
       })
-      .def("__eq__", [](const py_warc_stats& a, const py_warc_stats& b) { return a.s == b.s; })
+      .def("__eq__", [](const py_warc_stats& a, py::handle b) -> py::object {
+        if (!py::isinstance<py_warc_stats>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(a.s == b.cast<const py_warc_stats&>().s);
+      })
       .def("to_tsv", [](const py_warc_stats& s) { return s.s.tsv(); }, "The tables as `langsift warc --stats` prints them.")
-      .def_static("from_tsv", [](const std::string& text) {
+      .def_static("from_tsv", [](str_in text_h) {
+        const std::string_view text = str_view(text_h, "text");
         py_warc_stats r;
         std::string error;
         if (!warc_statistics::parse_tsv(text, r.s, &error)) throw py::value_error("WarcStats.from_tsv: " + error);
@@ -2089,14 +2430,10 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       .def("__repr__", [](const py_warc_stats& s) {
         return "WarcStats(records=" + std::to_string(s.s.records) + ", pages=" + std::to_string(s.s.pages) +
                ", languages=" + std::to_string(s.s.language.size()) + ", malformed=" + std::to_string(s.s.malformed) + ")";
-      })
-      .def(py::pickle([](const py_warc_stats& s) { return s.s.tsv(); },
-                      [](const std::string& t) {
-                        py_warc_stats r;
-                        std::string error;
-                        if (!warc_statistics::parse_tsv(t, r.s, &error)) throw py::value_error("WarcStats: " + error);
-                        return r;
-                      }));
+      }),
+                   warc_stats_state, warc_stats_from_state);
+  // Statistics merge in place (+=, merge): equal by value, and so not hashable.
+  m.attr("WarcStats").attr("__hash__") = py::none();
 
   py::class_<py_warc_reader>(m, "WarcReader",
       "An iterator of WarcRecord over one WARC or WET file (plain or gzip). `errors` lists the first 100 "
@@ -2131,11 +2468,16 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       });
 
   m.def("read_warc",
-        [](warc_source_in source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
-           std::size_t max_record_bytes, const std::string& codes, const std::string& errors, std::size_t max_text_bytes,
-           std::size_t short_text_bytes) {
-          return std::make_unique<py_warc_reader>(source, model, all, any_type, main_content, max_record_bytes, codes,
-                                                  errors, max_text_bytes, short_text_bytes);
+        [](warc_source_in source, model_in model, bool_in all, bool_in any_type, bool_in main_content,
+           int_in max_record_bytes, choice_in codes, choice_in errors, int_in max_text_bytes, int_in short_text_bytes) {
+          // The arguments converted and checked here (TypeError / ValueError naming them); their values by the reader.
+          return std::make_unique<py_warc_reader>(
+              source, model_arg(model), bool_arg(all, "all"), bool_arg(any_type, "any_type"),
+              bool_arg(main_content, "main_content"),
+              static_cast<std::size_t>(int_arg(max_record_bytes, "max_record_bytes", 0, SIZE_MAX)),
+              str_value(codes, "codes"), str_value(errors, "errors"),
+              static_cast<std::size_t>(int_arg(max_text_bytes, "max_text_bytes", 0, SIZE_MAX)),
+              static_cast<std::size_t>(int_arg(short_text_bytes, "short_text_bytes", 0, SIZE_MAX)));
         },
         py::arg("source"), py::kw_only(), py::arg("model") = nullptr, py::arg("all") = false,
         py::arg("any_type") = false, py::arg("main_content") = false,
@@ -2163,42 +2505,40 @@ next() raises ValueError. An error of the input (of read(), or errors='raise') e
 next call raises ValueError saying so.)doc");
 
   // Filter ---------------------------------------------------------------------------------------
-  py::class_<language_filter>(m, "LanguageFilter",
+  value_type(py::class_<language_filter>(m, "LanguageFilter",
       "NCL-Crawl's result filters, each switchable: a page is kept when one of its languages passes "
       "every enabled filter (its code is among `labels`, it has at least `min_bytes` and at most "
       "`max_bytes` of text, and at least `min_percent` of the text). A filter given as None is off; "
       "with every filter off, every page is kept.")
-      .def(py::init([](codes_in labels, opt_int_in min_bytes, opt_int_in max_bytes, opt_int_in min_percent) {
+      .def(py::init([](codes_in labels, opt_int_in min_bytes, opt_int_in max_bytes, opt_int_in min_percent,
+                       model_in model) {
              language_filter f;
+             const std::shared_ptr<py_model> also = model_arg(model);
              if (!labels.is_none()) {
-               f.labels = code_list(labels, "labels");
+               std::vector<std::string> given;
+               f.labels = code_list(labels, "labels", &given);
                if (f.labels.empty()) throw py::value_error("labels is empty: give at least one code, or None");
+               require_known_codes(f.labels, given, "labels", also ? also->m.get() : nullptr);
                f.use_labels = true;
              }
-             auto num = [](py::handle h, const char* what) -> std::int64_t {
-               if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr())) throw py::type_error(std::string(what) + " must be an int or None");
-               const auto v = h.cast<std::int64_t>();
-               if (v < 0) throw py::value_error(std::string(what) + " must be >= 0");
-               return v;
-             };
-             if (!min_bytes.is_none()) {
-               f.min_bytes = static_cast<std::size_t>(num(min_bytes, "min_bytes"));
+             if (const auto v = opt_int_arg(min_bytes, "min_bytes", 0, SIZE_MAX)) {
+               f.min_bytes = static_cast<std::size_t>(*v);
                f.use_min_bytes = true;
              }
-             if (!max_bytes.is_none()) {
-               f.max_bytes = static_cast<std::size_t>(num(max_bytes, "max_bytes"));
+             if (const auto v = opt_int_arg(max_bytes, "max_bytes", 0, SIZE_MAX)) {
+               f.max_bytes = static_cast<std::size_t>(*v);
                f.use_max_bytes = true;
              }
-             if (!min_percent.is_none()) {
-               const auto p = num(min_percent, "min_percent");
-               if (p > 100) throw py::value_error("min_percent must be 0..100");
-               f.min_percent = static_cast<int>(p);
+             if (const auto v = opt_int_arg(min_percent, "min_percent", 0, 100)) {
+               f.min_percent = static_cast<int>(*v);
                f.use_min_percent = true;
              }
              return f;
            }),
            py::kw_only(), py::arg("labels") = py::none(), py::arg("min_bytes") = py::none(),
-           py::arg("max_bytes") = py::none(), py::arg("min_percent") = py::none())
+           py::arg("max_bytes") = py::none(), py::arg("min_percent") = py::none(), py::arg("model") = py::none(),
+           "labels: language codes (either ISO form) that no built-in model can answer raise ValueError; "
+           "model: a Model whose codes are accepted too (a trained model's). A filter given as None is off.")
       .def("keep", [](const language_filter& f, const py_detection& d) {
              std::array<std::string, 3> store;
              return keep(d.to_cpp(store), f);
@@ -2229,10 +2569,11 @@ next call raises ValueError saying so.)doc");
         r += ", max_bytes=" + (f.use_max_bytes ? std::to_string(f.max_bytes) : std::string("None"));
         r += ", min_percent=" + (f.use_min_percent ? std::to_string(f.min_percent) : std::string("None"));
         return r + ")";
-      });
+      }),
+             filter_state, filter_from_state);
 
   // Frontier -------------------------------------------------------------------------------------
-  py::class_<py_guess>(m, "FrontierGuess", "One guess about a URL's language.")
+  value_type(py::class_<py_guess>(m, "FrontierGuess", "One guess about a URL's language.")
       .def_property_readonly("code", [](const py_guess& g) { return to_py(g.code.view()); })
       .def_readonly("votes", &py_guess::votes, "Referrer votes for this language.")
       .def_readonly("url_score", &py_guess::url_score, "The URL classifier's score.")
@@ -2240,9 +2581,10 @@ next call raises ValueError saying so.)doc");
       .def("__repr__", [](const py_guess& g) {
         return "FrontierGuess(code='" + std::string(g.code.view()) + "', votes=" + std::to_string(g.votes) +
                ", url_score=" + fmt_float(g.url_score) + ", probability=" + fmt_float(g.probability) + ")";
-      });
+      }),
+             guess_state, guess_from_state);
 
-  py::class_<py_decision>(m, "FrontierDecision", "Fetch or skip a URL, and with which priority.")
+  value_type(py::class_<py_decision>(m, "FrontierDecision", "Fetch or skip a URL, and with which priority.")
       .def_readonly("fetch", &py_decision::fetch, "True: fetch it; False: skip it.")
       .def_property_readonly("action", [](const py_decision& d) { return d.fetch ? "fetch" : "skip"; })
       .def_readonly("reason", &py_decision::reason,
@@ -2274,38 +2616,42 @@ next call raises ValueError saying so.)doc");
         return std::string("FrontierDecision(action='") + (d.fetch ? "fetch" : "skip") + "', reason='" + d.reason +
                "', priority=" + fmt_float(d.priority) + ", votes=" + std::to_string(d.votes) + ", language='" +
                std::string(d.language()) + "')";
-      });
+      }),
+             decision_state, decision_from_state);
 
   const frontier_options fo;
   py::class_<py_frontier>(m, "Frontier",
       "A language-aware crawl frontier (ClueWeb09's method with Baykan et al.'s URL classifier): fetched "
       "pages vote for their out-links' languages, per-language quotas say what is still wanted, and "
       "decide(url) answers fetch or skip with a priority. Thread-safe; codes in either ISO form.")
-      .def(py::init([](int min_vote_percent, float url_weight, float vote_prior, float min_url_guess,
-                       float unknown_priority, bool skip_saturated, bool skip_unwanted, std::size_t max_urls) {
-             if (min_vote_percent < 0 || min_vote_percent > 100) throw py::value_error("min_vote_percent must be 0..100");
+      .def(py::init([](int_in min_vote_percent, float_in url_weight, float_in vote_prior, float_in min_url_guess,
+                       float_in unknown_priority, bool_in skip_saturated, bool_in skip_unwanted, int_in max_urls,
+                       model_in model) {
              frontier_options o;
-             o.min_vote_percent = min_vote_percent;
-             o.url_weight = url_weight;
-             o.vote_prior = vote_prior;
-             o.min_url_guess = min_url_guess;
-             o.unknown_priority = unknown_priority;
-             o.skip_saturated = skip_saturated;
-             o.skip_unwanted = skip_unwanted;
-             o.max_urls = max_urls;
-             if (!frontier::in_range(o))
-               throw py::value_error("url_weight, vote_prior, min_url_guess must be 0..1e6 and unknown_priority 0..1");
-             return std::make_unique<py_frontier>(o);
+             o.min_vote_percent = static_cast<int>(int_arg(min_vote_percent, "min_vote_percent", 0, 100));
+             o.url_weight = static_cast<float>(float_arg(url_weight, "url_weight", 0, frontier::kMaxWeight));
+             o.vote_prior = static_cast<float>(float_arg(vote_prior, "vote_prior", 0, frontier::kMaxWeight));
+             o.min_url_guess = static_cast<float>(float_arg(min_url_guess, "min_url_guess", 0, frontier::kMaxWeight));
+             o.unknown_priority = static_cast<float>(float_arg(unknown_priority, "unknown_priority", 0, 1));
+             o.skip_saturated = bool_arg(skip_saturated, "skip_saturated");
+             o.skip_unwanted = bool_arg(skip_unwanted, "skip_unwanted");
+             o.max_urls = static_cast<std::size_t>(int_arg(max_urls, "max_urls", 0, SIZE_MAX));
+             return std::make_unique<py_frontier>(o, model_arg(model));
            }),
            py::kw_only(), py::arg("min_vote_percent") = fo.min_vote_percent, py::arg("url_weight") = fo.url_weight,
            py::arg("vote_prior") = fo.vote_prior, py::arg("min_url_guess") = fo.min_url_guess,
            py::arg("unknown_priority") = fo.unknown_priority, py::arg("skip_saturated") = fo.skip_saturated,
-           py::arg("skip_unwanted") = fo.skip_unwanted, py::arg("max_urls") = fo.max_urls)
-      .def("set_quota", [](py_frontier& f, str_in code, std::uint64_t target) {
-             if (!f.f().set_quota(code_arg(code), target)) throw py::value_error("set_quota: the frontier's language table is full");
-           }, py::arg("code"), py::arg("target"), "Target page count of a language (0 removes the quota).")
+           py::arg("skip_unwanted") = fo.skip_unwanted, py::arg("max_urls") = fo.max_urls, py::arg("model") = py::none(),
+           "Options as frontier_options (docs/frontier.md). model: a Model whose language codes the frontier "
+           "accepts besides those of the built-in models (a trained model's).")
+      .def("set_quota", [](py_frontier& f, str_in code, int_in target) {
+             const std::string c = f.code(code, "code");
+             if (!f.f().set_quota(c, int_arg(target, "target"))) throw py::value_error("set_quota: the frontier's language table is full");
+           }, py::arg("code"), py::arg("target"),
+           "Target page count of a language (0 removes the quota). A code no built-in model (nor the frontier's "
+           "model) can answer raises ValueError.")
       .def("quota", [](const py_frontier& f, str_in code) {
-             const frontier_quota q = f.f().quota(code_arg(code));
+             const frontier_quota q = f.f().quota(f.code(code, "code"));
              return py::make_tuple(q.target, q.count);
            }, py::arg("code"), "(target, pages counted) of a language.")
       .def("quotas", [](const py_frontier& f) {
@@ -2313,35 +2659,38 @@ next call raises ValueError saying so.)doc");
              for (const auto& [c, q] : f.f().quotas()) d[py::str(c)] = py::make_tuple(q.target, q.count);
              return d;
            }, "{code: (target, pages counted)} of every language the frontier knows.")
-      .def("saturated", [](const py_frontier& f, str_in code) { return f.f().saturated(code_arg(code)); },
+      .def("saturated", [](const py_frontier& f, str_in code) { return f.f().saturated(f.code(code, "code")); },
            py::arg("code"))
       .def("all_saturated", [](const py_frontier& f) { return f.f().all_saturated(); })
-      .def("count_page", [](py_frontier& f, str_in code, std::uint64_t pages) {
-             return f.f().count_page(code_arg(code), pages);
+      .def("count_page", [](py_frontier& f, str_in code, int_in pages) {
+             const std::string c = f.code(code, "code");
+             return f.f().count_page(c, int_arg(pages, "pages"));
            }, py::arg("code"), py::arg("pages") = 1)
-      .def("record_fetch", [](py_frontier& f, str_in url_h, const py_detection& d) {
+      .def("record_fetch", [](py_frontier& f, str_in url, const py_detection& d) {
              std::array<std::string, 3> store;
              const detection cd = d.to_cpp(store);
-             return f.f().record_fetch(str_arg(url_h, "record_fetch"), cd);
+             return f.f().record_fetch(url_arg(url, "url"), cd);
            }, py::arg("url"), py::arg("detection"),
            "Marks a URL fetched and counts the page for its top language's quota.")
-      .def("mark_fetched", [](py_frontier& f, str_in url_h) { return f.f().mark_fetched(str_arg(url_h, "mark_fetched")); }, py::arg("url"))
-      .def("fetched", [](const py_frontier& f, str_in url_h) { return f.f().fetched(str_arg(url_h, "fetched")); }, py::arg("url"))
-      .def("vote", [](py_frontier& f, str_in url_h, str_in code) {
-             return f.f().vote(str_arg(url_h, "vote"), code_arg(code));
+      .def("mark_fetched", [](py_frontier& f, str_in url) { return f.f().mark_fetched(url_arg(url, "url")); }, py::arg("url"))
+      .def("fetched", [](const py_frontier& f, str_in url) { return f.f().fetched(url_arg(url, "url")); }, py::arg("url"))
+      .def("vote", [](py_frontier& f, str_in url, str_in code) {
+             const std::string_view u = url_arg(url, "url");
+             return f.f().vote(u, f.code(code, "code"));
            }, py::arg("url"), py::arg("code"), "One referrer vote: `code` is a guess for `url`'s language.")
       .def("add_votes", [](py_frontier& f, const py_detection& d, texts_in urls) {
              std::array<std::string, 3> store;
              const detection cd = d.to_cpp(store);
-             const std::vector<std::string> v = url_list(urls, "add_votes");
+             py::list keep;
+             const std::vector<std::string_view> v = url_views(urls, "add_votes", keep);
              gil_released nogil;
-             return f.f().add_votes(cd, std::span<const std::string>(v));
+             return f.f().add_votes(cd, std::span<const std::string_view>(v));
            }, py::arg("detection"), py::arg("urls"),
            "A fetched page's languages (those with >= min_vote_percent of its text) vote for each out-link. "
            "Short pages (under 400 bytes of text) and 'und' pages cast no vote. Returns the votes recorded.")
-      .def("votes", [](const py_frontier& f, str_in url_h) {
+      .def("votes", [](const py_frontier& f, str_in url) {
              py::dict d;
-             for (const auto& [c, n] : f.f().votes(str_arg(url_h, "votes"))) d[py::str(c)] = n;
+             for (const auto& [c, n] : f.f().votes(url_arg(url, "url"))) d[py::str(c)] = n;
              return d;
            }, py::arg("url"), "{code: votes} for a URL.")
       .def("decide", &py_frontier::decide, py::arg("url"), py::kw_only(), py::arg("classify") = true,
@@ -2395,4 +2744,8 @@ next call raises ValueError saying so.)doc");
         return "Frontier(" + std::to_string(f.f().size()) + " URLs, " + std::to_string(f.f().quotas().size()) +
                " languages)";
       });
+
+  not_pickled(m, "Model", "pickle its path or built-in name, and Model.load() or Model.builtin() it");
+  not_pickled(m, "Frontier", "its state is to_bytes() / from_bytes() or save() / load()");
+  not_pickled(m, "WarcReader", "it reads an open input; pickle the path");
 }

@@ -7,6 +7,7 @@ against the installed package.
 
 from __future__ import annotations
 
+import copy
 import gzip
 import io
 import json
@@ -241,6 +242,124 @@ def test_results_have_repr_and_pickle_and_cannot_be_made_by_hand():
         langsift.Detection()
     with pytest.raises(TypeError, match="cannot create"):
         langsift.Language()
+
+
+def value_examples() -> dict:
+    """For every value type of the package: two equal values made apart, and a different one."""
+    page = GERMAN.encode()
+    url, url2 = "http://www.lemonde.fr/politique/", "https://www.spiegel.de/wirtschaft/"
+
+    def frontier_decisions() -> list:
+        f = langsift.Frontier()
+        f.set_quota("de", 10)
+        f.add_votes(langsift.detect(GERMAN * 5), ["http://example.org/a"])
+        return [f.decide("http://example.org/a"), f.decide("http://example.org/a"), f.decide("http://example.org/b")]
+
+    def records() -> list:
+        return list(langsift.read_warc(WARC_DIR / "sample.warc", all=True))
+
+    def stats(n: int) -> "langsift.WarcStats":
+        reader = langsift.read_warc(WARC_DIR / "sample.warc")
+        for _, _ in zip(range(n), reader):
+            pass
+        return reader.stats
+
+    decisions = frontier_decisions()
+    return {
+        langsift.Detection: (langsift.detect(GERMAN), langsift.detect(GERMAN), langsift.detect(KNOWN[0])),
+        langsift.Language: (langsift.detect(GERMAN).languages[0], langsift.detect(GERMAN).languages[0],
+                            langsift.detect(KNOWN[0]).languages[0]),
+        langsift.PageResult: (langsift.detect_page(page), langsift.detect_page(page),
+                              langsift.detect_page(page, content_type="text/plain; charset=latin1")),
+        langsift.UrlResult: (langsift.classify_url(url), langsift.classify_url(url), langsift.classify_url(url2)),
+        langsift.UrlLanguage: (langsift.classify_url(url).languages[0], langsift.classify_url(url).languages[0],
+                               langsift.classify_url(url2).languages[0]),
+        langsift.WarcRecord: (records()[1], records()[1], records()[2]),
+        langsift.WarcStats: (stats(2), stats(2), stats(1)),
+        langsift.FrontierDecision: tuple(decisions),
+        langsift.FrontierGuess: (decisions[0].guesses[0], frontier_decisions()[0].guesses[0],
+                                 decisions[0].guesses[1]),
+        langsift.LanguageFilter: (langsift.LanguageFilter(labels=["de"], min_percent=50),
+                                  langsift.LanguageFilter(labels="deu", min_percent=50),
+                                  langsift.LanguageFilter(labels=["de"], min_bytes=0)),
+    }
+
+
+# Objects with a state that changes, or a resource: equal only to themselves, and not pickled
+# (a Model by its path and Model.load, a Frontier by to_bytes/from_bytes or save/load).
+RESOURCE_TYPES = {langsift.Model, langsift.Frontier, langsift.WarcReader}
+MUTABLE_VALUE_TYPES = {langsift.WarcStats}  # equal by value, pickled, not hashable
+EXCEPTION_TYPES = {langsift.LangsiftError, langsift.ModelError, langsift.WarcFormatError, langsift.WarcFormatWarning}
+
+
+def test_every_type_is_a_value_a_resource_or_an_exception():
+    """Every class the package exposes is classified below: a new type must say what it is."""
+    classes = {v for k in langsift.__all__ if isinstance(v := getattr(langsift, k), type)}
+    values = set(value_examples())
+    assert classes == values | RESOURCE_TYPES | EXCEPTION_TYPES
+    assert not values & RESOURCE_TYPES and MUTABLE_VALUE_TYPES <= values
+
+
+@pytest.mark.parametrize("kind", sorted(value_examples(), key=lambda t: t.__name__), ids=lambda t: t.__name__)
+def test_values_compare_hash_pickle_and_copy_by_value(kind: type):
+    a, b, other = value_examples()[kind]
+    assert type(a) is type(b) is type(other) is kind and a is not b
+    assert a == b and not (a != b) and a != other and not (a == other)
+    assert a != object() and a != None  # noqa: E711 -- other types are unequal, not an error
+    if kind in MUTABLE_VALUE_TYPES:
+        with pytest.raises(TypeError, match="unhashable"):
+            hash(a)
+    else:
+        assert hash(a) == hash(b) and len({a, b, other}) == 2
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(a, protocol))
+        assert type(back) is kind and back == a and repr(back) == repr(a), protocol
+    for c in (copy.copy(a), copy.deepcopy(a)):
+        assert type(c) is kind and c == a and repr(c) == repr(a)
+    if hasattr(a, "to_dict"):
+        assert pickle.loads(pickle.dumps(a)).to_dict() == a.to_dict()
+
+
+def test_resources_are_equal_to_themselves_only_and_not_pickled():
+    wide = langsift.Model.builtin("wide")
+    objects = [langsift.Model.builtin(), wide, langsift.Frontier(), langsift.read_warc(WARC_DIR / "sample.warc")]
+    assert {type(o) for o in objects} == RESOURCE_TYPES
+    assert langsift.Model.builtin("wide") is wide  # one object per built-in model
+    for o in objects:
+        assert o == o and not (o != o)
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # 0 and 1 aborted the interpreter
+            with pytest.raises(TypeError, match="cannot pickle a langsift"):
+                pickle.dumps(o, protocol)
+        with pytest.raises(TypeError, match="cannot pickle"):
+            copy.copy(o)
+    assert langsift.Frontier() != langsift.Frontier()
+
+
+def test_exceptions_pickle_with_their_status_and_offset():
+    with pytest.raises(langsift.ModelError) as e:
+        langsift.Model.load(b"not a model")
+    with pytest.raises(langsift.WarcFormatError) as w:
+        list(langsift.read_warc(b"garbage\r\n\r\n", errors="raise"))
+    for err in (e.value, w.value):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.status == err.status
+    assert pickle.loads(pickle.dumps(w.value)).offset == w.value.offset == 0
+
+
+def test_result_strings_from_the_input_are_decoded_as_the_json_lines_are():
+    """WARC headers and a declared charset need not be UTF-8: their bytes that are not become U+FFFD
+    (as in `json`), where reading the attribute raised UnicodeDecodeError."""
+    body = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\xff\r\n\r\n<p>" + GERMAN.encode() + b"</p>"
+    record = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.de/\xff'\r\n"
+              b"WARC-Record-ID: <urn:\xfe>\r\nContent-Type: application/http; msgtype=response\r\n"
+              b"Content-Length: %d\r\n\r\n" % len(body) + body + b"\r\n\r\n")
+    (r,) = langsift.read_warc(record)
+    d = r.to_dict()
+    assert r.url == d["target_uri"] == "http://a.de/\ufffd'" and r.record_id == d["record_id"] == "<urn:\ufffd>"
+    assert r.content_type == d["content_type"] == "text/html; charset=\ufffd"
+    assert repr(r).startswith("WarcRecord(offset=0, warc_type='response', url=\"http://a.de/\ufffd'\"")
+    assert r.page.declared_encoding == "\ufffd" and r.language == "de"
+    assert pickle.loads(pickle.dumps(r)) == r
 
 
 # ---- URLs --------------------------------------------------------------------------------------
@@ -581,6 +700,114 @@ def test_language_filter():
     assert repr(f).startswith("LanguageFilter(labels=['de', 'nl']")
 
 
+def filter_config(labels: str) -> dict:
+    return {"filter.lang.enable": "true", "filter.lang.label.enable": "true", "filter.lang.label": labels}
+
+
+def test_language_codes_are_checked_wherever_they_come_in():
+    """A code that names no language was accepted by the filter and the frontier, and then dropped
+    every page (or counted nothing): refused as `only` refuses it, with a suggestion."""
+    for labels, bad in ((["de-DE"], r"'de-DE' \(did you mean 'de'\?\)"), ("de, ger", r"'ger' \(did you mean 'de'\?\)"),
+                        (["und"], r"'und'$"), (["German", "xx"], r"'German' \(did you mean 'de'\?\), 'xx'$")):
+        with pytest.raises(ValueError, match="^labels: not a language langsift knows: " + bad):
+            langsift.LanguageFilter(labels=labels)
+    for labels in ("ger", "german"):
+        with pytest.raises(ValueError, match=f"^filter.lang.label: not a language langsift knows: '{labels}' "
+                                             r"\(did you mean 'de'\?\)"):
+            langsift.LanguageFilter.from_config(filter_config(labels))
+    # Known: either ISO form, a script variant, a wide-model language (fo), one a script decides (chr).
+    f = langsift.LanguageFilter(labels=["deu", "zho-Hant", "sr-Latn", "fo", "chr"])
+    assert f.labels == ["de", "zh-Hant", "sr-Latn", "fo", "chr"]
+    assert langsift.LanguageFilter.from_config(filter_config("de fo")).labels == ["de", "fo"]
+    frontier = langsift.Frontier()
+    for call in (lambda c: frontier.set_quota(c, 10), frontier.quota, frontier.saturated, frontier.count_page,
+                 lambda c: frontier.vote("http://example.org/", c)):
+        with pytest.raises(ValueError, match=r"^code: not a language langsift knows: 'German' \(did you mean 'de'\?\)"):
+            call("German")
+        with pytest.raises(ValueError, match="^code: not a language langsift knows: 'und'"):
+            call("und")
+    assert frontier.quotas() == {} and frontier.votes("http://example.org/") == {}
+    frontier.set_quota("fao", 5)  # Faroese, ISO 639-3 form
+    assert frontier.quotas() == {"fo": (5, 0)}
+    # Hints are codes of the call's model, checked as `only` is; header values are not codes.
+    with pytest.raises(ValueError, match=r"^hints: not a language of the model: 'german' \(did you mean 'de'\?\)"):
+        langsift.detect("Hallo", hints="german")
+    with pytest.raises(ValueError, match=r"^hints: not a language of the model: 'fo'"):  # a wide-model language
+        langsift.detect("Hallo", hints={"languages": ["de", "fo"]})
+    assert langsift.detect("Hallo", hints="fo", model=langsift.Model.builtin("wide")).status == "ok"
+    with pytest.raises(ValueError, match=r"^only: not a language of the model: 'de-DE' \(did you mean 'de'\?\)"):
+        langsift.detect("Hallo", only="de-DE")
+    assert langsift.detect("Hallo", hints={"content_language": "de-DE, en;q=0.5", "html_lang": "x-klingon"}).language == "de"
+    assert langsift.detect("Hallo", hints={"content_language": ["de-DE", "en"], "tld": None}).language == "de"
+
+
+def test_a_trained_models_codes_are_accepted_when_it_is_given(tmp_path: Path):
+    """A code only a trained model knows ("qaa", ISO 639's range for local use) is accepted by the
+    filter and the frontier given that model, and refused without it."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "qaa.txt").write_bytes((TEST_DATA / "corpus" / "de.txt").read_bytes())
+    (corpus / "en.txt").write_bytes((TEST_DATA / "corpus" / "en.txt").read_bytes())
+    run_tool("langsift-train", "-q", "--min-count", "1", corpus, "-o", tmp_path / "qaa.lsm")
+    m = langsift.Model.load(tmp_path / "qaa.lsm")
+    assert "qaa" in m.languages and langsift.detect(GERMAN, model=m).language == "qaa"
+    with pytest.raises(ValueError, match="'qaa'"):
+        langsift.LanguageFilter(labels=["qaa"])
+    keep = langsift.LanguageFilter(labels=["qaa"], model=m)
+    assert keep(langsift.detect(GERMAN, model=m)) and not keep(langsift.detect(GERMAN))
+    assert pickle.loads(pickle.dumps(keep)) == keep  # unpickled as it was accepted
+    assert langsift.LanguageFilter.from_config(filter_config("qaa"), model=m) == keep
+    with pytest.raises(ValueError, match="not a language of the built-in models or of the given model: 'qab'"):
+        langsift.LanguageFilter(labels=["qab"], model=m)
+    with pytest.raises(ValueError, match="'qaa'"):
+        langsift.Frontier().set_quota("qaa", 1)
+    f = langsift.Frontier(model=m)
+    f.set_quota("qaa", 1)
+    assert f.record_fetch("http://example.org/", langsift.detect(GERMAN, model=m)) and f.saturated("qaa")
+    with pytest.raises(TypeError, match="model must be a langsift.Model or None, not str"):
+        langsift.LanguageFilter(labels=["de"], model="wide")
+
+
+def test_bad_arguments_raise_type_or_value_errors_naming_them():
+    """A lone surrogate in a str argument or an int beyond 2**64 raised RuntimeError ("Unable to cast");
+    a negative int, a float, None: pybind11's TypeError that names no argument."""
+    cases = [
+        (lambda: langsift.detect_page(b"x", content_type="\ud800"), ValueError, "content_type: a lone surrogate"),
+        (lambda: langsift.detect_page(b"x", url="a\udfffb"), ValueError, r"url: a lone surrogate \(U\+DFFF at index 1\)"),
+        (lambda: langsift.classify_url("http://a.de/", country="\ud800"), ValueError, "country: a lone surrogate"),
+        (lambda: langsift.LanguageFilter(min_bytes=2**64), ValueError, "min_bytes must be under 2"),
+        (lambda: langsift.LanguageFilter(max_bytes=-1), ValueError, "max_bytes must be >= 0, not -1"),
+        (lambda: langsift.LanguageFilter(min_percent=50.0), TypeError, "min_percent must be an int or None, not float"),
+        (lambda: langsift.detect_many(["x"], threads=-1), ValueError, "threads must be 0..4294967295, not -1"),
+        (lambda: langsift.detect("x", max_text_bytes=None), TypeError, "max_text_bytes must be an int, not NoneType"),
+        (lambda: langsift.detect("x", max_input_bytes=2.0), TypeError, "max_input_bytes must be an int, not float"),
+        (lambda: langsift.detect("x", codes="\ud800"), ValueError, "codes: a lone surrogate"),
+        (lambda: langsift.detect("x", model="wide"), TypeError, "model must be a langsift.Model or None, not str"),
+        (lambda: langsift.detect("x", hints={"weight": float("nan")}), ValueError, r"hints\['weight'\] must be 0..100, not nan"),
+        (lambda: langsift.detect("x", hints={"weight": "2"}), TypeError, r"hints\['weight'\] must be a number"),
+        (lambda: langsift.detect("x", hints={1: "de"}), TypeError, "hints: keys must be str, not int"),
+        (lambda: langsift.detect_page(b"x", main_content=None), TypeError, "main_content must be a bool, not NoneType"),
+        (lambda: langsift.Frontier(url_weight=float("nan")), ValueError, "url_weight must be 0..1e"),
+        (lambda: langsift.Frontier(max_urls=-1), ValueError, "max_urls must be >= 0, not -1"),
+        (lambda: langsift.Frontier().set_quota("de", 2**64), ValueError, "target must be under 2"),
+        (lambda: langsift.Frontier().decide("http://a/", classify=None), TypeError, "classify must be a bool"),
+        (lambda: langsift.Frontier().mark_fetched("http://a/\udc80"), ValueError, "url: a lone surrogate"),
+        (lambda: langsift.Frontier().decide_many(["http://a/", "\ud800"]), ValueError, r"decide_many\(\): urls\[1\]: a lone"),
+        (lambda: langsift.Model.builtin(None), TypeError, "name must be str, not NoneType"),
+        (lambda: langsift.WarcStats.from_tsv("\ud800"), ValueError, "text: a lone surrogate"),
+        (lambda: langsift.read_warc(b"", errors="\ud800"), ValueError, "errors: a lone surrogate"),
+        (lambda: langsift.read_warc(b"", max_record_bytes=-5), ValueError, "max_record_bytes must be >= 0, not -5"),
+        (lambda: langsift.to_iso639_3("\ud800"), ValueError, "code: a lone surrogate"),
+    ]
+    for call, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            call()
+    # The texts to analyse keep their documented behaviour: lone surrogates replaced, and said so.
+    assert langsift.classify_url("http://www.spiegel.de/\ud800").status == "invalid_utf8"
+    assert langsift.detect("Der Stadtrat hat \udc80 beschlossen").status == "invalid_utf8"
+    assert langsift.Frontier(url_weight=2, max_urls=10).decide("http://a/", classify=1).fetch
+
+
 def test_frontier_votes_quotas_decisions_and_state(tmp_path: Path):
     f = langsift.Frontier()
     f.set_quota("deu", 2)  # ISO 639-3 accepted, kept as "de"
@@ -631,7 +858,7 @@ def test_frontier_votes_quotas_decisions_and_state(tmp_path: Path):
         h.decide(weak, min_url_score=2)
     with pytest.raises(TypeError):
         f.decide(b"http://example.org/")
-    with pytest.raises(TypeError, match="not a str"):
+    with pytest.raises(TypeError, match="urls must be an iterable of str .URLs., not str or bytes"):
         f.add_votes(page, "http://example.org/")
 
 

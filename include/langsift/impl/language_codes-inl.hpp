@@ -2,6 +2,8 @@
 // included by the header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
 #pragma once
 
+#include <algorithm>
+
 #include "langsift/language_codes.hpp"
 #include "langsift/detail/ascii.hpp"
 #include "langsift/detail/iso639_table.inc"
@@ -23,6 +25,13 @@ inline bool split_primary(std::string_view code, char (&buf)[9], std::size_t& n,
   rest = code.substr(i);
   return n > 0;
 }
+
+// ISO 639-2's list, unchanged since the withdrawal of scc/scr in 2008. ICU knows only the T
+// codes; suggest_language_code() maps "ger" -> deu -> de.
+LANGSIFT_INLINE constexpr std::string_view iso639_2b_to_t[20][2] = {
+    {"alb", "sqi"}, {"arm", "hye"}, {"baq", "eus"}, {"bur", "mya"}, {"chi", "zho"}, {"cze", "ces"}, {"dut", "nld"},
+    {"fre", "fra"}, {"geo", "kat"}, {"ger", "deu"}, {"gre", "ell"}, {"ice", "isl"}, {"mac", "mkd"}, {"mao", "mri"},
+    {"may", "msa"}, {"per", "fas"}, {"rum", "ron"}, {"slo", "slk"}, {"tib", "bod"}, {"wel", "cym"}};
 
 }  // namespace detail
 
@@ -68,6 +77,32 @@ LANGSIFT_INLINE std::string to_iso639_1(std::string_view code) {
   std::string r(two.empty() ? primary : two);
   r += rest;
   return r;
+}
+
+LANGSIFT_INLINE std::string suggest_language_code(std::string_view code) {
+  for (const auto& p : detail::iso639_table)  // first: a name may hold a hyphen ("Luba-Katanga")
+    if (p.name[0] != '\0' && detail::iequals(code, p.name)) return p.two;
+  char buf[9];
+  std::size_t n = 0;
+  std::string_view rest;
+  if (detail::split_primary(code, buf, n, rest)) {
+    std::string primary(buf, n);
+    for (const auto& bt : detail::iso639_2b_to_t)
+      if (primary == bt[0]) primary = std::string(bt[1]);
+    std::string r = to_iso639_1(primary);
+    // The subtags after the language: a script (four letters, right after it) is kept, in its
+    // usual case ("Hant"); a region ("DE", "419") and anything after it is dropped.
+    if (rest.size() >= 5 && (rest.size() == 5 || rest[5] == '-' || rest[5] == '_')) {
+      const std::string_view sub = rest.substr(1, 4);
+      if (std::all_of(sub.begin(), sub.end(), [](char c) { return detail::is_ascii_alpha(static_cast<unsigned char>(c)); })) {
+        r += '-';
+        r += static_cast<char>(detail::ascii_lower(sub[0]) - ('a' - 'A'));
+        for (std::size_t i = 1; i < 4; ++i) r += detail::ascii_lower(sub[i]);
+      }
+    }
+    if (r != to_iso639_1(code)) return r;
+  }
+  return {};
 }
 
 }  // namespace v1
