@@ -254,7 +254,10 @@ TEST_CASE("langsift detect: a code of --label, --hint or --only that the model l
     CHECK(std::count(out.begin(), out.end(), '\n') == 2);  // one line, then run()'s exit line
     CHECK(out.find("exit=2") != std::string::npos);
   }
-  CHECK(run(de + "--label de-DE,xx 2>&1").find("--label: not a language of the model: de-DE, xx (") != std::string::npos);
+  CHECK(run(de + "--label de-DE,xx 2>&1").find("--label: not a language of the model: de-DE (did you mean de?), xx (") !=
+        std::string::npos);
+  CHECK(run(de + "--label german 2>&1").find("--label: not a language of the model: german (did you mean de?) (") !=
+        std::string::npos);
   // Every code of the model passes, in either ISO form; --hint takes language tags (region subtags).
   CHECK(run(de + "--label deu --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
   CHECK(run(de + "--label DE,fr --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");

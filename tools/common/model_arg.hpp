@@ -8,12 +8,14 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
+#include "langsift/language_codes.hpp"
 #include "langsift/model.hpp"
 
 namespace langsift::cli {
@@ -53,7 +55,8 @@ inline std::size_t builtin_language_count(std::string_view name) noexcept {
 
 /// The check of every option that takes language codes (--only, --label, --hint...): the codes
 /// the model cannot answer, as detect_options::only reads them (langsift::unknown_codes), are a
-/// usage error naming them: "PROGRAM: OPTION: not a language of the model: xx, de-DE (...)".
+/// usage error naming them: "PROGRAM: OPTION: not a language of the model: xx, de-DE (did you mean
+/// de?) (...)", with the library's suggestion (suggest_language_code) where the model knows it.
 /// Returns true when every code is known; otherwise prints that line and returns false (the tool
 /// then exits with status 2).
 inline bool check_language_codes(std::string_view program, std::string_view option, const model& m,
@@ -62,7 +65,14 @@ inline bool check_language_codes(std::string_view program, std::string_view opti
   const std::vector<std::string_view> unknown = unknown_codes(m, views);
   if (unknown.empty()) return true;
   std::string names;
-  for (const std::string_view c : unknown) names += (names.empty() ? "" : ", ") + std::string(c);
+  for (const std::string_view c : unknown) {
+    names += (names.empty() ? "" : ", ") + std::string(c);
+    // The library's suggestion (a region dropped, ISO 639-2/B, an English name), when the model has it.
+    const std::string hint = suggest_language_code(c);
+    const std::string_view hv = hint;
+    if (!hint.empty() && unknown_codes(m, std::span<const std::string_view>(&hv, 1)).empty())
+      names += " (did you mean " + hint + "?)";
+  }
   std::fprintf(stderr, "%.*s: %.*s: not a language of the model: %s (the built-in models' languages: "
                "models/default.langs, models/wide.langs)\n", static_cast<int>(program.size()), program.data(),
                static_cast<int>(option.size()), option.data(), names.c_str());

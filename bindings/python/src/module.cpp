@@ -2111,6 +2111,15 @@ class py_frontier {
   std::shared_ptr<py_model> also_;  // Frontier(model=...): its codes are accepted too
 };
 
+/// Adds `o` to `s`; a count past 2**64 - 1 is OverflowError with nothing added (as `langsift warc
+/// --merge-stats` refuses it), never a wrapped count.
+void merge_stats(py_warc_stats& s, const py_warc_stats& o) {
+  if (!s.s.merge(o.s)) {
+    PyErr_SetString(PyExc_OverflowError, "WarcStats: a count would exceed 2**64 - 1; nothing was merged");
+    throw py::error_already_set();
+  }
+}
+
 /// `what` and `message` may hold a file name that is not UTF-8 (see fs_str).
 void raise_io(status st, const std::string& message, const std::string& what) {
   if (st == status::io_error) {
@@ -2405,14 +2414,14 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
           d[py::make_tuple(k.first, k.second)] = py::make_tuple(c.pages, c.bytes);
         return d;
       }, "{(code, encoding): (pages, bytes)}")
-      .def("merge", [](py_warc_stats& s, const py_warc_stats& o) { s.s.merge(o.s); }, py::arg("other"))
+      .def("merge", [](py_warc_stats& s, const py_warc_stats& o) { merge_stats(s, o); }, py::arg("other"))
       .def("__add__", [](const py_warc_stats& a, const py_warc_stats& b) {
         py_warc_stats r = a;
-        r.s.merge(b.s);
+        merge_stats(r, b);
         return r;
       })
       .def("__iadd__", [](py_warc_stats& a, const py_warc_stats& b) {
-        a.s.merge(b.s);
+        merge_stats(a, b);
         return a;
       })
       .def("__eq__", [](const py_warc_stats& a, py::handle b) -> py::object {

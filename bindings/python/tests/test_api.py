@@ -673,6 +673,15 @@ def test_warc_stats_merge_and_round_trip():
     assert total.languages["de"][0] >= 1 and ("de", "utf-8") in total.language_encodings
     with pytest.raises(ValueError, match="line 1"):
         langsift.WarcStats.from_tsv("language\tde\tmany\t1\n")
+    # A sum past 2**64 - 1 is refused with nothing added, as `langsift warc --merge-stats` refuses it.
+    big = langsift.WarcStats.from_tsv(f"total\trecords\t{2**64 - 1}\n")
+    before = merged.to_tsv()
+    for op in (lambda: merged.merge(big), lambda: merged + big):
+        with pytest.raises(OverflowError, match="2\\*\\*64"):
+            op()
+    with pytest.raises(OverflowError):
+        merged += big
+    assert merged.to_tsv() == before
 
 
 # ---- filter and frontier -----------------------------------------------------------------------
