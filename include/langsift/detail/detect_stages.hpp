@@ -77,6 +77,7 @@ struct detect_scratch {
   bool sampled = false;  // the text exceeds max_text_bytes: `regions` are windows of it
 
   // 2. Script units, and the signs of text that is not natural language
+  bool span_units = false;       // detect_spans: units end at sentence ends, short runs are cut too
   std::vector<script_run> runs;  // of the region being cut
   std::vector<unit> units;       // in text order; the units of a run are consecutive
   std::size_t examined = 0;      // bytes of the regions
@@ -121,7 +122,8 @@ void sample(std::string_view text, const detect_options& opt, detect_scratch& s)
 /// 2. Cuts the regions into script runs and the runs into units: a run whose script decides its
 /// language (one candidate, or no model group) is one unit with its language; the others are
 /// cut into units of about unit_bytes at whitespace, each with room in `scores`. Counts text
-/// bytes, letters and the signs of text that is not natural language.
+/// bytes, letters and the signs of text that is not natural language. With `span_units`
+/// (detect_spans), every run with candidates is cut, and units end at sentence ends where they can.
 void script_units(const model& m, const detect_options& opt, std::string_view text, detect_scratch& s);
 /// 3. Scores the units of every run with a group: bayes (skimming long runs: every third unit and
 /// the last), or rank (one profile per run, its score shared by the run's units by bytes).

@@ -62,10 +62,12 @@ inline void add_run_units(const model& m, const detect_options& opt, detect_scra
     return;
   }
   u.g = g;
-  // A run too short to hold two languages worth telling apart (under 3 units) is one unit.
-  const std::size_t piece = run_bytes < 3 * opt.unit_bytes ? run_bytes : opt.unit_bytes;
+  // A run too short to hold two languages worth telling apart (under 3 units) is one unit; spans
+  // cut every run, and end units at sentence ends (next_sentence_piece).
+  const bool spans = s.span_units;
+  const std::size_t piece = run_bytes < 3 * opt.unit_bytes && !spans ? run_bytes : opt.unit_bytes;
   for (std::size_t a = run.begin; a < run.end;) {
-    const std::size_t b = next_piece(region, a, run.end, piece);
+    const std::size_t b = spans ? next_sentence_piece(region, a, run.end, piece) : next_piece(region, a, run.end, piece);
     u.bytes = b - a;
     u.text = region.substr(a, b - a);
     u.score_begin = static_cast<std::uint32_t>(s.score_size);

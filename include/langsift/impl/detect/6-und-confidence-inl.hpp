@@ -56,17 +56,31 @@ inline void confidence_of(const model& m, int top, detect_scratch& s, detection&
   }
 }
 
-/// Whether the text is not natural language, in any language we know: code-like, scrambled case
-/// (base64, hashes), repetitive, or a poor fit to the top language (with enough evidence).
-inline bool not_language(const detect_options& opt, const detect_scratch& s, const language_estimate& first) noexcept {
-  const bool code_like = opt.max_code_symbols > 0 && s.code_symbols >= 4 &&
-                         static_cast<float>(s.code_symbols) >= opt.max_code_symbols * static_cast<float>(s.letters);
-  const bool scrambled_case = s.case_switches >= 4 && s.case_switches * 20 >= s.letters;
+/// What says a text is not natural language (counted by stage 2, or over a span by detect_spans).
+struct language_signs {
+  std::size_t code_symbols, case_switches, letters;
+  int distinct;        // distinct byte values of letters, counted up to 5
+  float fit;           // the top language's fit (language_estimate::score)
+  double fit_letters;  // letters behind the fit
+};
+
+/// Whether a text with `signs` is not natural language, in any language we know: code-like,
+/// scrambled case (base64, hashes), repetitive, or a poor fit to the top language (with enough
+/// evidence).
+inline bool not_language(const detect_options& opt, const language_signs& x) noexcept {
+  const bool code_like = opt.max_code_symbols > 0 && x.code_symbols >= 4 &&
+                         static_cast<float>(x.code_symbols) >= opt.max_code_symbols * static_cast<float>(x.letters);
+  const bool scrambled_case = x.case_switches >= 4 && x.case_switches * 20 >= x.letters;
   // "aaaaaaaa...", "hahahahaha...": 40 letters or more made of at most 4 byte values.
-  const bool repetitive = s.letters >= 40 && s.distinct <= 4;
+  const bool repetitive = x.letters >= 40 && x.distinct <= 4;
   // The fit says "not language" only with enough evidence: a few words may be rare words.
-  const bool unfit = first.score < opt.undefined_score && s.top_fit_letters >= 15;
+  const bool unfit = x.fit < opt.undefined_score && x.fit_letters >= 15;
   return unfit || code_like || scrambled_case || repetitive;
+}
+
+/// Whether the whole text (the scratch's counts) is not natural language.
+inline bool not_language(const detect_options& opt, const detect_scratch& s, const language_estimate& first) noexcept {
+  return not_language(opt, language_signs{s.code_symbols, s.case_switches, s.letters, s.distinct, first.score, s.top_fit_letters});
 }
 
 namespace detect_stage {

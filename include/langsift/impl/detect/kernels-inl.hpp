@@ -123,6 +123,58 @@ inline std::size_t next_piece(std::string_view text, std::size_t begin, std::siz
   return utf8_cut_back(text.data(), stop, begin + target / 2);
 }
 
+/// Whether text[from, q) ends with `tail` (bytes).
+inline bool ends_with_at(std::string_view text, std::size_t from, std::size_t q, std::string_view tail) noexcept {
+  return q >= from + tail.size() && text.compare(q - tail.size(), tail.size(), tail) == 0;
+}
+
+/// Whether a sentence ends at `p` (from <= p < text.size()): a line break at p; or whitespace at p
+/// after sentence-final punctuation (. ! ? … and the full stops of other scripts), possibly
+/// followed by up to three closing quotes or brackets; or p right after a CJK full stop,
+/// exclamation or question mark (no space follows them).
+inline bool sentence_ends_at(std::string_view text, std::size_t from, std::size_t p) noexcept {
+  const char c = text[p];
+  if (c == '\n') return true;
+  static constexpr std::string_view kCjk[] = {"\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F"};  // 。！？
+  if (c != ' ' && c != '\t' && c != '\r') {
+    for (std::string_view t : kCjk)
+      if (ends_with_at(text, from, p, t)) return true;
+    return false;
+  }
+  static constexpr std::string_view kClosers[] = {"\"", "'", ")", "]", "\xC2\xBB", "\xE2\x80\x9D", "\xE2\x80\x99",
+                                                  "\xE3\x80\x8D", "\xE3\x80\x8F", "\xEF\xBC\x89"};  // » ” ’ 」 』 ）
+  static constexpr std::string_view kStops[] = {".", "!", "?", "\xE2\x80\xA6", "\xE3\x80\x82", "\xEF\xBC\x81",
+                                                "\xEF\xBC\x9F", "\xD8\x9F", "\xE0\xA5\xA4", "\xE0\xA5\xA5",
+                                                "\xDB\x94", "\xE1\x8D\xA2", "\xE1\x81\x8B"};  // … 。！？ ؟ । ॥ ۔ ። ။
+  std::size_t q = p;
+  for (int k = 0; k < 3; ++k) {
+    bool closed = false;
+    for (std::string_view t : kClosers)
+      if (ends_with_at(text, from, q, t)) {
+        q -= t.size();
+        closed = true;
+        break;
+      }
+    if (!closed) break;
+  }
+  for (std::string_view t : kStops)
+    if (ends_with_at(text, from, q, t)) return true;
+  return false;
+}
+
+/// detect_spans' units: the end of the piece that starts at `begin` (< end): the first sentence
+/// end (sentence_ends_at) from an eighth of a target to two targets after it, so that a change of
+/// language between sentences falls between units (a unit is a sentence, or a piece of a long
+/// one); else as next_piece (a long sentence is cut at spaces).
+inline std::size_t next_sentence_piece(std::string_view text, std::size_t begin, std::size_t end,
+                                       std::size_t target) noexcept {
+  if (target < 16) target = 16;
+  const std::size_t hi = std::min(end, begin + 2 * target);
+  for (std::size_t p = begin + target / 8; p < hi; ++p)
+    if (sentence_ends_at(text, begin, p)) return p;
+  return next_piece(text, begin, end, target);
+}
+
 /// The first index of the largest of v[0, n) (n >= 1; no NaN): as a scalar loop of strict
 /// "greater than" tests, four lanes at a time when n is a multiple of 4.
 LANGSIFT_INLINE std::uint32_t first_argmax(const float* v, std::uint32_t n) noexcept {
