@@ -1,6 +1,6 @@
 // `langsift detect` end to end: the known answers of the built-in model through the tool, one
-// output line per input line, errors, file names in TSV, filters, running out of memory, and the
-// memory of a 1 GB pipe.
+// output line per input line, errors, file names in TSV, filters, running out of memory, the
+// memory of a 1 GB pipe, and spans (--spans, --keep).
 #include <catch2/catch.hpp>
 
 #include <sys/resource.h>
@@ -17,6 +17,7 @@
 
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
+#include "langsift/spans.hpp"
 
 using namespace langsift;
 
@@ -284,4 +285,58 @@ TEST_CASE("langsift detect --help: the built-in models' language counts are the 
   CHECK(help.find("`default` (" + std::to_string(default_model().language_count()) + " languages) or `wide` (" +
                   std::to_string(wide->language_count()) + ")") != std::string::npos);
   CHECK(wide->language_count() == 231);  // what models/wide.langs says (the help said 275)
+}
+
+TEST_CASE("langsift detect --spans and --keep: the library's spans in JSON and the kept text alone") {
+  const std::string de =
+      "Der Stadtrat hat am Dienstagabend einen neuen Haushalt für Schulen und öffentliche Bibliotheken beschlossen.";
+  const std::string en = "The council approved a new budget for schools and public libraries on Tuesday evening.";
+  const std::string dir = std::string(LANGSIFT_BINARY_DIR) + "/test-detect-spans-" + std::to_string(::getpid());
+  REQUIRE(run("mkdir -p '" + dir + "'") == "\nexit=0");
+  const std::string lines = dir + "/lines.txt";
+  std::ofstream(lines) << de << " " << en << "\n" << en << "\n\n";
+  // --spans: JSON lines (the default format with it) whose spans are detect_spans' bytes.
+  std::string expected;
+  for (const std::string& line : {de + " " + en, en, std::string()}) {
+    std::string spans;
+    for (const span& s : detect_spans(default_model(), line))
+      spans += (spans.empty() ? "[" : ",[") + std::to_string(s.begin) + "," + std::to_string(s.end) + ",\"" +
+               std::string(s.code) + "\"]";
+    expected += "\"spans\":[" + spans + "]}\n";
+  }
+  const std::string out = run(kTool + " detect --lines --spans < '" + lines + "'");
+  std::istringstream got(out);
+  std::string line, tails;
+  while (std::getline(got, line) && line.rfind("exit=", 0) != 0)
+    if (!line.empty()) tails += line.substr(line.find("\"spans\":")) + "\n";
+  CHECK(tails == expected);
+  const std::string cut = std::to_string(de.size() + 1), end = std::to_string(de.size() + 1 + en.size());
+  CHECK(out.find("[[0," + cut + ",\"de\"],[" + cut + "," + end + ",\"en\"]]") != std::string::npos);
+  CHECK(run(kTool + " detect --lines --spans --codes iso639-3 < '" + lines + "'").find("[" + cut + "," + end + ",\"eng\"]") !=
+        std::string::npos);
+  // --keep: the kept text only, one stretch a line; nothing for a document without one.
+  CHECK(run(kTool + " detect --lines --keep en < '" + lines + "'") == en + "\n" + en + "\n\nexit=0");
+  CHECK(run(kTool + " detect --lines --keep deu < '" + lines + "'") == de + "\n\nexit=0");
+  // ... with a filter, only for the documents it keeps; with --format jsonl, as fields.
+  CHECK(run(kTool + " detect --lines --keep en --label de < '" + lines + "'") == en + "\n\nexit=0");
+  const std::string js = run(kTool + " detect --lines --keep de --format jsonl < '" + lines + "'");
+  CHECK(js.find("\"kept_text\":\"" + de + "\"}") != std::string::npos);
+  CHECK(js.find("\"kept_text\":\"\"}") != std::string::npos);
+  // A file, and an HTML page: spans of the text it classifies (as `langsift text` prints it).
+  const std::string page = dir + "/page.html";
+  std::ofstream(page) << "<!doctype html><html><head><title>x</title></head><body><p>" << de << "</p><p>" << en
+                      << "</p></body></html>";
+  CHECK(run(kTool + " detect --keep en '" + page + "'") == en + "\n\nexit=0");
+  const std::string text = run(kTool + " text '" + page + "'");
+  const std::size_t en_at = text.find(en);
+  REQUIRE(en_at != std::string::npos);
+  CHECK(run(kTool + " detect --spans '" + page + "'").find(",[" + std::to_string(en_at) + ",") != std::string::npos);
+  // Usage errors: --spans with another format, unknown or missing codes, --keep with --kept-only.
+  CHECK(run(kTool + " detect --lines --spans --format tsv < /dev/null 2>/dev/null") == "\nexit=2");
+  CHECK(run(kTool + " detect --lines --keep xx < /dev/null 2>&1").find("--keep: not a language of the model: xx") !=
+        std::string::npos);
+  CHECK(run(kTool + " detect --lines --keep < /dev/null 2>/dev/null") == "\nexit=2");
+  CHECK(run(kTool + " detect --lines --keep de --label de --kept-only < /dev/null 2>/dev/null") == "\nexit=2");
+  CHECK(run(kTool + " detect --lines --spans --min-span-confidence 2 < /dev/null 2>/dev/null") == "\nexit=2");
+  run("rm -rf '" + dir + "'");
 }

@@ -14,6 +14,7 @@
 #include "langsift/filter.hpp"
 #include "langsift/html.hpp"
 #include "langsift/page.hpp"
+#include "langsift/spans.hpp"
 #include "langsift/uri.hpp"
 #include "subcommands.hpp"
 
@@ -76,6 +77,23 @@ void usage(std::FILE* out) {
       "  --switch-penalty X  cost of a change of language between units (default 300; higher\n"
       "                      keeps documents more monolingual)\n"
       "\n"
+      "spans (where each language is; docs/detection.md, \"Spans\"):\n"
+      "  --spans             jsonl output gains \"spans\": [[begin, end, \"code\"], ...], byte\n"
+      "                      offsets into the text classified (the line; a file's text decoded to\n"
+      "                      UTF-8, and for HTML its text as `langsift text` prints it); they\n"
+      "                      cover it, and neighbours differ in language (\"und\": none). Implies\n"
+      "                      --format jsonl unless another format is given (then a usage error)\n"
+      "  --keep CODES        print only the text of the spans in these languages: each stretch\n"
+      "                      of kept spans on a line of its own, without the whitespace at its\n"
+      "                      ends (a document with none prints nothing; with a filter, only the\n"
+      "                      documents it keeps); with --format jsonl, the objects gain\n"
+      "                      \"spans\" and \"kept_text\" (the stretches joined by \\n) instead\n"
+      "  --span-penalty X    cost of a change of language between span units (default %g)\n"
+      "  --span-unit-bytes N span units of about N bytes, ended at sentence ends (default %zu)\n"
+      "  --min-span-bytes N  a shorter span joins a neighbour (default %zu)\n"
+      "  --min-span-confidence P  a span whose language is less clear (0..1) joins a\n"
+      "                      neighbour (default %g)\n"
+      "\n"
       "filters (NCL-Crawl): a document is kept when one of its languages passes every filter set;\n"
       "with a filter, tsv/jsonl output gains a keep field, and --kept-only prints only kept documents\n"
       "(their lines with --lines, else their file names)\n"
@@ -90,7 +108,10 @@ void usage(std::FILE* out) {
       "\n"
       "Exit status: 0 on success, 1 when a file cannot be read, the model cannot be loaded or the\n"
       "output cannot be written, 2 on a usage error.\n",
-      langsift::cli::builtin_language_count("default"), langsift::cli::builtin_language_count("wide"));
+      langsift::cli::builtin_language_count("default"), langsift::cli::builtin_language_count("wide"),
+      static_cast<double>(langsift::span_options{}.switch_penalty), langsift::span_options{}.unit_bytes,
+      langsift::span_options{}.min_span_bytes,
+      static_cast<double>(langsift::span_options{}.min_confidence));
 }
 
 enum class input_kind { sniff, html, text };
@@ -108,6 +129,18 @@ struct settings {
   std::size_t max_model_bytes = 0;          // --model files larger than this are refused; 0: no cap
   langsift::detect_options opt;
   langsift::language_filter filter;
+  // Spans (--spans, --keep): computed when `spans` is set; --keep prints kept text (JSON fields
+  // with --format jsonl).
+  bool spans = false;
+  std::vector<std::string> keep_codes;
+  std::vector<std::string_view> keep_views;
+  langsift::span_options span_opt;
+};
+
+/// A document's spans and the text they index (for --spans and --keep).
+struct span_info {
+  std::string_view text;
+  std::vector<langsift::span> spans;
 };
 
 struct page_info {
@@ -116,8 +149,17 @@ struct page_info {
 };
 
 void print_result(const settings& s, const std::string* name, const langsift::detection& d, const page_info& page,
-                  bool keep, std::string& line) {
+                  bool keep, std::string& line, const span_info* sp = nullptr) {
   line.clear();
+  if (sp && !s.keep_codes.empty() && s.format != out_format::jsonl) {  // --keep: the kept text only
+    if (!keep) return;
+    line = langsift::kept_text(sp->text, sp->spans, s.keep_views);
+    if (!line.empty()) {
+      line += '\n';
+      put(line);
+    }
+    return;
+  }
   if (s.format == out_format::code) {
     if (name && !s.lines) {
       langsift::cli::tsv_field(line, *name);
@@ -168,6 +210,20 @@ void print_result(const settings& s, const std::string* name, const langsift::de
     json::string(line, page.encoding_source);
   }
   if (s.filtering) line += keep ? ",\"keep\":true" : ",\"keep\":false";
+  if (sp) {
+    line += ",\"spans\":[";
+    for (std::size_t i = 0; i < sp->spans.size(); ++i) {
+      const langsift::span& x = sp->spans[i];
+      line += (i ? ",[" : "[") + std::to_string(x.begin) + ',' + std::to_string(x.end) + ',';
+      json::code(line, x.code, s.codes);
+      line += ']';
+    }
+    line += ']';
+    if (!s.keep_codes.empty()) {
+      line += ",\"kept_text\":";
+      json::utf8_string(line, langsift::kept_text(sp->text, sp->spans, s.keep_views));
+    }
+  }
   line += "}\n";
   put(line);
 }
@@ -188,6 +244,25 @@ langsift::detection detect_page(const langsift::model& m, const settings& s, con
   page.encoding_source = std::string(langsift::encoding_source_name(r.encoding.source));
   page.html = r.is_html;
   return r.detection;
+}
+
+/// The text detect_page classified (for --spans and --keep): the bytes decoded as it decided
+/// (`page.encoding`), and for HTML their extracted text; the page's language declarations become
+/// hints as detect_page makes them.
+std::string_view page_text(const settings& s, const std::string& bytes, const page_info& page, std::string& decoded,
+                           langsift::html_result& h, langsift::detect_options& opt) {
+  langsift::encoding_options eo;
+  eo.content_type = !s.encoding.empty() ? std::string_view(s.encoding) : std::string_view(page.encoding);
+  decoded = langsift::decode_to_utf8(bytes, eo).text;
+  if (!page.html) return decoded;
+  langsift::html_options ho;
+  ho.main_content = s.main_content;
+  ho.collect_links = false;
+  ho.max_input_bytes = std::max(ho.max_input_bytes, s.max_input_bytes);
+  langsift::extract_html(decoded, ho, h);
+  opt.hints.html_lang = h.html_lang;
+  if (opt.hints.content_language.empty()) opt.hints.content_language = h.content_language;
+  return h.text;
 }
 
 /// "PROGRAM: NAME: cut at N bytes (--max-input-bytes): ..." — one line per input that was cut,
@@ -211,9 +286,14 @@ int detect_lines(const langsift::model& m, const settings& s, const std::string&
   page_info none;
   bool line_cut = false;  // the line exceeded --max-input-bytes: its rest is skipped
   std::uint64_t line_no = 0;
+  span_info spans;
   auto flush_line = [&]() {
     ++line_no;
     langsift::detection d = langsift::detect(m, line, s.opt);
+    if (s.spans) {
+      spans.text = line;
+      langsift::detect_spans(m, line, spans.spans, s.opt, s.span_opt);
+    }
     if (line_cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
     if (line_cut) report_cut(s, path, line_no);
     line_cut = false;
@@ -224,7 +304,7 @@ int detect_lines(const langsift::model& m, const settings& s, const std::string&
         put("\n");
       }
     } else {
-      print_result(s, nullptr, d, none, keep, out_line);
+      print_result(s, nullptr, d, none, keep, out_line, s.spans ? &spans : nullptr);
     }
     line.clear();
   };
@@ -274,13 +354,21 @@ int detect_file(const langsift::model& m, const settings& s, const std::string& 
   if (cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
   if (cut) report_cut(s, path, 0);
   const bool keep = !s.filtering || langsift::keep(d, s.filter);
+  span_info spans;
+  std::string decoded;
+  langsift::html_result html;
+  if (s.spans && d.st != langsift::status::binary_input) {
+    langsift::detect_options opt = s.opt;
+    spans.text = page_text(s, bytes, page, decoded, html, opt);
+    langsift::detect_spans(m, spans.text, spans.spans, opt, s.span_opt);
+  }
   if (s.kept_only) {
     if (keep) {
       put(langsift::cli::tsv_field(path));
       put("\n");
     }
   } else {
-    print_result(s, named ? &path : nullptr, d, page, keep, out_line);
+    print_result(s, named ? &path : nullptr, d, page, keep, out_line, s.spans ? &spans : nullptr);
   }
   return langsift::cli::stdout_failed(kProgram) ? -1 : 0;
 }
@@ -290,7 +378,8 @@ int detect_file(const langsift::model& m, const settings& s, const std::string& 
 int langsift::cli::cmd_detect(int argc, char** argv) {
   settings s;
   std::vector<std::string> files;
-  std::string model_path, only_arg, labels_arg, value;
+  std::string model_path, only_arg, labels_arg, keep_arg, value;
+  bool format_given = false, spans_given = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     bool missing = false;
@@ -320,11 +409,32 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       s.kept_only = true;
     } else if (a == "--header") {
       s.header = true;
+    } else if (a == "--spans") {
+      spans_given = true;
+    } else if (take_option(argc, argv, i, "--keep", keep_arg, missing)) {
+      if (missing || split_list(keep_arg).empty()) return fail(kProgram, "--keep needs language codes") + 1;
+    } else if (take_option(argc, argv, i, "--span-penalty", value, missing)) {
+      char* end = nullptr;
+      const float x = missing ? -1 : std::strtof(value.c_str(), &end);
+      if (missing || !end || *end || !(x >= 0) || x > 1e6f) return fail(kProgram, "--span-penalty needs a number >= 0") + 1;
+      s.span_opt.switch_penalty = x;
+    } else if (take_option(argc, argv, i, "--span-unit-bytes", value, missing)) {
+      if (!size_opt("--span-unit-bytes", v) || v < 16 || v > (1u << 20)) return fail(kProgram, "--span-unit-bytes needs 16..1M") + 1;
+      s.span_opt.unit_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--min-span-bytes", value, missing)) {
+      if (!size_opt("--min-span-bytes", v)) return 2;
+      s.span_opt.min_span_bytes = static_cast<std::size_t>(v);
+    } else if (take_option(argc, argv, i, "--min-span-confidence", value, missing)) {
+      char* end = nullptr;
+      const float x = missing ? -1 : std::strtof(value.c_str(), &end);
+      if (missing || !end || *end || !(x >= 0 && x <= 1)) return fail(kProgram, "--min-span-confidence needs a number 0..1") + 1;
+      s.span_opt.min_confidence = x;
     } else if (take_option(argc, argv, i, "--codes", value, missing)) {
       const auto c = missing ? std::nullopt : parse_code_style(value);
       if (!c) return fail(kProgram, "--codes is iso639-1 or iso639-3") + 1;
       s.codes = *c;
     } else if (take_option(argc, argv, i, "--format", value, missing)) {
+      format_given = true;
       if (value == "code") s.format = out_format::code;
       else if (value == "tsv") s.format = out_format::tsv;
       else if (value == "jsonl" || value == "json") s.format = out_format::jsonl;
@@ -414,6 +524,17 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   }
   s.filtering = s.filter.use_labels || s.filter.use_min_bytes || s.filter.use_max_bytes || s.filter.use_min_percent;
   if (s.kept_only && !s.filtering) return fail(kProgram, "--kept-only needs a filter (--label, --min-bytes...)") + 1;
+  s.keep_codes = split_list(keep_arg);
+  for (std::string& c : s.keep_codes) c = langsift::to_iso639_1(c);
+  s.keep_views.assign(s.keep_codes.begin(), s.keep_codes.end());
+  s.spans = spans_given || !s.keep_codes.empty();
+  if (spans_given) {
+    if (format_given && s.format != out_format::jsonl)
+      return fail(kProgram, "--spans writes JSON: it needs --format jsonl (the default with --spans)") + 1;
+    s.format = out_format::jsonl;
+  }
+  if (!s.keep_codes.empty() && s.kept_only)
+    return fail(kProgram, "--keep prints the kept text, --kept-only the kept documents: use one") + 1;
 
   langsift::model loaded;
   const langsift::model* m = nullptr;
@@ -426,11 +547,12 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   // otherwise restrict detection to fewer languages than asked for (--only), drop every document
   // (--label) or do nothing (--hint).
   if (!check_language_codes(kProgram, "--only", *m, only_codes) || !check_language_codes(kProgram, "--label", *m, label_codes) ||
-      !check_language_codes(kProgram, "--hint", *m, hint_codes))
+      !check_language_codes(kProgram, "--hint", *m, hint_codes) ||
+      !check_language_codes(kProgram, "--keep", *m, s.keep_codes))
     return 2;
 
   std::string bytes, out_line;
-  if (s.header && s.format == out_format::tsv && !s.kept_only) {
+  if (s.header && s.format == out_format::tsv && !s.kept_only && s.keep_codes.empty()) {
     // The columns of the records below: a file column when files are read, encoding columns for
     // pages (not for --lines), and keep with a filter.
     const bool named = !s.lines && (files.size() > 1 || files[0] != "-");
