@@ -1,4 +1,4 @@
-// `langsift-eval lang | docs | mixed`: the scoring math on small fixtures with fake detectors
+// `langsift-eval lang | docs | mixed | spans`: the scoring math on small fixtures with fake detectors
 // (tests/data/eval/README.md gives the expected figures), output formats, error paths; the
 // peer adapters when they are built or installed (skipped otherwise).
 #include <catch2/catch.hpp>
@@ -277,6 +277,42 @@ TEST_CASE("mixed: --random pairs are deterministic") {
   CHECK((contains(a.out, "| en : fr |") || contains(a.out, "| fr : en |")));
 }
 
+TEST_CASE("spans: bytes right, boundary error and extra boundaries against the true parts") {
+  // 10-byte sentences, parts of 20 bytes (two sentences): "en sente10 en sente11 fr sente10 fr
+  // sente11", the boundary at byte 22. One detector gives the true spans, the other one span.
+  const std::string by_word = "--detector " + q("w=sh " + kData + "spans-by-word.sh") + " ";
+  const std::string one = "--detector " + q("one=sh " + kData + "spans-by-word.sh one") + " ";
+  outcome o = sh(eval_cmd("spans") + by_word + one + "--languages 1,2 --part-bytes 20 --docs 4 --tsv - " + kData + "mixed");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  auto rows = tsv_rows(o.out.substr(0, o.out.find("# Language spans")));
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[0] == std::vector<std::string>{"detector", "languages", "part_bytes", "documents", "mean_part_bytes",
+                                            "right_pct", "boundary_error", "within10_pct", "extra_per_doc"});
+  CHECK(rows[1] == std::vector<std::string>{"w", "1", "20", "4", "20.0", "100.00", "", "", "0.000"});
+  CHECK(rows[3] == std::vector<std::string>{"w", "2", "20", "4", "20.0", "100.00", "0.00", "100.00", "0.000"});
+  // One span: the first part's bytes right (half); the boundary's nearest is the document's end,
+  // 21 bytes away (43 - 22).
+  CHECK(rows[4] == std::vector<std::string>{"one", "2", "20", "4", "20.0", "50.00", "21.00", "0.00", "0.000"});
+  CHECK(contains(o.out, "| **2+, all** | | | | 100.0 | 0.0 | 100.0 | 0.00 | 50.0 | 21.0 | 0.0 | 0.00 |"));
+  // The draws depend on the seed only.
+  CHECK(sh(eval_cmd("spans") + by_word + "--part-bytes 20 --languages 2 --docs 3 --seed 5 " + kData + "mixed").out ==
+        sh(eval_cmd("spans") + by_word + "--part-bytes 20 --languages 2 --docs 3 --seed 5 " + kData + "mixed").out);
+}
+
+TEST_CASE("spans: malformed or out-of-order spans and bad options are errors") {
+  outcome bad = sh(eval_cmd("spans") + "--detector " + q("bad=sh " + kData + "spans-by-word.sh bad") +
+                   " --languages 2 --part-bytes 20 --docs 1 " + kData + "mixed");
+  CHECK(bad.status == 1);
+  CHECK(contains(bad.err, "detector 'bad', output line 1: span 2 [0, 3) is out of order"));
+  outcome none = sh(eval_cmd("spans") + first_word() + "--languages 2 --part-bytes 20 --docs 1 " + kData + "mixed");
+  CHECK(none.status == 1);
+  CHECK(contains(none.err, "no \"spans\" field"));
+  CHECK(sh(eval_cmd("spans") + first_word() + "--languages 3 " + kData + "mixed").status == 1);  // two languages only
+  CHECK(sh(eval_cmd("spans") + first_word() + "--languages 4 " + kData + "mixed").status == 2);
+  CHECK(sh(eval_cmd("spans") + first_word() + "--part-bytes 0 " + kData + "mixed").status == 2);
+}
+
 // Built, and so registered, only when CMake found CLD2 and built the peer (tests/CMakeLists.txt).
 #if LANGSIFT_HAVE_CLD2_PEER
 TEST_CASE("peers: CLD2 adapter with the full tables") {
@@ -307,6 +343,24 @@ TEST_CASE("peers: CLD2 adapter with the full tables") {
                        "en Europe et dans les pays candidats.\n";
   CHECK(sh(q(peer.string()) + " < " + c1.string()).out == "und\n");
   CHECK(sh(q(peer.string()) + " --clean < " + c1.string()).out == "fr\n");
+
+  // --spans: CLD2's result chunks, covering the line; a line CLD2 rejects is one und span, and
+  // --clean keeps the offsets (a blank per byte).
+  fs::path two = scratch() / "cld2-spans.in";
+  const std::string de = "Das ist ein ganz normaler deutscher Satz mit einigen Wörtern, und noch ein zweiter Satz "
+                         "über das Wetter in der Stadt.";
+  const std::string en = "This is a perfectly ordinary English sentence with a few words, and another one about "
+                         "the weather in the city.";
+  std::ofstream(two) << de << " " << en << "\n\n";
+  outcome sp = sh(q(peer.string()) + " --spans < " + two.string());
+  REQUIRE(sp.status == 0);
+  CHECK(sp.out.rfind("{\"spans\":[[0,", 0) == 0);
+  CHECK(contains(sp.out, "\"de\"]"));
+  CHECK(contains(sp.out, "," + std::to_string(de.size() + 1 + en.size()) + ",\"en\"]]}\n{\"spans\":[]}\n"));
+  CHECK(sh(q(peer.string()) + " --spans < " + c1.string()).out == "{\"spans\":[[0,109,\"und\"]]}\n");  // 109 bytes
+  const outcome clean = sh(q(peer.string()) + " --spans --clean < " + c1.string());
+  CHECK(clean.out == "{\"spans\":[[0,109,\"fr\"]]}\n");
+  CHECK(sh(q(peer.string()) + " --spans --tsv < /dev/null").status == 2);
 }
 #endif  // LANGSIFT_HAVE_CLD2_PEER
 

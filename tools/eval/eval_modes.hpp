@@ -8,6 +8,7 @@ int eval_main_content(int argc, char** argv);  // main_content.cpp
 int eval_lang(int argc, char** argv);   // lang.cpp
 int eval_docs(int argc, char** argv);   // lang_docs.cpp
 int eval_mixed(int argc, char** argv);  // lang_mixed.cpp
+int eval_spans(int argc, char** argv);  // lang_spans.cpp
 
 int eval_calibrate(int argc, char** argv);  // calibrate.cpp
 int eval_url(int argc, char** argv);        // url.cpp

@@ -24,6 +24,7 @@ constexpr mode kModes[] = {
     {"lang", langsift::cli::eval_lang, "accuracy of language identification on <code>.txt sample files"},
     {"docs", langsift::cli::eval_docs, "per-language precision on documents of N bytes (ClueWeb09 protocol)"},
     {"mixed", langsift::cli::eval_mixed, "reported percents of two-language documents against true byte shares"},
+    {"spans", langsift::cli::eval_spans, "language spans of two- and three-language documents: bytes right, boundary error"},
     {"url", langsift::cli::eval_url, "URL-only language classification: P, R, p(-|-), F1 per language and source, k-fold CV"},
 };
 
@@ -38,7 +39,7 @@ void usage(std::FILE* out) {
 namespace {
 int run_main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "langsift-eval: a mode is needed (lang, docs, mixed, url, encoding, main-content, calibrate); see --help\n");
+    std::fprintf(stderr, "langsift-eval: a mode is needed (lang, docs, mixed, spans, url, encoding, main-content, calibrate); see --help\n");
     return 2;
   }
   std::string_view m = argv[1];

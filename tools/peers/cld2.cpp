@@ -5,11 +5,13 @@
 // Built only when CLD2 is found (tools/CMakeLists.txt). The executable links libcld2_full before
 // libcld2 (as pycld2 ships them): libcld2_full holds only the full-size scoring tables, whose
 // symbols then take precedence over the small tables inside libcld2. `ldd` lists both.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/output.hpp"
 
@@ -20,7 +22,7 @@ namespace {
 
 void usage(std::FILE* out) {
   std::fprintf(out,
-      "usage: langsift-peer-cld2 [--best-effort] [--clean] [--tsv] [--html]\n"
+      "usage: langsift-peer-cld2 [--best-effort] [--clean] [--tsv|--spans] [--html]\n"
       "\n"
       "Reads one sample per line on stdin (split on '\\n' only; a trailing '\\r' is dropped) and\n"
       "prints one line per input line: the language code of CLD2's summary language\n"
@@ -38,6 +40,11 @@ void usage(std::FILE* out) {
       "                 `langsift detect --format tsv` does: langs = up to three code:percent:bytes\n"
       "                 from language3/percent3 (bytes = text_bytes * percent / 100), short = text\n"
       "                 bytes < 400, score = CLD2's normalized score of the first language\n"
+      "  --spans        print {\"spans\": [[begin, end, \"code\"], ...]} per line, as `langsift detect\n"
+      "                 --spans` does: CLD2's result chunks (resultchunkvector: byte offsets into\n"
+      "                 the line), neighbours of one language joined, its UNKNOWN_LANGUAGE (text\n"
+      "                 too short or unreliable) `und`; a line CLD2 rejects is one `und` span\n"
+      "                 (with --clean, each rejected byte becomes a space, so offsets hold)\n"
       "  --html         input lines are HTML (CLD2 skips tags, expands entities)\n"
       "  --clean        replace what CLD2 rejects as not interchange-valid UTF-8 (invalid bytes,\n"
       "                 C0/C1 control characters, noncharacters) by spaces first; without it a\n"
@@ -62,12 +69,13 @@ std::string code_of(CLD2::Language lang) {
 }
 
 struct options {
-  bool best_effort = false, tsv = false, html = false, clean = false;
+  bool best_effort = false, tsv = false, html = false, clean = false, spans = false;
 };
 
 // Replaces what CLD2 does not accept as interchange-valid UTF-8 (invalid sequences, C0 controls
-// but TAB, DEL, C1 controls, surrogates, noncharacters) by a space each.
-std::string interchange_valid(std::string_view s) {
+// but TAB, DEL, C1 controls, surrogates, noncharacters) by a space each, or by as many spaces as it
+// has bytes (`keep_offsets`: byte offsets into the result are offsets into `s`).
+std::string interchange_valid(std::string_view s, bool keep_offsets = false) {
   std::string out;
   out.reserve(s.size());
   std::size_t i = 0;
@@ -91,26 +99,63 @@ std::string interchange_valid(std::string_view s) {
       out.append(s.substr(i, len));
       i += len;
     } else {
-      out += ' ';
-      i += len && i + len <= s.size() ? len : 1;
+      const std::size_t skip = len && i + len <= s.size() ? len : 1;
+      out.append(keep_offsets ? skip : 1, ' ');
+      i += skip;
     }
   }
   return out;
 }
 
+// The chunks as {"spans": [[begin, end, "code"], ...]}: neighbours of one language joined, and any
+// bytes the chunks leave out (none seen; CLD2 returns none for text it rejects) `und`, so that the
+// spans cover the line as langsift's do.
+void print_chunks(const CLD2::ResultChunkVector& chunks, std::size_t size, std::string& out) {
+  struct item {
+    std::size_t begin, end;
+    std::string code;
+  };
+  std::vector<item> spans;
+  auto add = [&](std::size_t b, std::size_t e, const std::string& code) {
+    if (e <= b) return;
+    if (!spans.empty() && spans.back().code == code) spans.back().end = e;
+    else spans.push_back({b, e, code});
+  };
+  std::size_t at = 0;
+  for (const CLD2::ResultChunk& c : chunks) {
+    const std::size_t b = static_cast<std::size_t>(std::max(0, c.offset));
+    const std::size_t e = std::min(size, b + static_cast<std::size_t>(std::max(0, c.bytes)));
+    if (b < at || e <= b) continue;  // out of order or empty: not seen
+    add(at, b, "und");
+    add(b, e, code_of(static_cast<CLD2::Language>(c.lang1)));
+    at = e;
+  }
+  add(at, size, "und");
+  out += "{\"spans\":[";
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    out += (i ? ",[" : "[") + std::to_string(spans[i].begin) + "," + std::to_string(spans[i].end) + ",\"" +
+           spans[i].code + "\"]";
+  out += "]}\n";
+}
+
 void detect_line(std::string_view view, const options& o, std::string& out) {
   if (!view.empty() && view.back() == '\r') view.remove_suffix(1);
   // A NUL-terminated copy: CLD2's scanners may peek past the end.
-  const std::string line = o.clean ? interchange_valid(view) : std::string(view);
+  const std::string line = o.clean ? interchange_valid(view, o.spans) : std::string(view);
   CLD2::CLDHints hints = {nullptr, nullptr, CLD2::UNKNOWN_ENCODING, CLD2::UNKNOWN_LANGUAGE};
   CLD2::Language language3[3];
   int percent3[3] = {0, 0, 0};
   double normalized_score3[3] = {0, 0, 0};
   int text_bytes = 0, valid_prefix_bytes = 0;
   bool reliable = false;
+  CLD2::ResultChunkVector chunks;
   CLD2::Language summary = CLD2::ExtDetectLanguageSummaryCheckUTF8(
       line.data(), static_cast<int>(line.size()), !o.html, &hints, o.best_effort ? CLD2::kCLDFlagBestEffort : 0,
-      language3, percent3, normalized_score3, nullptr, &text_bytes, &reliable, &valid_prefix_bytes);
+      language3, percent3, normalized_score3, o.spans ? &chunks : nullptr, &text_bytes, &reliable, &valid_prefix_bytes);
+  if (o.spans) {
+    print_chunks(chunks, line.size(), out);
+    return;
+  }
   out += code_of(summary);
   if (!o.tsv) {
     out += '\n';
@@ -149,6 +194,8 @@ int run_main(int argc, char** argv) {
       o.best_effort = true;
     } else if (a == "--tsv") {
       o.tsv = true;
+    } else if (a == "--spans") {
+      o.spans = true;
     } else if (a == "--html") {
       o.html = true;
     } else if (a == "--clean") {
@@ -159,6 +206,10 @@ int run_main(int argc, char** argv) {
     }
   }
 
+  if (o.tsv && o.spans) {
+    std::fprintf(stderr, "langsift-peer-cld2: --tsv and --spans exclude each other\n");
+    return 2;
+  }
   // Stream stdin: answer every complete line; the last line may lack its '\n'.
   std::string pending, out;
   char buf[1 << 16];
