@@ -37,6 +37,7 @@
 #include "langsift/language_codes.hpp"
 #include "langsift/page.hpp"
 #include "langsift/parallel.hpp"
+#include "langsift/spans.hpp"
 #include "langsift/url_models.hpp"
 #include "langsift/version.hpp"
 #include "langsift/warc.hpp"
@@ -606,6 +607,12 @@ struct py_language {
   float score = 0;
 };
 
+/// A language span (detect(spans=True)): [start, end) in str indices (code points).
+struct py_span {
+  std::uint64_t start = 0, end = 0;
+  code_value code;
+};
+
 struct py_detection {
   std::array<py_language, 3> langs{};
   std::uint8_t count = 0;
@@ -783,6 +790,20 @@ py_language language_from_state(py::handle h) {
   return {r.code(0), static_cast<int>(r.uint(1, 100)), r.uint(2), r.real(3)};
 }
 
+py::tuple span_state(const py_span& x) { return py::make_tuple(x.start, x.end, to_py(x.code.view())); }
+
+py_span span_from_state(py::handle h) {
+  const state_reader r(h, "Span", 3);
+  py_span x{r.uint(0), r.uint(1), r.code(2)};
+  if (x.start > x.end) r.fail();
+  return x;
+}
+
+std::string span_repr(const py_span& x) {
+  return "Span(start=" + std::to_string(x.start) + ", end=" + std::to_string(x.end) + ", language='" +
+         std::string(x.code.view()) + "')";
+}
+
 py::tuple detection_state(const py_detection& d) {
   py::tuple ls(d.count);
   for (std::size_t i = 0; i < d.count; ++i) ls[i] = language_state(d.langs[i]);
@@ -861,6 +882,8 @@ struct detection_object {
   PyObject_HEAD
   py_detection v;
   PyObject* languages;  // the tuple of Language, made on first access
+  PyObject* spans;      // detect(spans=True): the tuple of Span; else null
+  PyObject* kept;       // detect(keep=...): the kept text (str); else null
 };
 
 PyTypeObject* g_language_type = nullptr;
@@ -878,7 +901,7 @@ PyObject* new_detection(const py_detection& d) {
   auto* o = PyObject_New(detection_object, g_detection_type);
   if (!o) return nullptr;
   o->v = d;
-  o->languages = nullptr;
+  o->languages = o->spans = o->kept = nullptr;
   return reinterpret_cast<PyObject*>(o);
 }
 
@@ -886,7 +909,7 @@ PyObject* new_detection(const py_detection& d) {
 /// each result once, instead of over a default value).
 detection_object* new_detection_unfilled() {
   auto* o = PyObject_New(detection_object, g_detection_type);
-  if (o) o->languages = nullptr;
+  if (o) o->languages = o->spans = o->kept = nullptr;
   return o;
 }
 
@@ -899,6 +922,8 @@ void language_dealloc(PyObject* self) {
 void detection_dealloc(PyObject* self) {
   PyTypeObject* tp = Py_TYPE(self);
   Py_XDECREF(reinterpret_cast<detection_object*>(self)->languages);
+  Py_XDECREF(reinterpret_cast<detection_object*>(self)->spans);
+  Py_XDECREF(reinterpret_cast<detection_object*>(self)->kept);
   PyObject_Free(self);
   Py_DECREF(tp);
 }
@@ -1007,19 +1032,76 @@ PyObject* detection_sampled(PyObject* self, void*) { return PyBool_FromLong(det_
 PyObject* detection_confidence(PyObject* self, void*) { return PyFloat_FromDouble(det_of(self).confidence); }
 PyObject* detection_margin(PyObject* self, void*) { return PyFloat_FromDouble(det_of(self).margin); }
 PyObject* detection_status(PyObject* self, void*) { return str_of(status_name(det_of(self).st)); }
-PyObject* detection_to_dict(PyObject* self, PyObject*) {
-  return guarded([&] { return detection_dict(det_of(self)).release().ptr(); });
+/// The spans (a tuple of Span) or the kept text of a Detection: a new reference, None when not asked.
+PyObject* new_ref_or_none(PyObject* x) {
+  if (!x) x = Py_None;
+  Py_INCREF(x);
+  return x;
 }
-PyObject* detection_repr_raw(PyObject* self) { return guarded([&] { return str_of(detection_repr(det_of(self))); }); }
+PyObject* detection_spans(PyObject* self, void*) { return new_ref_or_none(reinterpret_cast<detection_object*>(self)->spans); }
+PyObject* detection_kept_text(PyObject* self, void*) { return new_ref_or_none(reinterpret_cast<detection_object*>(self)->kept); }
+
+/// A Detection's state: detection_state, and with spans (detect(spans=True) or keep=...) two more
+/// fields: the spans' states and the kept text (or None).
+py::tuple detection_object_state(PyObject* self) {
+  const auto* o = reinterpret_cast<const detection_object*>(self);
+  py::tuple state = detection_state(o->v);
+  if (!o->spans) return state;
+  const py::tuple spans = py::reinterpret_borrow<py::tuple>(o->spans);
+  py::tuple ss(spans.size());
+  for (std::size_t i = 0; i < spans.size(); ++i) ss[i] = span_state(spans[i].cast<const py_span&>());
+  py::tuple r(state.size() + 2);
+  for (std::size_t i = 0; i < state.size(); ++i) r[i] = state[i];
+  r[state.size()] = ss;
+  r[state.size() + 1] = py::reinterpret_borrow<py::object>(o->kept ? o->kept : Py_None);
+  return r;
+}
+
+py::dict detection_object_dict(PyObject* self) {
+  const auto* o = reinterpret_cast<const detection_object*>(self);
+  py::dict x = detection_dict(o->v);
+  if (o->spans) {
+    py::list l;
+    for (py::handle h : py::reinterpret_borrow<py::tuple>(o->spans)) {
+      const py_span& sp = h.cast<const py_span&>();
+      py::list item;  // [start, end, code], as the JSON lines' "spans" (there in bytes)
+      item.append(sp.start);
+      item.append(sp.end);
+      item.append(to_py(sp.code.view()));
+      l.append(item);
+    }
+    x["spans"] = l;
+  }
+  if (o->kept) x["kept_text"] = py::reinterpret_borrow<py::object>(o->kept);
+  return x;
+}
+
+std::string detection_object_repr(PyObject* self) {
+  const auto* o = reinterpret_cast<const detection_object*>(self);
+  std::string r = detection_repr(o->v);
+  if (o->spans) {
+    r.pop_back();  // the closing parenthesis
+    r += ", spans=(";
+    const py::tuple spans = py::reinterpret_borrow<py::tuple>(o->spans);
+    for (std::size_t i = 0; i < spans.size(); ++i) r += (i ? ", " : "") + span_repr(spans[i].cast<const py_span&>());
+    r += spans.size() == 1 ? ",))" : "))";
+  }
+  return r;
+}
+
+PyObject* detection_to_dict(PyObject* self, PyObject*) {
+  return guarded([&] { return detection_object_dict(self).release().ptr(); });
+}
+PyObject* detection_repr_raw(PyObject* self) { return guarded([&] { return str_of(detection_object_repr(self)); }); }
 PyObject* detection_reduce(PyObject* self, PyObject*) {
   return guarded([&]() -> PyObject* {
-    py::tuple state = detection_state(det_of(self));
+    py::tuple state = detection_object_state(self);
     return call_module_function("_detection_from_state", state.ptr());
   });
 }
 Py_hash_t detection_hash(PyObject* self) {
   try {
-    return py::hash(detection_state(det_of(self)));
+    return py::hash(detection_object_state(self));
   } catch (py::error_already_set& e) {
     e.restore();
   } catch (std::bad_alloc&) {
@@ -1039,9 +1121,18 @@ bool same_detection(const py_detection& x, const py_detection& y) {
   }
   return true;
 }
+/// Whether two optional fields (spans, kept text) are equal: both absent, or equal values.
+int same_field(PyObject* x, PyObject* y) {
+  if (!x || !y) return x == y;
+  return PyObject_RichCompareBool(x, y, Py_EQ);
+}
 PyObject* detection_richcompare(PyObject* a, PyObject* b, int op) {
   if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, g_detection_type)) Py_RETURN_NOTIMPLEMENTED;
-  const bool eq = same_detection(det_of(a), det_of(b));
+  const auto *x = reinterpret_cast<const detection_object*>(a), *y = reinterpret_cast<const detection_object*>(b);
+  int eq = same_detection(x->v, y->v);
+  if (eq) eq = same_field(x->spans, y->spans);
+  if (eq > 0) eq = same_field(x->kept, y->kept);
+  if (eq < 0) return nullptr;
   return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
 
@@ -1062,6 +1153,15 @@ PyGetSetDef detection_getset[] = {
     {"status", detection_status, nullptr,
      "'ok', or what was unusual: 'empty_input' (no letters), 'truncated' (longer than max_input_bytes: a prefix was "
      "examined), 'invalid_utf8' (lone surrogates were replaced), 'binary_input' (a page body that is not text).",
+     nullptr},
+    {"spans", detection_spans, nullptr,
+     "detect(spans=True) or keep=...: the language spans, a tuple of Span(start, end, language) in str indices that "
+     "cover the text (of its first max_input_bytes when status is 'truncated'), neighbours differing in language; "
+     "None when not asked.",
+     nullptr},
+    {"kept_text", detection_kept_text, nullptr,
+     "detect(keep=...): the text of the spans in those languages, each stretch of them stripped of the whitespace at "
+     "its ends, the stretches joined by '\\n' ('' when none); None when not asked.",
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
@@ -1120,7 +1220,22 @@ PyObject* value_from_state_raw(PyObject*, PyObject* args) {
 
 PyObject* detection_from_state_raw(PyObject*, PyObject* arg) {
   return guarded([&]() -> PyObject* {
-    return new_detection(detection_from_state(arg));
+    // Nine fields (detection_state), or eleven with the spans and the kept text.
+    const bool with_spans = PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) == 11;
+    py::object state = py::reinterpret_borrow<py::object>(arg);
+    if (with_spans) state = py::reinterpret_steal<py::object>(PyTuple_GetSlice(arg, 0, 9));
+    py::object o = py::reinterpret_steal<py::object>(new_detection(detection_from_state(state)));
+    if (!o || !with_spans) return o.release().ptr();
+    const state_reader r(arg, "Detection", 11);
+    const py::tuple ss = r.items(9, SIZE_MAX);
+    py::tuple spans(ss.size());
+    for (std::size_t i = 0; i < ss.size(); ++i) spans[i] = py::cast(span_from_state(ss[i]));
+    const py::handle kept = r.at(10);
+    if (!kept.is_none() && !PyUnicode_Check(kept.ptr())) r.fail();
+    auto* d = reinterpret_cast<detection_object*>(o.ptr());
+    d->spans = spans.release().ptr();
+    if (!kept.is_none()) d->kept = py::reinterpret_borrow<py::object>(kept).release().ptr();
+    return o.release().ptr();
   });
 }
 
@@ -1292,20 +1407,63 @@ py::dict url_dict(const py_url_result& u) {
 // ------------------------------------------------------------------------------------------------
 // Detection entry points
 
-py_detection detect_one(str_in text, model_in model, codes_in only, hints_in hints, choice_in codes,
-                        int_in max_text_bytes, int_in short_text_bytes, int_in max_input_bytes) {
+/// The spans of `text` (UTF-8 of a str) as a tuple of Span in str indices: a byte offset's index
+/// is the number of code points before it (every byte but the continuation bytes starts one).
+py::tuple spans_tuple(std::string_view text, const std::vector<langsift::span>& spans, code_style style) {
+  py::tuple t(spans.size());
+  std::size_t at = 0, index = 0;
+  auto index_of = [&](std::size_t b) {
+    for (; at < b && at < text.size(); ++at) index += !langsift::detail::is_utf8_continuation(static_cast<unsigned char>(text[at]));
+    return static_cast<std::uint64_t>(index);
+  };
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    py_span x;
+    x.start = index_of(spans[i].begin);
+    x.end = index_of(spans[i].end);
+    x.code = code_value::of(spans[i].code, style);
+    t[i] = py::cast(x);
+  }
+  return t;
+}
+
+py::object detect_one(str_in text, model_in model, codes_in only, hints_in hints, choice_in codes,
+                      int_in max_text_bytes, int_in short_text_bytes, int_in max_input_bytes, bool_in spans_h,
+                      codes_in keep_h) {
   call_options c;
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  std::vector<std::string> keep_codes;
+  std::vector<std::string_view> keep_views;
+  if (!keep_h.is_none()) {
+    std::vector<std::string> given;
+    keep_codes = code_list(keep_h, "keep", &given);
+    if (keep_codes.empty()) throw py::value_error("keep is empty: give at least one language code, or None");
+    require_model_codes(*c.model->m, keep_codes, given, "keep");
+    keep_views.assign(keep_codes.begin(), keep_codes.end());
+  }
+  const bool want_spans = bool_arg(spans_h, "spans") || !keep_views.empty();
   utf8_text t;
   take_utf8(text, static_cast<std::size_t>(int_arg(max_input_bytes, "max_input_bytes", 0, SIZE_MAX)), t, "detect");
   detection d;
+  std::vector<langsift::span> spans;
+  std::string kept;
   {
     gil_released nogil;
     d = langsift::detect(*c.model->m, t.view, c.opt);
+    if (want_spans) {
+      langsift::detect_spans(*c.model->m, t.view, spans, c.opt);
+      if (!keep_views.empty()) kept = langsift::kept_text(t.view, spans, keep_views);
+    }
   }
   py_detection r = py_detection::of(d, c.codes);
   mark_input(r, t.truncated, t.replaced);
-  return r;
+  py::object o = py::reinterpret_steal<py::object>(new_detection(r));
+  if (!o) throw py::error_already_set();
+  if (want_spans) {
+    auto* x = reinterpret_cast<detection_object*>(o.ptr());
+    x->spans = spans_tuple(t.view, spans, c.codes).release().ptr();
+    if (!keep_views.empty()) x->kept = to_py(kept).release().ptr();
+  }
+  return o;
 }
 
 
@@ -1313,7 +1471,7 @@ PyObject* g_detect_general = nullptr;  // langsift._langsift._detect (borrowed f
 
 constexpr const char* kDetectDoc =
     "detect(text, /, *, model=None, only=None, hints=None, codes='iso639-1', max_text_bytes=65536, "
-    "short_text_bytes=400, max_input_bytes=16777216)\n--\n\nThe languages of a text (str): up to three, with percent of the text and bytes.\n"
+    "short_text_bytes=400, max_input_bytes=16777216, spans=False, keep=None)\n--\n\nThe languages of a text (str): up to three, with percent of the text and bytes.\n"
     "\n"
     "    >>> langsift.detect(\"Der schnelle braune Fuchs springt über den faulen Hund.\").language\n"
     "    'de'\n"
@@ -1327,6 +1485,12 @@ constexpr const char* kDetectDoc =
     "max_text_bytes: text examined at most; longer text is sampled (`sampled`).\n"
     "short_text_bytes: below this many text bytes `is_short` is set.\n"
     "max_input_bytes: a longer text is cut to this many UTF-8 bytes (status 'truncated').\n"
+    "spans: also find where each language is: `spans` is a tuple of Span(start, end, language), str\n"
+    "  indices that cover the text, neighbours differing in language ('und': none), e.g.\n"
+    "  [text[s.start:s.end] for s in d.spans if s.language == 'br']. The whole text is read (not\n"
+    "  sampled); a span is never shorter than 40 bytes unless it is the only one.\n"
+    "keep: codes (as `only`): `kept_text` is the text of the spans in these languages, each stretch\n"
+    "  of them without its outer whitespace, joined by '\\n' (implies spans).\n"
     "\n"
     "Lone surrogates are replaced (status 'invalid_utf8'). Raises TypeError for anything but a str.\n"
     "The GIL is released while detecting; any number of threads may call it at once.";
@@ -2270,9 +2434,17 @@ PYBIND11_MODULE(_langsift, m) {
 
   // Functions ------------------------------------------------------------------------------------
   const detect_options dflt;
+  value_type(py::class_<py_span>(m, "Span", "A stretch of text in one language: text[start:end] (str indices), and "
+                                           "its language's code ('und': none). Made by detect(spans=True).")
+                 .def_readonly("start", &py_span::start)
+                 .def_readonly("end", &py_span::end)
+                 .def_property_readonly("language", [](const py_span& x) { return to_py(x.code.view()); })
+                 .def("__repr__", &span_repr),
+             span_state, span_from_state);
   m.def("_detect", &detect_one, py::arg("text"), py::kw_only(), py::arg("model") = nullptr, py::arg("only") = py::none(),
         py::arg("hints") = py::none(), py::arg("codes") = "iso639-1", py::arg("max_text_bytes") = dflt.max_text_bytes,
         py::arg("short_text_bytes") = dflt.short_text_bytes, py::arg("max_input_bytes") = kMaxInputBytes,
+        py::arg("spans") = false, py::arg("keep") = py::none(),
         "detect() with keyword arguments (detect() itself takes the common call, one str, without them).");
   g_detect_general = m.attr("_detect").ptr();
   static PyMethodDef detect_def = {"detect", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_detect)),

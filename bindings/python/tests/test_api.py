@@ -269,6 +269,8 @@ def value_examples() -> dict:
         langsift.Detection: (langsift.detect(GERMAN), langsift.detect(GERMAN), langsift.detect(KNOWN[0])),
         langsift.Language: (langsift.detect(GERMAN).languages[0], langsift.detect(GERMAN).languages[0],
                             langsift.detect(KNOWN[0]).languages[0]),
+        langsift.Span: (langsift.detect(GERMAN, spans=True).spans[0], langsift.detect(GERMAN, spans=True).spans[0],
+                        langsift.detect(KNOWN[0], spans=True).spans[0]),
         langsift.PageResult: (langsift.detect_page(page), langsift.detect_page(page),
                               langsift.detect_page(page, content_type="text/plain; charset=latin1")),
         langsift.UrlResult: (langsift.classify_url(url), langsift.classify_url(url), langsift.classify_url(url2)),
