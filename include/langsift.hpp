@@ -10,6 +10,7 @@
 #include "langsift/ngram.hpp"     // n-gram features
 #include "langsift/model.hpp"     // model files
 #include "langsift/detector.hpp"  // text -> up to three languages with percent and bytes
+#include "langsift/spans.hpp"     // text -> where each language is (byte spans), kept text
 #include "langsift/language_codes.hpp"  // ISO 639-1 <-> ISO 639-3
 #include "langsift/filter.hpp"    // keep/drop by language, bytes, percent
 #include "langsift/uri.hpp"       // URI parsing and reference resolution

@@ -26,6 +26,8 @@
 // Each step is a function of its own, a stage of langsift/detail/detect_stages.hpp (defined in
 // langsift/impl/detect/, one file per stage, numbered in the order `detect` calls them).
 //
+// Where each language is in a text (byte spans): langsift/spans.hpp, on the same stages.
+//
 // Thread safety: `detect` only reads the model; any number of threads may call it at once on the
 // same model (each thread uses its own scratch space).
 #pragma once
