@@ -153,6 +153,30 @@ def test_detect_with_small_caps(text: str, max_input_bytes: int, max_text_bytes:
     assert langsift.detect_many([text], max_input_bytes=max_input_bytes, max_text_bytes=max_text_bytes) == [d]
 
 
+@given(texts)
+def test_spans_on_any_text(text: str):
+    d = langsift.detect(text, spans=True)
+    check_detection(d, utf8_size(text))
+    plain = langsift.detect(text)
+    assert (d.language, d.languages, d.status) == (plain.language, plain.languages, plain.status)
+    spans = d.spans
+    if not text:
+        assert spans == ()
+        return
+    assert spans[0].start == 0 and spans[-1].end == len(text)  # the texts are under max_input_bytes
+    for a, b in zip(spans, spans[1:]):
+        assert a.end == b.start and a.language != b.language
+    for s in spans:
+        assert s.start < s.end and (s.language == "und" or known_code(s.language)), s
+        check_value(s)
+    if spans[0].language != "und":
+        k = langsift.detect(text, keep=[spans[0].language])
+        assert k.spans == spans
+        if len(spans) == 1:  # the whole text, lone surrogates replaced, without its outer whitespace
+            fixed = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+            assert k.kept_text == fixed.strip(" \t\n\r\f\v")
+
+
 # ---- pages -------------------------------------------------------------------------------------
 
 
@@ -289,7 +313,8 @@ def frontier() -> langsift.Frontier:
 # each the names a message about it may carry.
 CALLS = {
     "detect": (lambda **kw: langsift.detect("Der Stadtrat hat beschlossen.", **kw),
-               ["model", "only", "hints", "codes", "max_text_bytes", "short_text_bytes", "max_input_bytes"]),
+               ["model", "only", "hints", "codes", "max_text_bytes", "short_text_bytes", "max_input_bytes", "spans",
+                "keep"]),
     "detect_many": (lambda **kw: langsift.detect_many(["Der Stadtrat", "the council"], **kw),
                     ["threads", "model", "only", "hints", "codes", "max_text_bytes", "short_text_bytes",
                      "max_input_bytes"]),
@@ -353,7 +378,10 @@ def real_values() -> list:
     f.add_votes(langsift.detect("Der Stadtrat hat einen neuen Haushalt beschlossen. " * 10), ["http://a.de/"])
     d = f.decide("http://a.de/")
     page = langsift.detect_page(b"<p>Der Stadtrat hat einen neuen Haushalt beschlossen.</p>")
-    return [page.detection, page.detection.languages[0], page, langsift.classify_url("http://www.spiegel.de/"), d,
+    spans = langsift.detect("Der Stadtrat hat beschlossen. The council approved a new budget for the schools.",
+                            keep=["en"])
+    return [page.detection, page.detection.languages[0], spans, spans.spans[0], page,
+            langsift.classify_url("http://www.spiegel.de/"), d,
             d.guesses[0], langsift.LanguageFilter(labels=["de"], min_bytes=3), langsift.WarcStats()]
 
 
