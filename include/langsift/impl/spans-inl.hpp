@@ -1,8 +1,9 @@
-// langsift — implementation of langsift/spans.hpp (compiled into langsift::core, or included by the
-// header under LANGSIFT_HEADER_ONLY). detect_spans runs detect's stages 0, 2, 3 and 4
+// langsift — implementation of langsift/spans.hpp (compiled into langsift::core with the detector
+// whose stages it runs, in src/core/detector.cpp; or included by the header under
+// LANGSIFT_HEADER_ONLY). detect_spans runs detect's stages 0, 2, 3 and 4
 // (langsift/detail/detect_stages.hpp) over consecutive windows of the text, then turns the units'
-// labels into spans: stretches of one label, the unclear or short ones joined to a neighbour, the
-// letterless stretches between them given to a neighbour or, when long, to "und".
+// labels into spans: stretches of one label, the short ones (or unclear ones) joined to a
+// neighbour, long letterless stretches and units that are not language "und".
 #pragma once
 
 #include <algorithm>

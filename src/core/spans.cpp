@@ -1,1 +1,0 @@
-#include "langsift/impl/spans-inl.hpp"
