@@ -42,6 +42,17 @@ struct warc_unzstd {
   ZSTD_DCtx* d = ZSTD_createDCtx();
   std::deque<frame> frames;
   bool at_boundary = true;  ///< no frame is being decoded: the next input bytes start one (or not)
+  // zstd is given one part of a frame at a time (its header, one block, its checksum; a skippable
+  // frame whole): a call then never decodes past the block it is given, and never takes zstd's
+  // one-pass shortcut for a frame it holds whole. When zstd returns an error, the output of the
+  // blocks decoded in that same call is lost (ZSTD_decompressStream does not advance the output
+  // position); fed block by block, and given no input while it still has output to flush (the
+  // call before filled the output), what comes out before corrupt data is every block before it,
+  // however the input arrives (read whole from memory or from a pipe in small reads).
+  enum class part : unsigned char { header, block, checksum, rest } next = part::header;
+  std::uint64_t part_end = 0;   ///< where the part being fed ends in the input; 0: not known yet
+  bool checksum = false;        ///< the frame has a 4-byte checksum after its last block
+  bool flush = false;           ///< the last call filled the output: the next one only flushes
   warc_unzstd() = default;
   warc_unzstd(const warc_unzstd&) = delete;
   warc_unzstd& operator=(const warc_unzstd&) = delete;
@@ -669,6 +680,42 @@ std::uint64_t warc_reader::record_offset(std::uint64_t data_off) {
   return member_offset_;
 }
 
+/// The end of the next part of a zstd frame that starts at raw offset `at` (warc_unzstd's feeding),
+/// read from `p` (`n` bytes there): its header, a block, or its checksum; 0 when `n` is too short
+/// to tell (then the input ends there: what is left is fed as it is).
+std::uint64_t zstd_part_end(detail::warc_unzstd& zs, std::uint64_t at, const unsigned char* p, std::size_t n) {
+  using part = detail::warc_unzstd::part;
+  switch (zs.next) {
+    case part::header: {
+      if (n < 8) return 0;
+      const std::uint32_t magic = read_le32(reinterpret_cast<const char*>(p));
+      if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {  // a skippable frame: magic, size, content
+        zs.next = part::rest;
+        return at + 8 + read_le32(reinterpret_cast<const char*>(p) + 4);
+      }
+      const unsigned fhd = p[4];  // RFC 8878, 3.1.1.1: the frame header's size
+      const bool single = (fhd >> 5) & 1;
+      static constexpr unsigned kDid[] = {0, 1, 2, 4}, kFcs[] = {0, 2, 4, 8};
+      const unsigned fcs = (fhd >> 6) == 0 ? (single ? 1 : 0) : kFcs[fhd >> 6];
+      zs.checksum = (fhd >> 2) & 1;
+      zs.next = part::block;
+      return at + 5 + (single ? 0 : 1) + kDid[fhd & 3] + fcs;
+    }
+    case part::block: {  // a 3-byte header: last block, type, size
+      if (n < 3) return 0;
+      const std::uint32_t h = p[0] | static_cast<std::uint32_t>(p[1]) << 8 | static_cast<std::uint32_t>(p[2]) << 16;
+      if (h & 1) zs.next = zs.checksum ? part::checksum : part::rest;
+      return at + 3 + (((h >> 1) & 3) == 1 ? 1 : (h >> 3));  // RLE: one byte of content
+    }
+    case part::checksum:
+      zs.next = part::rest;
+      return at + 4;
+    case part::rest:
+      break;
+  }
+  return UINT64_MAX;  // the rest of the frame (zstd says where it ends)
+}
+
 bool warc_reader::unzstd_step() {
   detail::warc_unzstd& zs = *zs_;
   if (zs.at_boundary) {
@@ -679,25 +726,39 @@ bool warc_reader::unzstd_step() {
       return false;
     }
     zs.at_boundary = false;
+    zs.next = detail::warc_unzstd::part::header;
+    zs.part_end = 0;
+    zs.flush = false;
     member_offset_ = raw_offset();
     member_data_offset_ = buf_base_ + buf_.size();
     zs.frames.push_back({member_data_offset_, member_offset_});
     if (zs.frames.size() > 1024)  // a record over very many frames: keep its first and the last ones
       zs.frames.erase(zs.frames.begin() + 1, zs.frames.end() - 512);
   }
-  if (!raw_have(1)) {  // the input ends inside the frame
-    member_done_ = member_cut_ = true;
-    return false;
+  if (zs.part_end == 0 || raw_offset() >= zs.part_end) {  // the next part of the frame
+    raw_have(zs.next == detail::warc_unzstd::part::header ? 8 : 3);  // (fewer at the end of the input)
+    zs.part_end = zstd_part_end(zs, raw_offset(), reinterpret_cast<const unsigned char*>(raw_data() + raw_pos_),
+                                raw_size() - raw_pos_);
+    if (zs.part_end == 0) zs.part_end = UINT64_MAX;
   }
+  const bool more = raw_have(1);
+  const std::size_t fed =
+      zs.flush ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(raw_size() - raw_pos_, zs.part_end - raw_offset()));
   const std::size_t old = buf_.size();
   buf_.resize(old + kChunk);
-  ZSTD_inBuffer in{raw_data() + raw_pos_, raw_size() - raw_pos_, 0};
+  ZSTD_inBuffer in{raw_data() + raw_pos_, fed, 0};
   ZSTD_outBuffer out{buf_.data() + old, kChunk, 0};
   const std::size_t rc = ZSTD_decompressStream(zs.d, &out, &in);
   raw_pos_ += in.pos;
   buf_.resize(old + out.pos);
   if (ZSTD_isError(rc)) {
     member_done_ = member_bad_ = true;
+    return false;
+  }
+  const bool flushed = zs.flush;
+  zs.flush = out.pos == out.size;
+  if (!more && !flushed && rc != 0 && out.pos == 0) {  // the input ends inside the frame (what zstd held is out)
+    member_done_ = member_cut_ = true;
     return false;
   }
   if (rc == 0) {  // the frame is decoded and flushed

@@ -436,7 +436,7 @@ std::string encodings_warc(const std::string& dir, const std::string& flag = "--
 
 }  // namespace
 
-TEST_CASE("warc tool: --text adds the page's text last and changes nothing else; the languages are those of plain warc") {
+TEST_CASE("warc tool: --text adds the page's text last and changes nothing else, so the languages are those of plain warc") {
   const std::string dir = scratch("test-warc-tool-text").string();
   for (const std::string& in : {kData + "warc/sample.warc.gz", encodings_warc(dir)}) {
     for (const std::string main : {"", " --main"}) {
@@ -461,7 +461,7 @@ TEST_CASE("warc tool: --text adds the page's text last and changes nothing else;
   }
 }
 
-TEST_CASE("warc tool: --schema corpus, --languages and --min-probability; the filtered pages are counted") {
+TEST_CASE("warc tool: --schema corpus, --languages and --min-probability, with the filtered pages counted") {
   const std::string dir = scratch("test-warc-tool-corpus").string();
   const std::string in = encodings_warc(dir);
   const outcome plain = sh(kWarc + " " + q(in));
@@ -514,7 +514,7 @@ TEST_CASE("warc tool: --schema corpus, --languages and --min-probability; the fi
   }
 }
 
-TEST_CASE("warc tool: -o FILE, FILE.gz and FILE.zst hold what stdout gets (Debian's gzip and zstd read them back); --stats-file too") {
+TEST_CASE("warc tool: -o FILE, FILE.gz and FILE.zst hold what stdout gets (Debian's gzip and zstd read them back), and --stats-file too") {
   const std::string dir = scratch("test-warc-tool-output").string();
   const std::string in = kData + "warc/sample.warc.gz";
   for (const std::string args : {"", "--text -j 2", "--schema corpus", "--stats"}) {
