@@ -265,8 +265,8 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     if (!(*file)->open(error)) return fail(kProgram, error);
   }
   // Where the lines (or --stats) go: -o's file, or stdout. False once a write failed.
-  auto put = [&](std::string_view text) {
-    if (out) return out->write(text);
+  auto put = [&](std::string&& text) {
+    if (out) return out->write(std::move(text));
     langsift::cli::write_stdout(text);
     return !stdout_failed(kProgram);
   };
@@ -286,7 +286,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       [&](job& j) { return process(s, j.record, *j.name, j.file); },
       [&](outcome& o) {
         stats.add(o);
-        if (!s.stats && !o.line.empty() && !put(o.line)) write_failed = true;
+        if (!s.stats && !o.line.empty() && !put(std::move(o.line))) write_failed = true;
       });
 
   int rc = 0;
