@@ -3,7 +3,7 @@
 #
 #  - pkg-config files: langsift-core.pc (the core library: no dependency), langsift-header-only.pc
 #    (the core without a library: LANGSIFT_HEADER_ONLY and xxHash's headers) and langsift.pc
-#    (every C++ component: + ICU, uchardet, zlib);
+#    (every C++ component: + ICU, uchardet, zlib, zstd);
 #  - man pages of the user tools, generated from their --help at build time with help2man;
 #  - the developer tools' generators under -DLANGSIFT_INSTALL_DEV_TOOLS=ON (tools/CMakeLists.txt
 #    installs the other developer tools);
@@ -11,14 +11,14 @@
 #  - the tests of the man pages and of the .deb (tests/downstream/man.cmake, deb.cmake).
 
 # ---------------------------------------------------------------------------------------------
-# pkg-config. The static archives need zlib, ICU and uchardet at link time (Requires); shared
+# pkg-config. The static archives need zlib, zstd, ICU and uchardet at link time (Requires); shared
 # libraries only privately. langsift.pc requires langsift-core for the core library (which comes
 # last on the link line). The top-level CMakeLists.txt configures langsift.pc.in first; it is
 # configured again here with the requirement lines.
 if(BUILD_SHARED_LIBS)
-  set(LANGSIFT_PC_DEPS "Requires: langsift-core\nRequires.private: icu-uc uchardet zlib")
+  set(LANGSIFT_PC_DEPS "Requires: langsift-core\nRequires.private: icu-uc uchardet zlib libzstd")
 else()
-  set(LANGSIFT_PC_DEPS "Requires: langsift-core icu-uc uchardet zlib")
+  set(LANGSIFT_PC_DEPS "Requires: langsift-core icu-uc uchardet zlib libzstd")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/langsift.pc.in ${PROJECT_BINARY_DIR}/langsift.pc @ONLY)
 # langsift-core: the core library (liblangsift_core); its headers need nothing else.
@@ -133,7 +133,7 @@ endif()
 # CPack: one Debian package with everything installed (tools, man pages, headers, static
 # libraries, liblangsift_c.so, the JNI library and jar, CMake and pkg-config files). Runtime
 # dependencies come from dpkg-shlibdeps (Debian dpkg-dev). Building against the package needs ICU's
-# and uchardet's development files for langsift::encoding, zlib's for langsift::warc (static
+# and uchardet's development files for langsift::encoding, zlib's and zstd's for langsift::warc (static
 # archives) and xxHash's headers for header-only use (langsift::header_only): Recommends.
 set(CPACK_PACKAGE_NAME langsift)
 set(CPACK_PACKAGE_VENDOR langsift)
@@ -162,7 +162,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR})
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libicu-dev, libuchardet-dev, zlib1g-dev, libxxhash-dev, pkg-config")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libicu-dev, libuchardet-dev, zlib1g-dev, libzstd-dev, libxxhash-dev, pkg-config")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "default-jre-headless | java11-runtime-headless")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SOURCE_GENERATOR TGZ)  # `make package_source`: the source tree less git and build trees

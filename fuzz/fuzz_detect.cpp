@@ -2,7 +2,8 @@
 // pipeline (decode -> HTML -> detect), with options derived from the input. Invariants: no crash,
 // at most three languages, percents within 0..100 and summing to at most 100, bytes within the
 // text, identical answers on a second call (no state leaks between calls); with the default model
-// and with the built-in "wide" one.
+// and with the built-in "wide" one. detect_page's kept text (keep_text) is extract_page_text's, and
+// valid UTF-8.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +14,8 @@
 #include "langsift/detector.hpp"
 #include "langsift/encoding.hpp"
 #include "langsift/html.hpp"
+#include "langsift/page.hpp"
+#include "langsift/unicode.hpp"
 
 namespace {
 
@@ -61,6 +64,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ho.main_content = flags & 1;
   const langsift::html_result html = langsift::extract_html(page.text, ho);
   check(langsift::detect(m, html.text, opt));
+
+  // detect_page, with the text it examined, and extract_page_text (no detection): the same text.
+  langsift::page_options po;
+  po.main_content = flags & 1;
+  po.content_type = (flags & 2) ? "text/plain" : (flags & 4) ? "text/html; charset=shift_jis" : "";
+  po.keep_text = true;
+  const langsift::page_result pr = langsift::detect_page(m, in, po);
+  check(pr.detection);
+  const langsift::page_text pt = langsift::extract_page_text(in, po);
+  if (pt.text != pr.text || !langsift::is_valid_utf8(pt.text) || pt.is_html != pr.is_html) std::abort();
 
   // The built-in "wide" model (parsed on the first input), same invariants.
   const langsift::model* wide = nullptr;

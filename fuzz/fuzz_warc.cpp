@@ -1,7 +1,8 @@
 // libFuzzer target: the WARC reader and the HTTP parts (langsift/warc.hpp) on arbitrary bytes.
 //   byte 0      the cap on a record's block (max_block_bytes: 1 KB .. 64 KB) and header section
 //   byte 1      the chunk size of the streamed reader (1 .. 256 bytes per read)
-//   the rest    the input: uncompressed WARC, or gzip members (the corpus holds both)
+//   the rest    the input: uncompressed WARC, gzip members or zstd frames (the corpus holds each,
+//               and a zstd file with a dictionary frame)
 // Invariants: reading ends (at most one result per input byte, plus one); the streamed reader
 // gives exactly the records, errors and offsets of the in-memory one; kept blocks respect the
 // cap and block_bytes <= content_length; record offsets grow; decoded HTTP bodies respect their

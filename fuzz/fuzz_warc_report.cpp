@@ -9,7 +9,11 @@
 //                     more than one letter
 //   byte 0 % 3 == 2   the rest is a WARC file: every record's report (with --all) is one line of
 //                     valid UTF-8 in braces, a classified record has its page, and the statistics
-//                     count every record
+//                     count every record. byte 0 / 3 also chooses the text (bit 0), the corpus
+//                     schema (bit 1) and a language filter (bit 2; bits 3-5 its min_probability):
+//                     a line holds the page's text (valid UTF-8) as its last field, a corpus line
+//                     starts with its id, a filtered page has no line, and pages_only modes give
+//                     lines for kept pages only
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -79,6 +83,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       langsift::warc_report_options o;
       o.all = true;
       o.max_body_bytes = wo.max_block_bytes;
+      const unsigned variant = data[0] / 3u;
+      o.text = variant & 1;
+      if (variant & 2) o.schema = langsift::warc_schema::corpus;
+      if (variant & 4) {
+        o.languages = {"de", "zh", "en"};
+        o.min_probability = static_cast<float>((variant >> 3) & 7) / 7.0f;
+      }
+      const bool pages_only = (variant & 6) != 0;
+      const std::string source = "fuzz.warc";
       langsift::warc_statistics stats;
       langsift::warc_record r;
       std::uint64_t records = 0;
@@ -86,12 +99,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const langsift::warc_status st = reader.next(r);
         if (st == langsift::warc_status::end) break;
         if (st == langsift::warc_status::error) continue;
-        const langsift::warc_report x = langsift::report_warc_record(langsift::default_model(), r, o);
+        const langsift::warc_report x = langsift::report_warc_record(langsift::default_model(), r, o, &source);
+        check(x.classified != x.skipped);
+        check(!x.classified || x.languages.size() == x.page.detection.count);
+        check(!x.filtered || (x.classified && x.line.empty()));
+        if (pages_only && !x.classified) check(x.line.empty());
+        if (x.line.empty()) {
+          check(pages_only);
+          stats.add(x);
+          ++records;
+          continue;
+        }
         check(x.line.size() >= 3 && x.line.front() == '{' && x.line.substr(x.line.size() - 2) == "}\n");
         check(x.line.find('\n') == x.line.size() - 1);
         check(valid_utf8(x.line));
-        check(x.classified != x.skipped);
-        check(!x.classified || x.languages.size() == x.page.detection.count);
+        if (variant & 2) check(x.line.rfind("{\"id\":\"", 0) == 0 && x.line.find(",\"metadata\":{\"offset\":") != std::string::npos);
+        if (x.classified && (o.text || (variant & 2))) {
+          check(valid_utf8(x.page.text));
+          std::string last = ",\"text\":";
+          langsift::detail::json::string(last, x.page.text);
+          last += "}\n";
+          check(x.line.size() > last.size() && x.line.compare(x.line.size() - last.size(), last.size(), last) == 0);
+        }
+        if (x.classified && (variant & 4))
+          check(langsift::warc_language_score(x.page.detection) >= o.min_probability && !x.top.empty());
         stats.add(x);
         ++records;
       }

@@ -40,6 +40,9 @@ struct page_options {
   std::size_t max_html_bytes = html_options{}.max_input_bytes;
   encoding_options encoding_opts{};   ///< caps of encoding detection (content_type is filled from above)
   detect_options detect{};            ///< detection settings; page hints are added to detect.hints
+  /// Keep the text that was classified in page_result::text (it costs the text's memory for as
+  /// long as the result lives; without it the text is freed once detected).
+  bool keep_text = false;
 };
 
 struct page_result {
@@ -52,6 +55,23 @@ struct page_result {
   /// for a page that declares its encoding and starts control-heavy without being so as a whole
   /// (NUL padding in front of the text); see detect_page.
   std::size_t dropped_controls = 0;
+  /// With page_options::keep_text: the text the languages were detected in, UTF-8 — the HTML
+  /// extractor's text (extract_html: one line per block; with main_content, the main content's), or
+  /// the decoded body when it is not HTML; empty for a body that is not text (binary_input). The
+  /// same text as extract_page_text() gives.
+  std::string text;
+};
+
+/// The text of a page, as detect_page examines it, without detecting its languages.
+struct page_text {
+  std::string text;             ///< see page_result::text
+  encoding_result encoding;     ///< the encoding decided, and by what
+  conversion_result conversion; ///< replaced bytes...
+  bool is_html = false;         ///< the body went through the HTML extractor
+  std::string html_lang;        ///< <html lang>, if any
+  /// ok; binary_input (not text: no text); truncated (an HTML page longer than max_html_bytes: the
+  /// text of its first max_html_bytes); empty_input; out_of_memory (no text).
+  status st = status::ok;
 };
 
 /// Runs one page body through the pipeline. A body that is not text is `und` with status
@@ -64,6 +84,13 @@ struct page_result {
 /// Memory: a UTF-8 or 7-bit body is used in place (no copy); other bodies are decoded once. Never
 /// throws: when memory runs out, the detection is `und` with status out_of_memory.
 page_result detect_page(const model& m, std::string_view body, const page_options& o = {}) noexcept;
+
+/// The text of a page body: decoded to UTF-8 as detect_page decodes it (`o.content_type`,
+/// `o.encoding`, `o.encoding_opts`), then, for HTML (`o.kind`; sniffed by default), the HTML
+/// extractor's text (`o.main_content`: the main content only). Byte for byte the text detect_page
+/// with keep_text gives, and, for HTML, what `langsift text [--main]` prints for the body (without
+/// its final newline). `o.detect` and `o.keep_text` are not used. Never throws.
+page_text extract_page_text(std::string_view body, const page_options& o = {}) noexcept;
 
 }  // namespace v1
 }  // namespace langsift

@@ -12,9 +12,11 @@
 //     if (langsift::parse_http_response(r.block, h)) { ... h.field("Content-Type") ... }
 //   }
 //
-// Input: a concatenation of records, either uncompressed or gzip-compressed (every record its own
-// gzip member, as the standard recommends, or any number of records per member); which one is
-// decided from the first two bytes. Memory is bounded: a record's block is kept up to
+// Input: a concatenation of records, uncompressed, gzip-compressed (every record its own gzip
+// member, as the standard recommends, or any number of records per member) or zstd-compressed
+// (the IIPC's WARC-zstd: zstd frames, one or more per record or several records per frame, with an
+// optional dictionary frame first; a whole file compressed by `zstd` is one frame); which one is
+// decided from the first bytes. Memory is bounded: a record's block is kept up to
 // warc_options::max_block_bytes (the rest is read and dropped), header sections up to
 // max_header_bytes, and input is read in chunks of 64 KB.
 //
@@ -22,15 +24,16 @@
 // offset of the record) and reading resumes at the next record ("WARC/1." at the start of a line,
 // or a version line and a header field after any byte, or the next gzip member); a record that
 // ends early (truncated file, truncated or corrupt gzip member, a gzip member that ends before
-// Content-Length) is delivered with `truncated()` and a `problem`; a block not followed by CRLF
-// CRLF (a wrong Content-Length) is delivered with a `problem` and reading resumes at the next
-// record. Records never span gzip members, and never each other: a header section that holds the
+// Content-Length; a corrupt or truncated zstd frame) is delivered with `truncated()` and a
+// `problem`; a block not followed by CRLF CRLF (a wrong Content-Length) is delivered with a
+// `problem` and reading resumes at the next record. Records never span gzip members (zstd frames
+// are one stream: a record may span frames, as WARC-zstd allows), and never each other: a header section that holds the
 // next record's version line (a record cut in its header) is an error and reading resumes at that
 // line; a block whose framing the bytes do not confirm (not followed by CRLF CRLF and then a
 // record or the end) ends where the next record starts inside it, delivered `truncated()` with a
 // `problem` (docs/warc.md, "Damaged framing").
 //
-// Compiled into langsift::warc (src/warc/warc.cpp), which links zlib. Nothing here prints, exits or
+// Compiled into langsift::warc (src/warc/warc.cpp), which links zlib and zstd. Nothing here prints, exits or
 // throws except std::bad_alloc (and what the source function throws). A warc_reader belongs to one
 // thread.
 #pragma once
@@ -120,12 +123,13 @@ struct warc_field {
 
 struct warc_record {
   /// Where the record starts in the input: the first byte of its "WARC/" line (uncompressed input)
-  /// or of the gzip member holding it (compressed input).
+  /// or of the gzip member or zstd frame holding its start (compressed input).
   std::uint64_t offset = 0;
   /// Where the record starts in the uncompressed stream (== offset for uncompressed input).
   std::uint64_t data_offset = 0;
   /// Bytes of the input the record occupies from `offset`: its gzip member, when the member holds
-  /// this record only (Common Crawl's index gives offset and length so); the record with its
+  /// this record only (Common Crawl's index gives offset and length so); its zstd frames, when they
+  /// start with the record and end with it (with a dictionary, reading them needs it too); the record with its
   /// trailing CRLF CRLF in uncompressed input. 0 when not known: several records in one member, or
   /// a record whose framing is broken.
   std::uint64_t length = 0;
@@ -152,7 +156,8 @@ struct warc_record {
   }
   /// Bytes of the block read but not kept (max_block_bytes).
   std::uint64_t skipped_bytes() const noexcept { return block_bytes - block.size(); }
-  /// The input ended (or the gzip member ended or broke) before content_length bytes of block.
+  /// The input ended (or the gzip member ended or broke, or the zstd data broke) before
+  /// content_length bytes of block.
   bool truncated() const noexcept { return block_bytes < content_length; }
 
   void clear() {
@@ -176,8 +181,16 @@ constexpr status to_status(warc_status s) noexcept {
   return s == warc_status::error ? status::invalid_argument : status::ok;
 }
 
+/// How a WARC input is compressed (decided from its first bytes).
+enum class warc_compression : unsigned char {
+  none,
+  gzip,  ///< 1f 8b: gzip members
+  zstd,  ///< 28 b5 2f fd (a zstd frame) or a skippable frame (5? 2a 4d 18; 0x184D2A5D: a dictionary)
+};
+
 namespace detail {
 struct warc_inflater;  // zlib's stream (src/warc/warc.cpp)
+struct warc_unzstd;    // zstd's stream and the frames seen (src/warc/warc.cpp)
 }  // namespace detail
 
 class warc_reader {
@@ -194,8 +207,10 @@ class warc_reader {
   warc_reader& operator=(const warc_reader&) = delete;
   ~warc_reader();
 
-  /// True when the input is gzip-compressed (known after the first next()).
-  bool compressed() const noexcept { return gzip_; }
+  /// True when the input is compressed (gzip or zstd; known after the first next()).
+  bool compressed() const noexcept { return codec_ != warc_compression::none; }
+  /// How the input is compressed (known after the first next()).
+  warc_compression compression() const noexcept { return codec_; }
   /// The message and input offset of the last error (or of the last record's problem).
   const std::string& error() const noexcept { return error_; }
   std::uint64_t error_offset() const noexcept { return error_offset_; }
@@ -207,7 +222,7 @@ class warc_reader {
 
  private:
   static constexpr std::size_t kChunk = 64 * 1024;
-  /// Raw bytes of the current gzip member kept for the search after a corrupt member.
+  /// Raw bytes of the current gzip member (zstd frame) kept for the search after a corrupt one.
   static constexpr std::size_t kKeepMember = 256 * 1024;
 
   /// Sets r.length once the record's trailer is read: for gzip input, the member's compressed size
@@ -253,13 +268,20 @@ class warc_reader {
   /// Drops consumed bytes from buf_.
   void compact();
 
-  /// Makes up to `want` bytes available at buf_[pos_] without crossing a gzip member boundary;
-  /// returns how many there are.
+  /// Makes up to `want` bytes available at buf_[pos_] without crossing a gzip member boundary
+  /// (zstd: the end of a run of well-formed frames); returns how many there are.
   std::size_t avail(std::size_t want);
+  /// avail()'s zstd part: decodes one step into buf_; false when the run of frames is over.
+  bool unzstd_step();
+  /// A zstd dictionary frame at the start of the input: loaded (or reported).
+  void zstd_dictionary();
+  /// Where the record starting at `data_off` starts in the input (its member's or frame's offset).
+  std::uint64_t record_offset(std::uint64_t data_off);
 
   /// After the end of the current gzip member: starts the next one. Bytes between members that
   /// are not a gzip member, and corrupt members, are skipped up to the next gzip header (1f 8b 08)
-  /// and reported through pending_. False at the end of input.
+  /// and reported through pending_. False at the end of input. For zstd, the same after the end of
+  /// a run of frames, up to the next zstd frame (28 b5 2f fd).
   bool next_member();
 
   /// After a bad record: skips to the next "WARC/1." at the start of a line (or to the end of the
@@ -281,8 +303,10 @@ class warc_reader {
   std::uint64_t buf_base_ = 0;
   char last_char_ = '\n';  // the byte before buf_[0]
 
-  bool started_ = false, gzip_ = false;
+  bool started_ = false;
+  warc_compression codec_ = warc_compression::none;
   std::unique_ptr<detail::warc_inflater> z_;  ///< zlib's stream of gzip input (langsift::warc links zlib)
+  std::unique_ptr<detail::warc_unzstd> zs_;   ///< zstd's stream of zstd input (and links zstd)
   bool member_done_ = false, member_bad_ = false, member_cut_ = false, member_reported_ = false;
   std::uint64_t member_offset_ = 0;
   std::uint64_t member_data_offset_ = 0;  // where the current member's output starts in the uncompressed stream

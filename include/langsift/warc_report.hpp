@@ -1,5 +1,10 @@
 // langsift — one WARC record's report, as `langsift warc` prints it, and statistics over records.
 //
+// A line has today's fields (warc_schema::standard, with the page's text under `text`) or the
+// shape corpus tools read (warc_schema::corpus: id, source, url, language, language_score,
+// metadata, text; datatrove's JsonlReader, Dolma). warc_report_options::languages and
+// min_probability keep only the pages wanted: the others are classified and counted, not written.
+//
 // The command-line tool, the Python package (langsift.read_warc) and its Dask job all report a
 // record through report_warc_record(), so the same record gives the same JSON line everywhere, and
 // warc_statistics sums, merges and prints the `--stats` tables the same way.
@@ -21,6 +26,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -37,8 +43,25 @@
 namespace langsift {
 inline namespace v1 {
 
+/// The calibrated probability that a page's top language is right: what `--min-probability`
+/// compares and the corpus schema's `language_score`. One place reads it: today the detection's
+/// calibrated confidence; it becomes `d.probabilities[0]`'s p once detection::probabilities (top-k
+/// calibrated probabilities, issue 30) is there. 0 for `und`.
+inline float warc_language_score(const detection& d) noexcept { return d.count ? d.confidence : 0.0f; }
+
+/// The shape of a record's line.
+enum class warc_schema : unsigned char {
+  /// `langsift warc`'s fields (docs/warc.md), "text" last when asked for.
+  standard,
+  /// One document per classified page, as datatrove's JsonlReader and Dolma read them:
+  /// {"id" (WARC-Record-ID), "source" (the input's name), "url", "language", "language_score"
+  /// (warc_language_score), "metadata" (the other fields of the standard line), "text"}.
+  corpus,
+};
+
 struct warc_report_options {
-  bool all = false;           ///< also report records that are not classified (warcinfo, request...)
+  bool all = false;           ///< also report records that are not classified (warcinfo, request...);
+                              ///< not with the corpus schema or a language filter (only kept pages have lines)
   bool any_type = false;      ///< classify every Content-Type (default: text/*, *html*, *xml*, none)
   bool main_content = false;  ///< HTML: classify only the main content
   /// Bytes of a decoded (de-chunked, decompressed) body kept; `langsift warc` uses its
@@ -46,6 +69,15 @@ struct warc_report_options {
   std::size_t max_body_bytes = warc_options{}.max_block_bytes;
   detect_options detect{};    ///< detection settings (the page's hints are added)
   code_style codes = code_style::iso639_1;  ///< language codes in the line and the statistics
+  bool text = false;          ///< add "text", the page's text (page_result::text), to the line
+  warc_schema schema = warc_schema::standard;  ///< corpus: always with the text
+  /// Write only pages whose top language is one of these (langsift's form, to_iso639_1; "zh" names
+  /// zh-Hant too)...
+  std::vector<std::string> languages;
+  /// ... and whose warc_language_score is at least this (0: any). Pages left out are `filtered`:
+  /// classified and counted in the statistics, without a line; records that are not classified
+  /// have no line then either.
+  float min_probability = 0;
 };
 
 /// What one record gave.
@@ -54,6 +86,8 @@ struct warc_report {
   /// to print (a record that carries no page, without `all`).
   std::string line;
   bool classified = false;      ///< the body went through detect_page: `page` holds its result
+  /// Classified, but not one of the pages wanted (languages, min_probability): no line.
+  bool filtered = false;
   bool skipped = false;         ///< not classified; `skip_reason` says why
   std::string_view skip_reason; ///< "warc_type", "content_type", "content_encoding" (static storage)
   int http_status = -1;         ///< the HTTP status of a response record, -1 when there is none
@@ -62,7 +96,8 @@ struct warc_report {
   /// max_body_bytes; the line says "capped" or "body_status":"capped"): a classified page's
   /// languages are those of the part kept.
   bool capped = false;
-  page_result page;             ///< languages, encoding... (codes: views into the model)
+  page_result page;             ///< languages, encoding... (codes: views into the model); its
+                                ///< `text` with options' text or the corpus schema
   // What the record adds to the statistics (codes in the report's form):
   std::string top, encoding;
   std::uint64_t body_bytes = 0, text_bytes = 0;
@@ -112,9 +147,11 @@ struct warc_payload {
   bool no_http = false;  // a response record whose block is not an HTTP response: the block is the body
 };
 
-/// The record's own fields of the line: offset, length, type, URI, id, date, digest.
-inline void warc_record_fields(std::string& l, const warc_record& r, std::string_view type, const std::string* file) {
-  if (file) {
+/// The record's own fields of the line: offset, length, type, URI, id, date, digest (`top_level`
+/// false: the corpus schema's metadata, without the fields that are the document's own).
+inline void warc_record_fields(std::string& l, const warc_record& r, std::string_view type, const std::string* file,
+                               bool top_level = true) {
+  if (file && top_level) {
     json::key(l, "file");
     json::utf8_string(l, *file);
     l += ',';
@@ -123,8 +160,10 @@ inline void warc_record_fields(std::string& l, const warc_record& r, std::string
   l += std::to_string(r.offset);
   if (r.length) json_number(l, "length", r.length);
   json_text(l, "warc_type", type);
-  json_text(l, "target_uri", r.target_uri());
-  json_text(l, "record_id", r.record_id());
+  if (top_level) {
+    json_text(l, "target_uri", r.target_uri());
+    json_text(l, "record_id", r.record_id());
+  }
   if (const std::string_view d = r.field("WARC-Date"); !d.empty()) json_text(l, "warc_date", d);
   if (const std::string_view g = r.field("WARC-Payload-Digest"); !g.empty()) json_text(l, "payload_digest", g);
 }
@@ -172,10 +211,50 @@ inline void warc_record_notes(std::string& l, const warc_record& r, const warc_p
   if (const std::string_view t = r.field("WARC-Truncated"); !t.empty()) json_text(l, "warc_truncated", t);
 }
 
+/// True when the page is one of those wanted (warc_report_options::languages, min_probability).
+inline bool warc_wanted(const detection& d, const warc_report_options& o) noexcept {
+  if (!o.languages.empty()) {
+    bool named = false;
+    for (const std::string& w : o.languages) named = named || (d.count && code_matches(d.languages[0].code, w));
+    if (!named) return false;
+  }
+  return warc_language_score(d) >= o.min_probability;
+}
+
+inline bool warc_filtering(const warc_report_options& o) noexcept { return !o.languages.empty() || o.min_probability > 0; }
+
+/// The corpus schema's line: the document's fields around `metadata`, the standard line's other
+/// fields (in `l`, from '{' on, without its detection's "language").
+inline std::string warc_corpus_line(const warc_record& r, const std::string* file,
+                                    const warc_report& x, std::string_view metadata) {
+  std::string l = "{\"id\":";
+  const std::string_view id = r.record_id();
+  if (!id.empty()) {
+    json::utf8_string(l, id);
+  } else {  // (damaged input) unique all the same: the input and the record's place in its data
+    json::utf8_string(l, (file ? *file : std::string()) + "#" + std::to_string(r.data_offset));
+  }
+  json_text(l, "source", file ? std::string_view(*file) : std::string_view());
+  json_text(l, "url", r.target_uri());
+  l += ',';
+  json::key(l, "language");
+  json::string(l, x.top);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, ",\"language_score\":%.4f,\"metadata\":", static_cast<double>(warc_language_score(x.page.detection)));
+  l += buf;
+  l += metadata;
+  l += ',';
+  json::key(l, "text");
+  json::string(l, x.page.text);
+  l += "}\n";
+  return l;
+}
+
 /// Classifies the body (detect_page) and finishes the line and the report.
 inline void warc_record_classify(const model& m, const warc_record& r, const warc_report_options& o,
-                                 std::string_view body, warc_report& x) {
+                                 std::string_view body, warc_report& x, const std::string* file = nullptr) {
   std::string& l = x.line;
+  const bool corpus = o.schema == warc_schema::corpus;
   page_options po;
   po.content_type = x.content_type;
   po.content_language = x.content_language;
@@ -183,13 +262,9 @@ inline void warc_record_classify(const model& m, const warc_record& r, const war
   po.main_content = o.main_content;
   po.max_html_bytes = std::max(po.max_html_bytes, o.max_body_bytes);  // the body's own cap rules
   po.detect = o.detect;
+  po.keep_text = o.text || corpus;
   x.page = detect_page(m, body, po);
   const detection& d = x.page.detection;
-  l += ',';
-  json::detection_fields(l, d, o.codes);
-  json_text(l, "encoding", x.page.encoding.name);
-  json_text(l, "encoding_source", encoding_source_name(x.page.encoding.source));
-  l += "}\n";
   x.classified = true;
   x.top = code_in_style(d.language(), o.codes);
   x.encoding = x.page.encoding.name.empty() ? "unknown" : x.page.encoding.name;
@@ -197,6 +272,34 @@ inline void warc_record_classify(const model& m, const warc_record& r, const war
   x.text_bytes = d.text_bytes;
   for (std::size_t i = 0; i < d.count; ++i)
     x.languages.emplace_back(code_in_style(d.languages[i].code, o.codes), d.languages[i].bytes);
+  if (warc_filtering(o) && !warc_wanted(d, o)) {
+    x.filtered = true;
+    l.clear();
+    std::string().swap(x.page.text);
+    return;
+  }
+  l += ',';
+  if (corpus) {  // the detection's fields without its "language", which is the document's
+    std::string det;
+    json::detection_fields(det, d, o.codes);
+    const std::size_t at = det.find(",\"languages\":");
+    l.append(det, at == std::string::npos ? 0 : at + 1, std::string::npos);
+  } else {
+    json::detection_fields(l, d, o.codes);
+  }
+  json_text(l, "encoding", x.page.encoding.name);
+  json_text(l, "encoding_source", encoding_source_name(x.page.encoding.source));
+  if (corpus) {
+    l += '}';
+    l = warc_corpus_line(r, file, x, l);
+    return;
+  }
+  if (o.text) {
+    l += ',';
+    json::key(l, "text");
+    json::string(l, x.page.text);
+  }
+  l += "}\n";
 }
 
 }  // namespace detail
@@ -204,20 +307,22 @@ inline void warc_record_classify(const model& m, const warc_record& r, const war
 /// Reports one record: response, resource and conversion records are classified (the HTTP
 /// response of a `response` record is parsed, its body de-chunked and decompressed); other records
 /// are skipped. `file`: the input's name, written as the line's first field when not null (the
-/// tool does so when it reads several files).
+/// tool does so when it reads several files), and the corpus schema's "source".
 inline warc_report report_warc_record(const model& m, const warc_record& r, const warc_report_options& o,
                                       const std::string* file = nullptr) {
   warc_report x;
   const std::string_view type = r.type();
   const bool payload = type == "response" || type == "resource" || type == "conversion";
-  if (!payload && !o.all) {
+  // Only pages have lines in the corpus schema, and only pages wanted with a language filter.
+  const bool pages_only = o.schema == warc_schema::corpus || detail::warc_filtering(o);
+  if (!payload && (!o.all || pages_only)) {
     x.skipped = true;
     x.skip_reason = "warc_type";
     return x;
   }
   std::string& l = x.line;
   l += '{';
-  detail::warc_record_fields(l, r, type, file);
+  detail::warc_record_fields(l, r, type, file, o.schema != warc_schema::corpus);
   detail::warc_payload p;
   std::string_view skipped;
   if (payload) detail::warc_record_payload(l, r, type, o, x, p);
@@ -233,12 +338,16 @@ inline warc_report report_warc_record(const model& m, const warc_record& r, cons
   if (!skipped.empty()) {
     x.skipped = true;
     x.skip_reason = skipped;
+    if (pages_only) {
+      l.clear();
+      return x;
+    }
     l += ",\"language\":\"und\",\"skipped\":";
     detail::json::string(l, skipped);
     l += "}\n";
     return x;
   }
-  detail::warc_record_classify(m, r, o, p.body, x);
+  detail::warc_record_classify(m, r, o, p.body, x, file);
   return x;
 }
 
@@ -255,6 +364,9 @@ struct warc_counts {
 struct warc_statistics {
   std::uint64_t records = 0, pages = 0, skipped = 0, malformed = 0, body_bytes = 0, text_bytes = 0;
   std::uint64_t capped = 0;  ///< pages classified from the part of their record kept (warc_report::capped)
+  /// Pages classified but not written (warc_report::filtered: languages, min_probability); they are
+  /// in the tables like the others.
+  std::uint64_t filtered = 0;
   std::map<std::string, warc_counts> language, encoding;
   std::map<std::pair<std::string, std::string>, warc_counts> language_encoding;
 
@@ -267,6 +379,7 @@ struct warc_statistics {
     if (!x.classified) return;
     ++pages;
     if (x.capped) ++capped;
+    if (x.filtered) ++filtered;
     body_bytes += x.body_bytes;
     text_bytes += x.text_bytes;
     ++language[x.top].pages;
@@ -296,6 +409,7 @@ struct warc_statistics {
     };
     if (!fits(records, o.records) || !fits(pages, o.pages) || !fits(skipped, o.skipped) || !fits(malformed, o.malformed) ||
         !fits(body_bytes, o.body_bytes) || !fits(text_bytes, o.text_bytes) || !fits(capped, o.capped) ||
+        !fits(filtered, o.filtered) ||
         !fit_all(language, o.language) || !fit_all(encoding, o.encoding) || !fit_all(language_encoding, o.language_encoding))
       return false;
     records += o.records;
@@ -305,6 +419,7 @@ struct warc_statistics {
     body_bytes += o.body_bytes;
     text_bytes += o.text_bytes;
     capped += o.capped;
+    filtered += o.filtered;
     auto add_all = [](auto& into, const auto& from) {
       for (const auto& [k, c] : from) {
         auto& t = into[k];
@@ -329,6 +444,7 @@ struct warc_statistics {
     total("skipped", skipped);
     total("malformed", malformed);
     total("capped", capped);
+    total("filtered", filtered);
     total("body_bytes", body_bytes);
     total("text_bytes", text_bytes);
     for (const auto& [k, c] : sorted(language))
@@ -384,6 +500,7 @@ struct warc_statistics {
                            : f[1] == "skipped"    ? &s.skipped
                            : f[1] == "malformed"  ? &s.malformed
                            : f[1] == "capped"     ? &s.capped
+                           : f[1] == "filtered"   ? &s.filtered
                            : f[1] == "body_bytes" ? &s.body_bytes
                            : f[1] == "text_bytes" ? &s.text_bytes
                                                   : nullptr;

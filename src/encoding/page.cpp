@@ -77,10 +77,17 @@ bool all_ascii(std::string_view s) noexcept {
 /// the 8 KB of text looks_binary reads in any encoding (UTF-32 gives a byte of text per 4).
 constexpr std::size_t kBinaryProbeBytes = 4 * 8192;
 
-page_result detect_page_unguarded(const model& m, std::string_view body, const page_options& o) {
-  page_result r;
+/// The first half of the pipeline: the body decoded to UTF-8.
+struct decoded_page {
   std::string text;       // the decoded page, when decoding changes its bytes
   std::string_view utf8;  // the page as UTF-8: `text`, or the body itself
+};
+
+/// Decodes `body` (r.encoding, r.conversion, r.dropped_controls) and decides whether it is HTML
+/// (r.is_html). False when it is not text (r.detection.st = binary_input): there is nothing to read.
+bool decode_page(std::string_view body, const page_options& o, page_result& r, decoded_page& p) {
+  std::string& text = p.text;
+  std::string_view& utf8 = p.utf8;
   std::string_view payload = body;
   if (o.encoding.empty() || !can_convert(o.encoding)) {  // an unknown forced label: detect
     encoding_options eo = o.encoding_opts;
@@ -112,7 +119,7 @@ page_result detect_page_unguarded(const model& m, std::string_view body, const p
       if (looks_binary(head) && !declared(r.encoding)) {
         r.conversion = c;  // of the prefix decoded
         r.detection.st = status::binary_input;
-        return r;
+        return false;
       }
     }
     r.conversion = page_decode(payload, r.encoding.name, fallback, text);
@@ -122,7 +129,7 @@ page_result detect_page_unguarded(const model& m, std::string_view body, const p
     if (!declared(r.encoding) || control_heavy(utf8)) {
       r.detection.text_bytes = 0;
       r.detection.st = status::binary_input;
-      return r;
+      return false;
     }
     // Text behind control characters: they are dropped (and counted), so that they count as no
     // text (the detector would take them for separators inside script runs).
@@ -140,28 +147,66 @@ page_result detect_page_unguarded(const model& m, std::string_view body, const p
     html = !plain && looks_like_html(utf8);
   }
   r.is_html = html;
+  return true;
+}
+
+/// The second half for HTML: the page's text (main content only with o.main_content).
+html_result page_html(std::string_view utf8, const page_options& o) {
+  html_options ho;
+  ho.main_content = o.main_content;
+  ho.collect_links = false;
+  ho.max_input_bytes = o.max_html_bytes;
+  return extract_html(utf8, ho);
+}
+
+page_result detect_page_unguarded(const model& m, std::string_view body, const page_options& o) {
+  page_result r;
+  decoded_page p;
+  if (!decode_page(body, o, r, p)) return r;
   detect_options opt = o.detect;
   if (!o.content_language.empty()) opt.hints.content_language = o.content_language;
   if (!o.url.empty() && opt.hints.tld.empty()) {
     if (auto u = parse_uri(o.url)) opt.hints.tld = u->host;
   }
-  if (!html) {
-    r.detection = langsift::detect(m, utf8, opt);
+  if (!r.is_html) {
+    r.detection = langsift::detect(m, p.utf8, opt);
+    if (o.keep_text) r.text = p.utf8.data() == p.text.data() ? std::move(p.text) : std::string(p.utf8);
     return r;
   }
-  html_options ho;
-  ho.main_content = o.main_content;
-  ho.collect_links = false;
-  ho.max_input_bytes = o.max_html_bytes;
-  html_result h = extract_html(utf8, ho);
-  std::string().swap(text);  // the decoded page is not needed any more: only its text
+  html_result h = page_html(p.utf8, o);
+  std::string().swap(p.text);  // the decoded page is not needed any more: only its text
   r.html_lang = h.html_lang;
   opt.hints.html_lang = r.html_lang;
   if (opt.hints.content_language.empty()) opt.hints.content_language = h.content_language;
   r.detection = langsift::detect(m, h.text, opt);
   // A cut input must say so (a language of the kept prefix is not the page's, silently).
   if (h.st == status::truncated && r.detection.st == status::ok) r.detection.st = status::truncated;
+  if (o.keep_text) r.text = std::move(h.text);
   return r;
+}
+
+page_text extract_page_text_unguarded(std::string_view body, const page_options& o) {
+  page_result r;
+  decoded_page p;
+  page_text t;
+  const bool text = decode_page(body, o, r, p);
+  t.encoding = std::move(r.encoding);
+  t.conversion = r.conversion;
+  t.is_html = r.is_html;
+  if (!text) {
+    t.st = r.detection.st;
+    return t;
+  }
+  if (body.empty()) t.st = status::empty_input;
+  if (!r.is_html) {
+    t.text = p.utf8.data() == p.text.data() ? std::move(p.text) : std::string(p.utf8);
+    return t;
+  }
+  html_result h = page_html(p.utf8, o);
+  t.html_lang = std::move(h.html_lang);
+  t.text = std::move(h.text);
+  if (h.st == status::truncated) t.st = status::truncated;
+  return t;
 }
 
 }  // namespace
@@ -178,6 +223,20 @@ page_result detect_page(const model& m, std::string_view body, const page_option
     page_result r;
     r.detection.st = status::internal_error;
     return r;
+  }
+}
+
+page_text extract_page_text(std::string_view body, const page_options& o) noexcept {
+  try {
+    return detail::extract_page_text_unguarded(body, o);
+  } catch (const std::bad_alloc&) {
+    page_text t;
+    t.st = status::out_of_memory;
+    return t;
+  } catch (...) {
+    page_text t;
+    t.st = status::internal_error;
+    return t;
   }
 }
 

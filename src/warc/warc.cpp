@@ -1,12 +1,14 @@
 // langsift — the WARC reader and HTTP response parsing (langsift/warc.hpp), compiled into
-// langsift::warc, which links zlib.
+// langsift::warc, which links zlib and zstd.
 #include "langsift/warc.hpp"
 #include "langsift/detail/hex.hpp"
 
 #include <zlib.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,9 +31,57 @@ struct warc_inflater {
   }
 };
 
+/// zstd's stream state of a zstd-compressed input, and the frames whose output is being read:
+/// where a record's frames start and end in the input (its offset and length). Frames follow one
+/// another as one stream (WARC-zstd lets a record span frames).
+struct warc_unzstd {
+  struct frame {
+    std::uint64_t out_begin = 0, raw_begin = 0;  ///< where its output starts (stream), and the frame (input)
+    std::uint64_t out_end = UINT64_MAX, raw_end = 0;  ///< the same at its end, once decoded
+  };
+  ZSTD_DCtx* d = ZSTD_createDCtx();
+  std::deque<frame> frames;
+  bool at_boundary = true;  ///< no frame is being decoded: the next input bytes start one (or not)
+  // zstd is given one part of a frame at a time (its header, one block, its checksum; a skippable
+  // frame whole): a call then never decodes past the block it is given, and never takes zstd's
+  // one-pass shortcut for a frame it holds whole. When zstd returns an error, the output of the
+  // blocks decoded in that same call is lost (ZSTD_decompressStream does not advance the output
+  // position); fed block by block, and given no input while it still has output to flush (the
+  // call before filled the output), what comes out before corrupt data is every block before it,
+  // however the input arrives (read whole from memory or from a pipe in small reads).
+  enum class part : unsigned char { header, block, checksum, rest } next = part::header;
+  std::uint64_t part_end = 0;   ///< where the part being fed ends in the input; 0: not known yet
+  bool checksum = false;        ///< the frame has a 4-byte checksum after its last block
+  bool flush = false;           ///< the last call filled the output: the next one only flushes
+  warc_unzstd() = default;
+  warc_unzstd(const warc_unzstd&) = delete;
+  warc_unzstd& operator=(const warc_unzstd&) = delete;
+  ~warc_unzstd() { ZSTD_freeDCtx(d); }
+};
+
 }  // namespace detail
 
 namespace {
+
+// ---- zstd ------------------------------------------------------------------------------------
+
+std::uint32_t read_le32(const char* p) noexcept {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return static_cast<std::uint32_t>(u[0]) | static_cast<std::uint32_t>(u[1]) << 8 |
+         static_cast<std::uint32_t>(u[2]) << 16 | static_cast<std::uint32_t>(u[3]) << 24;
+}
+
+constexpr std::uint32_t kZstdMagic = 0xFD2FB528;       // a zstd frame: 28 b5 2f fd
+constexpr std::uint32_t kZstdDictFrame = 0x184D2A5D;   // WARC-zstd's dictionary frame (a skippable frame)
+constexpr std::uint32_t kZstdDictMagic = 0xEC30A437;   // a zstd dictionary
+/// WARC-zstd asks readers to support dictionaries (compressed or not) up to 8 MiB.
+constexpr std::size_t kMaxZstdDictionary = std::size_t{8} << 20;
+
+/// A zstd frame or a skippable frame (0x184D2A50..5F) starts at p (4 bytes).
+bool zstd_frame_at(const char* p) noexcept {
+  const std::uint32_t m = read_le32(p);
+  return m == kZstdMagic || (m & 0xFFFFFFF0u) == 0x184D2A50u;
+}
 
 // ---- where a record starts -------------------------------------------------------------------
 // A record starts with its version line, "WARC/1.<digits>", then CRLF (or LF) and a header field.
@@ -251,7 +301,10 @@ warc_reader::~warc_reader() = default;
 // resumes at that record.
 warc_status warc_reader::next(warc_record& r) {
   r.clear();
-  if (!started_) start();
+  if (!started_) {
+    start();
+    if (!pending_.empty()) return take_pending();  // a zstd dictionary frame that cannot be used
+  }
   if (resync_) {
     resync_ = false;
     skip_to_record_start();
@@ -259,7 +312,7 @@ warc_status warc_reader::next(warc_record& r) {
   if (!skip_blank_lines()) return pending_.empty() ? warc_status::end : take_pending();
   if (!pending_.empty()) return take_pending();
   const std::uint64_t data_off = data_offset();
-  const std::uint64_t off = gzip_ ? member_offset_ : data_off;
+  const std::uint64_t off = record_offset(data_off);
   std::size_t hend = 0, hlen = 0;
   if (!find_header_end(off, hend, hlen)) return warc_status::error;
   if (const warc_status st = parse_header(std::string_view(buf_.data() + pos_, hend), off, r); st != warc_status::record)
@@ -275,9 +328,12 @@ warc_status warc_reader::next(warc_record& r) {
   const bool followed = sep_ok && record_follows(sep);
   if (!followed && split_at_record_start(r, block_off)) return warc_status::record;
   if (cut) {
-    r.problem = member_bad_   ? "corrupt gzip data inside the record's block"
-                : member_cut_ ? "the input ends inside a gzip member, in the record's block (truncated file?)"
-                : gzip_       ? "the gzip member ends inside the record's block (Content-Length too large?)"
+    const bool z = codec_ == warc_compression::zstd;
+    r.problem = member_bad_   ? (z ? "corrupt zstd data inside the record's block" : "corrupt gzip data inside the record's block")
+                : member_cut_ ? (z ? "the input ends inside a zstd frame, in the record's block (truncated file?)"
+                                   : "the input ends inside a gzip member, in the record's block (truncated file?)")
+                : z           ? "the zstd frames end inside the record's block, and what follows is not a zstd frame"
+                : compressed() ? "the gzip member ends inside the record's block (Content-Length too large?)"
                               : "the input ends inside the record's block";
     member_reported_ = member_bad_ || member_cut_;
     note_problem(off, r.problem);
@@ -305,7 +361,7 @@ bool warc_reader::skip_blank_lines() {
   // Blank lines between records (a writer's extra CRLFs) are tolerated.
   for (;;) {
     if (avail(1) == 0) {
-      if (gzip_ && member_done_ && next_member()) continue;
+      if (compressed() && member_done_ && next_member()) continue;
       return false;
     }
     const char c = buf_[pos_];
@@ -339,8 +395,10 @@ bool warc_reader::find_header_end(std::uint64_t off, std::size_t& hend, std::siz
       else {
         // The member (or input) is over here, so its state is known whatever the read sizes.
         member_reported_ = member_bad_ || member_cut_;
-        fail(off, member_bad_   ? "corrupt gzip data inside a WARC header section"
-                  : member_cut_ ? "the input ends inside a gzip member, in a WARC header section"
+        const bool z = codec_ == warc_compression::zstd;
+        fail(off, member_bad_   ? (z ? "corrupt zstd data inside a WARC header section" : "corrupt gzip data inside a WARC header section")
+                  : member_cut_ ? (z ? "the input ends inside a zstd frame, in a WARC header section"
+                                     : "the input ends inside a gzip member, in a WARC header section")
                                 : "the input ends inside a WARC header section");
       }
       return false;
@@ -414,7 +472,7 @@ bool warc_reader::block_end(std::size_t& sep) {
     sep = 4;
   } else if (tail.substr(0, 2) == "\n\n") {
     sep = 2;
-  } else if (n <= 2 && tail == std::string_view("\r\n").substr(0, n) && (!gzip_ || member_done_)) {
+  } else if (n <= 2 && tail == std::string_view("\r\n").substr(0, n) && (!compressed() || member_done_)) {
     // The input or member ends right after the block, without (all of) CRLF CRLF: tolerated.
     sep = n;
   } else {
@@ -481,8 +539,22 @@ bool warc_reader::split_at_record_start(warc_record& r, std::uint64_t block_off)
 }
 
 void warc_reader::record_length(warc_record& r) {
-  if (!gzip_) {
+  if (codec_ == warc_compression::none) {
     r.length = data_offset() - r.offset;
+    return;
+  }
+  if (codec_ == warc_compression::zstd) {
+    // The frames from the one that starts with the record to the one that ends with it.
+    if (member_bad_ || member_cut_) return;
+    const std::uint64_t end = data_offset();
+    bool starts = false;
+    for (const auto& f : zs_->frames) {
+      if (f.raw_begin == r.offset && f.out_begin == r.data_offset) starts = true;
+      if (starts && f.out_end == end && f.out_begin < end && f.raw_end > r.offset) {
+        r.length = f.raw_end - r.offset;
+        return;
+      }
+    }
     return;
   }
   if (r.data_offset != member_data_offset_) return;  // not the member's first record
@@ -502,7 +574,7 @@ bool warc_reader::raw_have(std::size_t n) {
     if (in_memory_ || raw_eof_) return false;
     // Drop what was read, except (up to kKeepMember of) the current gzip member.
     std::size_t keep_from = raw_pos_;
-    if (gzip_ && member_offset_ >= raw_base_ && member_offset_ < raw_base_ + raw_pos_ &&
+    if (compressed() && member_offset_ >= raw_base_ && member_offset_ < raw_base_ + raw_pos_ &&
         raw_base_ + raw_pos_ - member_offset_ <= kKeepMember)
       keep_from = static_cast<std::size_t>(member_offset_ - raw_base_);
     if (keep_from > 0) {
@@ -524,15 +596,177 @@ bool warc_reader::raw_have(std::size_t n) {
 
 void warc_reader::start() {
   started_ = true;
-  if (raw_have(2) && static_cast<unsigned char>(raw_data()[raw_pos_]) == 0x1f &&
+  raw_have(4);
+  const std::size_t have = raw_size() - raw_pos_;
+  if (have >= 2 && static_cast<unsigned char>(raw_data()[raw_pos_]) == 0x1f &&
       static_cast<unsigned char>(raw_data()[raw_pos_ + 1]) == 0x8b) {
     auto z = std::make_unique<detail::warc_inflater>();
     if (inflateInit2(&z->z, 15 + 16) != Z_OK) return;  // out of memory: read as uncompressed
     z->live = true;
     z_ = std::move(z);
-    gzip_ = true;
+    codec_ = warc_compression::gzip;
     member_offset_ = raw_offset();
+  } else if (have >= 4 && zstd_frame_at(raw_data() + raw_pos_)) {
+    auto z = std::make_unique<detail::warc_unzstd>();
+    if (!z->d) return;  // out of memory: read as uncompressed
+    zs_ = std::move(z);
+    codec_ = warc_compression::zstd;
+    member_offset_ = raw_offset();
+    if (read_le32(raw_data() + raw_pos_) == kZstdDictFrame) zstd_dictionary();
   }
+}
+
+void warc_reader::zstd_dictionary() {
+  // WARC-zstd: a skippable frame (magic, 4-byte little-endian size) holding a dictionary, plain
+  // (37 a4 30 ec) or itself a zstd frame. Reported problems leave the frames that need it to be
+  // reported as corrupt, one by one.
+  const std::uint64_t at = raw_offset();
+  auto problem = [&](std::string msg) {
+    pending_ = std::move(msg);
+    pending_offset_ = at;
+  };
+  if (!raw_have(8)) {
+    problem("the input ends inside the zstd dictionary frame (truncated file?)");
+    raw_pos_ = raw_size();
+    return;
+  }
+  const std::uint32_t size = read_le32(raw_data() + raw_pos_ + 4);
+  if (size > kMaxZstdDictionary) {  // skipped by the decoder as any skippable frame
+    problem("the zstd dictionary frame holds " + std::to_string(size) +
+            " bytes, over the 8 MiB that WARC-zstd readers support: not loaded");
+    return;
+  }
+  if (!raw_have(8 + std::size_t{size})) {
+    problem("the input ends inside the zstd dictionary frame (truncated file?)");
+    raw_pos_ = raw_size();
+    return;
+  }
+  const char* dict = raw_data() + raw_pos_ + 8;
+  std::string unpacked;
+  std::size_t dict_size = size;
+  if (size >= 4 && read_le32(dict) == kZstdMagic) {
+    const unsigned long long n = ZSTD_getFrameContentSize(dict, size);
+    if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || n > kMaxZstdDictionary) {
+      problem("the zstd dictionary frame's compressed dictionary has no size up to 8 MiB: not loaded");
+    } else {
+      unpacked.resize(static_cast<std::size_t>(n));
+      const std::size_t got = ZSTD_decompress(unpacked.data(), unpacked.size(), dict, size);
+      if (ZSTD_isError(got) || got != n) {
+        problem("the zstd dictionary frame's compressed dictionary is corrupt: not loaded");
+        unpacked.clear();
+      }
+      dict = unpacked.data();
+      dict_size = unpacked.size();
+    }
+  }
+  if (pending_.empty()) {
+    if (dict_size < 8 || read_le32(dict) != kZstdDictMagic)
+      problem("the zstd dictionary frame holds no zstd dictionary: not loaded");
+    else if (ZSTD_isError(ZSTD_DCtx_loadDictionary(zs_->d, dict, dict_size)))
+      problem("the zstd dictionary frame's dictionary cannot be loaded");
+  }
+  raw_pos_ += 8 + std::size_t{size};
+  member_offset_ = raw_offset();
+}
+
+std::uint64_t warc_reader::record_offset(std::uint64_t data_off) {
+  if (codec_ == warc_compression::none) return data_off;
+  if (codec_ == warc_compression::gzip) return member_offset_;
+  // zstd: the frame whose output holds data_off. Frames that ended before it are forgotten.
+  auto& frames = zs_->frames;
+  while (frames.size() > 1 && frames.front().out_end <= data_off) frames.pop_front();
+  for (auto f = frames.rbegin(); f != frames.rend(); ++f)
+    if (f->out_begin <= data_off && f->out_end > data_off) return f->raw_begin;
+  return member_offset_;
+}
+
+/// The end of the next part of a zstd frame that starts at raw offset `at` (warc_unzstd's feeding),
+/// read from `p` (`n` bytes there): its header, a block, or its checksum; 0 when `n` is too short
+/// to tell (then the input ends there: what is left is fed as it is).
+std::uint64_t zstd_part_end(detail::warc_unzstd& zs, std::uint64_t at, const unsigned char* p, std::size_t n) {
+  using part = detail::warc_unzstd::part;
+  switch (zs.next) {
+    case part::header: {
+      if (n < 8) return 0;
+      const std::uint32_t magic = read_le32(reinterpret_cast<const char*>(p));
+      if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {  // a skippable frame: magic, size, content
+        zs.next = part::rest;
+        return at + 8 + read_le32(reinterpret_cast<const char*>(p) + 4);
+      }
+      const unsigned fhd = p[4];  // RFC 8878, 3.1.1.1: the frame header's size
+      const bool single = (fhd >> 5) & 1;
+      static constexpr unsigned kDid[] = {0, 1, 2, 4}, kFcs[] = {0, 2, 4, 8};
+      const unsigned fcs = (fhd >> 6) == 0 ? (single ? 1 : 0) : kFcs[fhd >> 6];
+      zs.checksum = (fhd >> 2) & 1;
+      zs.next = part::block;
+      return at + 5 + (single ? 0 : 1) + kDid[fhd & 3] + fcs;
+    }
+    case part::block: {  // a 3-byte header: last block, type, size
+      if (n < 3) return 0;
+      const std::uint32_t h = p[0] | static_cast<std::uint32_t>(p[1]) << 8 | static_cast<std::uint32_t>(p[2]) << 16;
+      if (h & 1) zs.next = zs.checksum ? part::checksum : part::rest;
+      return at + 3 + (((h >> 1) & 3) == 1 ? 1 : (h >> 3));  // RLE: one byte of content
+    }
+    case part::checksum:
+      zs.next = part::rest;
+      return at + 4;
+    case part::rest:
+      break;
+  }
+  return UINT64_MAX;  // the rest of the frame (zstd says where it ends)
+}
+
+bool warc_reader::unzstd_step() {
+  detail::warc_unzstd& zs = *zs_;
+  if (zs.at_boundary) {
+    const bool four = raw_have(4);
+    if (raw_size() == raw_pos_ || !four || !zstd_frame_at(raw_data() + raw_pos_)) {
+      // The end of the input, or bytes that are not a frame (next_member() skips and reports them).
+      member_done_ = true;
+      return false;
+    }
+    zs.at_boundary = false;
+    zs.next = detail::warc_unzstd::part::header;
+    zs.part_end = 0;
+    zs.flush = false;
+    member_offset_ = raw_offset();
+    member_data_offset_ = buf_base_ + buf_.size();
+    zs.frames.push_back({member_data_offset_, member_offset_});
+    if (zs.frames.size() > 1024)  // a record over very many frames: keep its first and the last ones
+      zs.frames.erase(zs.frames.begin() + 1, zs.frames.end() - 512);
+  }
+  if (zs.part_end == 0 || raw_offset() >= zs.part_end) {  // the next part of the frame
+    raw_have(zs.next == detail::warc_unzstd::part::header ? 8 : 3);  // (fewer at the end of the input)
+    zs.part_end = zstd_part_end(zs, raw_offset(), reinterpret_cast<const unsigned char*>(raw_data() + raw_pos_),
+                                raw_size() - raw_pos_);
+    if (zs.part_end == 0) zs.part_end = UINT64_MAX;
+  }
+  const bool more = raw_have(1);
+  const std::size_t fed =
+      zs.flush ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(raw_size() - raw_pos_, zs.part_end - raw_offset()));
+  const std::size_t old = buf_.size();
+  buf_.resize(old + kChunk);
+  ZSTD_inBuffer in{raw_data() + raw_pos_, fed, 0};
+  ZSTD_outBuffer out{buf_.data() + old, kChunk, 0};
+  const std::size_t rc = ZSTD_decompressStream(zs.d, &out, &in);
+  raw_pos_ += in.pos;
+  buf_.resize(old + out.pos);
+  if (ZSTD_isError(rc)) {
+    member_done_ = member_bad_ = true;
+    return false;
+  }
+  const bool flushed = zs.flush;
+  zs.flush = out.pos == out.size;
+  if (!more && !flushed && rc != 0 && out.pos == 0) {  // the input ends inside the frame (what zstd held is out)
+    member_done_ = member_cut_ = true;
+    return false;
+  }
+  if (rc == 0) {  // the frame is decoded and flushed
+    zs.frames.back().out_end = buf_base_ + buf_.size();
+    zs.frames.back().raw_end = raw_offset();
+    zs.at_boundary = true;
+  }
+  return true;
 }
 
 void warc_reader::compact() {
@@ -554,7 +788,7 @@ std::size_t warc_reader::avail(std::size_t want) {
   if (buf_.size() - pos_ >= want) return want;
   compact();
   while (buf_.size() - pos_ < want) {
-    if (!gzip_) {
+    if (codec_ == warc_compression::none) {
       if (!raw_have(1)) break;
       const std::size_t take = raw_size() - raw_pos_;
       buf_.append(raw_data() + raw_pos_, take);
@@ -562,6 +796,10 @@ std::size_t warc_reader::avail(std::size_t want) {
       continue;
     }
     if (member_done_) break;
+    if (codec_ == warc_compression::zstd) {
+      if (!unzstd_step()) break;
+      continue;
+    }
     if (!raw_have(1)) {  // the input ends inside the member
       member_done_ = member_cut_ = true;
       break;
@@ -594,46 +832,51 @@ bool warc_reader::next_member() {
   const bool bad = member_bad_, cut = member_cut_, reported = member_reported_;
   if (bad && member_offset_ + 1 >= raw_base_ && member_offset_ + 1 <= raw_base_ + raw_size()) {
     // zlib may have read past the start of the next member (a truncated member followed by
-    // another), so the search starts right after this member's first byte.
+    // another; zstd likewise), so the search starts right after this member's first byte.
     raw_pos_ = static_cast<std::size_t>(member_offset_ + 1 - raw_base_);
   }
   member_done_ = member_bad_ = member_cut_ = member_reported_ = false;
   const std::uint64_t search_from = raw_offset();
+  // The next gzip header (1f 8b 08) or zstd frame (28 b5 2f fd).
+  const bool z = codec_ == warc_compression::zstd;
+  const std::string_view magic = z ? std::string_view("\x28\xb5\x2f\xfd", 4) : std::string_view("\x1f\x8b\x08", 3);
   bool found = false;
-  while (raw_have(3)) {
-    const char* d = raw_data();
-    const std::size_t size = raw_size();
-    std::size_t k = raw_pos_;
-    for (; k + 2 < size; ++k)
-      if (static_cast<unsigned char>(d[k]) == 0x1f && static_cast<unsigned char>(d[k + 1]) == 0x8b &&
-          d[k + 2] == 0x08)
-        break;
-    raw_pos_ = k;  // at the magic, or at the last two bytes (which may start it)
-    if (k + 2 < size) {
+  while (raw_have(magic.size())) {
+    const std::string_view d(raw_data(), raw_size());
+    const std::size_t k = d.find(magic, raw_pos_);
+    if (k != std::string_view::npos) {
+      raw_pos_ = k;
       found = true;
       break;
     }
+    raw_pos_ = d.size() - (magic.size() - 1);  // the last bytes may start it
   }
   if (!found) raw_pos_ = raw_size();
   const bool junk = !bad && raw_offset() != search_from;
+  const std::string unit = z ? "zstd frame" : "gzip member";
   if (bad && !reported) {
-    pending_ = "corrupt gzip member; reading resumes at the next gzip member";
+    pending_ = "corrupt " + unit + "; reading resumes at the next " + unit;
     pending_offset_ = at;
   } else if (cut && !reported) {
     // The input ended inside the member: in its compressed data before any of it came out (the
     // record is lost), or in its last bytes, the CRC and length trailer (the record was read,
     // but the file is still cut short).
-    pending_ = "the input ends inside a gzip member (truncated file?)";
+    pending_ = "the input ends inside a " + unit + " (truncated file?)";
     pending_offset_ = at;
   } else if (junk) {
-    pending_ = "bytes that are not a gzip member were skipped";
+    pending_ = "bytes that are not a " + unit + " were skipped";
     pending_offset_ = search_from;
   }
   if (!found) {
     member_done_ = member_reported_ = true;  // the input is over: nothing more to find or report
     return false;
   }
-  inflateReset(&z_->z);
+  if (z) {
+    ZSTD_DCtx_reset(zs_->d, ZSTD_reset_session_only);  // the dictionary stays
+    zs_->at_boundary = true;
+  } else {
+    inflateReset(&z_->z);
+  }
   member_offset_ = raw_offset();
   member_data_offset_ = data_offset();
   return true;

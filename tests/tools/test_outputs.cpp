@@ -188,6 +188,9 @@ const std::vector<out_case> kCases = {
     {"langsift warc", "--stats -j 2 {D}/warc/sample.warc.gz", ""},
     {"langsift warc", "--merge-stats {W}/stats.tsv", ""},
     {"langsift warc", "--stats-file {OUT} {D}/warc/sample.warc.gz", "--stats-file"},
+    {"langsift warc", "--text --schema corpus {D}/warc/sample.warc.gz", ""},
+    {"langsift warc", "--text -j 2 -o {OUT} {D}/warc/sample.warc.gz", "-o"},
+    {"langsift warc", "--stats --output {OUT} {D}/warc/sample.warc.gz", "--output"},
     {"langsift-train", "-q {D}/corpus -o model.lsm", ""},  // the summary line on stdout
     {"langsift-train", "-q {D}/corpus -o {OUT}", "-o"},
     {"langsift-train", "-q --holdout 2 --holdout-dir {OUT} {D}/corpus -o model.lsm", "--holdout-dir", true},
@@ -324,7 +327,7 @@ TEST_CASE("every tool, subcommand and output option reports a failed write: one 
   REQUIRE(keys.size() >= 20);  // the list was read (langsift's 5 commands, langsift-eval's 7 modes...)
   CHECK(std::find(keys.begin(), keys.end(), "langsift warc") != keys.end());
   CHECK(std::find(keys.begin(), keys.end(), "langsift-train url") != keys.end());
-  CHECK(outputs["langsift warc"] == std::vector<std::vector<std::string>>{{"--stats-file"}});
+  CHECK(outputs["langsift warc"] == std::vector<std::vector<std::string>>{{"--stats-file"}, {"-o", "--output"}});
 
   // The table covers each of them, and each of their output options; it names no other tool
   // (the CLD2 peer is built only where CLD2 is installed).
@@ -456,6 +459,25 @@ TEST_CASE("a fatal signal while a tool writes a file removes its temporary file,
     CHECK(slurp(dir / "stats.tsv") == "PRECIOUS\n");
   }
   for (const int sig : {SIGINT, SIGTERM}) {
+    // `langsift warc -o FILE.zst` likewise: the compressed output's temporary file.
+    const fs::path dir = work / ("warc-o" + std::to_string(++n));
+    fs::create_directories(dir);
+    int in[2];
+    REQUIRE(::pipe(in) == 0);
+    const pid_t pid = spawn({"langsift", "warc", "--text", "-o", "out.jsonl.zst", "-"}, dir, in[0]);
+    ::close(in[0]);
+    const std::string tmp = wait_for_file(dir, "out.jsonl.zst.tmp-", 0);
+    INFO("signal " << sig);
+    CHECK(!tmp.empty());
+    ::kill(pid, sig);
+    int ws = 0;
+    REQUIRE(::waitpid(pid, &ws, 0) == pid);
+    ::close(in[1]);
+    CHECK(WIFSIGNALED(ws));
+    CHECK(WTERMSIG(ws) == sig);
+    CHECK(names_in(dir).empty());
+  }
+  for (const int sig : {SIGINT, SIGTERM}) {
     // langsift-warcgen -o, killed in the middle of writing a large file.
     const fs::path dir = work / ("warcgen" + std::to_string(++n));
     fs::create_directories(dir);
@@ -494,6 +516,8 @@ TEST_CASE("endless input to an output that fails: every streaming tool stops wit
       {"langsift detect", "yes 'Guten Morgen, wie geht es dir heute?' | " + kBin + "langsift detect --lines --label de --kept-only"},
       {"langsift url", "yes 'http://www.beispiel.de/seite' | " + kBin + "langsift url --lines"},
       {"langsift warc", kBin + "langsift-warcgen --repeat 1000000 " + q(kData + "/corpus/de.txt") + " | " + kBin + "langsift warc -j 2"},
+      {"langsift warc", kBin + "langsift-warcgen --repeat 1000000 " + q(kData + "/corpus/de.txt") + " | " + kBin +
+                            "langsift warc -j 2 --text -o /dev/full"},
       {"langsift-warcgen", kBin + "langsift-warcgen --repeat 1000000 " + q(kData + "/corpus/de.txt")},
   };
   for (const auto& [key, cmd] : cases) {

@@ -419,3 +419,192 @@ TEST_CASE("warc tool: progress on stderr when it is a terminal, never when it is
   CHECK(piped.status == 0);
   CHECK(piped.err.empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Text, corpus documents, the language filter, compressed output and zstd input (issue 30). The
+// JSON of these lines is checked field by field in bindings/python/tests/test_text.py.
+
+namespace {
+
+/// The 20 encoding fixtures as a WARC (gzip members, HTTP charset from the names).
+std::string encodings_warc(const std::string& dir, const std::string& flag = "--gzip", const std::string& name = "enc.warc.gz") {
+  const std::string out = dir + "/" + name;
+  REQUIRE(sh(kGen + " " + flag + " --requests --charset-from-name --wrap-html " + q(kData + "encoding") + "/*.txt -o " +
+             q(out)).status == 0);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("warc tool: --text adds the page's text last and changes nothing else, so the languages are those of plain warc") {
+  const std::string dir = scratch("test-warc-tool-text").string();
+  for (const std::string& in : {kData + "warc/sample.warc.gz", encodings_warc(dir)}) {
+    for (const std::string main : {"", " --main"}) {
+      INFO(in << main);
+      const outcome plain = sh(kWarc + main + " " + q(in));
+      const outcome text = sh(kWarc + main + " --text -j 2 " + q(in));
+      REQUIRE(plain.status == 0);
+      REQUIRE(text.status == 0);
+      const auto a = lines(plain.out), b = lines(text.out);
+      REQUIRE(a.size() == b.size());
+      REQUIRE(a.size() >= 8);
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        INFO(b[k]);
+        if (!str_field(a[k], "skipped").empty()) {
+          CHECK(b[k] == a[k]);
+          continue;
+        }
+        CHECK(b[k].compare(0, a[k].size() - 1, a[k], 0, a[k].size() - 1) == 0);
+        CHECK(b[k].compare(a[k].size() - 1, 9, ",\"text\":\"") == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("warc tool: --schema corpus, --languages and --min-probability, with the filtered pages counted") {
+  const std::string dir = scratch("test-warc-tool-corpus").string();
+  const std::string in = encodings_warc(dir);
+  const outcome plain = sh(kWarc + " " + q(in));
+  REQUIRE(plain.status == 0);
+  const outcome docs = sh(kWarc + " --schema corpus " + q(in));
+  REQUIRE(docs.status == 0);
+  const auto pl = lines(plain.out), dl = lines(docs.out);
+  REQUIRE(pl.size() == 20);
+  REQUIRE(dl.size() == 20);  // every record here is a page
+  for (std::size_t k = 0; k < dl.size(); ++k) {
+    INFO(dl[k]);
+    CHECK(dl[k].rfind("{\"id\":\"" + str_field(pl[k], "record_id") + "\",\"source\":\"" + in + "\",\"url\":\"" +
+                          str_field(pl[k], "target_uri") + "\",\"language\":\"" + str_field(pl[k], "language") +
+                          "\",\"language_score\":",
+                      0) == 0);
+    CHECK(contains(dl[k], ",\"metadata\":{\"offset\":" + num_field(pl[k], "offset") + ","));
+    CHECK(contains(dl[k], "},\"text\":\""));
+  }
+  // Only German and Russian pages, at a probability of at least 0.9.
+  const std::string stats = dir + "/stats.tsv";
+  const outcome de = sh(kWarc + " --languages deu,ru --min-probability 0.9 --stats-file " + q(stats) + " " + q(in));
+  REQUIRE(de.status == 0);
+  std::size_t wanted = 0;
+  std::string expect;
+  for (const auto& l : pl) {
+    const std::string lang = str_field(l, "language");
+    if ((lang == "de" || lang == "ru") && std::stod(num_field(l, "confidence")) >= 0.9) {
+      ++wanted;
+      expect += l + "\n";
+    }
+  }
+  CHECK(wanted >= 3);
+  CHECK(de.out == expect);
+  CHECK(contains(slurp(stats), "total\tpages\t20\n"));
+  CHECK(contains(slurp(stats), "total\tfiltered\t" + std::to_string(20 - wanted) + "\n"));
+  // With --schema corpus too: the same pages, as documents.
+  const outcome both = sh(kWarc + " --schema corpus --languages de,ru --min-probability 0.9 " + q(in));
+  CHECK(lines(both.out).size() == wanted);
+  // Codes are checked as everywhere: a usage error naming them, with a suggestion.
+  const outcome bad = sh(kWarc + " --languages de-DE,xx " + q(in));
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--languages: not a language of the model: de-DE (did you mean de?), xx"));
+  CHECK(bad.out.empty());
+  for (const std::string args : {"--min-probability 1.5", "--min-probability x", "--min-probability", "--schema cvs",
+                                  "--schema corpus --all", "--languages de --all", "--languages ,", "--merge-stats --text"}) {
+    INFO(args);
+    const outcome u = sh(kWarc + " " + args + " " + q(in));
+    CHECK(u.status == 2);
+    CHECK(lines(u.err).size() == 1);
+  }
+}
+
+TEST_CASE("warc tool: -o FILE, FILE.gz and FILE.zst hold what stdout gets (Debian's gzip and zstd read them back), and --stats-file too") {
+  const std::string dir = scratch("test-warc-tool-output").string();
+  const std::string in = kData + "warc/sample.warc.gz";
+  for (const std::string args : {"", "--text -j 2", "--schema corpus", "--stats"}) {
+    INFO(args);
+    const outcome ref = sh(kWarc + " " + args + " " + q(in));
+    REQUIRE(ref.status == 0);
+    REQUIRE(ref.out.size() > 500);
+    for (const std::string name : {"out.jsonl", "out.jsonl.gz", "out.jsonl.zst"}) {
+      const std::string file = dir + "/" + name;
+      const outcome r = sh(kWarc + " " + args + " -o " + q(file) + " " + q(in));
+      CHECK(r.status == 0);
+      CHECK(r.out.empty());
+      const std::string back = name.back() == 'z' ? "gzip -dc " : name.back() == 't' ? "zstd -dcq " : "cat ";
+      const outcome d = sh(back + q(file));
+      CHECK(d.status == 0);
+      CHECK(d.out == ref.out);
+      if (name != "out.jsonl") CHECK(slurp(file) != ref.out);  // compressed indeed
+    }
+  }
+  const std::string st = dir + "/stats.tsv.zst";
+  CHECK(sh(kWarc + " --stats-file " + q(st) + " -o /dev/null " + q(in)).status == 0);
+  CHECK(sh("zstd -dcq " + q(st)).out == sh(kWarc + " --stats " + q(in)).out);
+  // A write error (a full disk: a file size limit) is one line and exit status 1, the file
+  // named is left as it was, and no temporary file is left beside it.
+  for (const std::string name : {"full.jsonl", "full.jsonl.gz", "full.jsonl.zst"}) {
+    const std::string sub = dir + "/" + name + ".d";
+    sh("rm -rf " + q(sub) + " && mkdir " + q(sub) + " && echo PRECIOUS > " + q(sub + "/" + name));
+    const outcome r = sh("ulimit -f 1; trap '' XFSZ; " + kWarc + " --text -o " + q(sub + "/" + name) + " " + q(in) + " " +
+                         q(in) + " " + q(in));
+    INFO(name << ": " << r.err);
+    CHECK(r.status == 1);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(contains(r.err, "langsift warc: " + sub + "/" + name + ": write error"));
+    CHECK(slurp(sub + "/" + name) == "PRECIOUS\n");
+    CHECK(sh("ls " + q(sub)).out == name + "\n");
+  }
+}
+
+TEST_CASE("warc tool: zstd input (a frame per record, or the whole file by zstd) reads as gzip and plain input") {
+  const std::string dir = scratch("test-warc-tool-zstd").string();
+  const std::string gz = encodings_warc(dir), zst = encodings_warc(dir, "--zstd", "enc.warc.zst");
+  REQUIRE(sh("zstd -dcq " + q(zst) + " > " + q(dir + "/enc.warc") + " && zstd -qf -19 " + q(dir + "/enc.warc") + " -o " +
+             q(dir + "/whole.warc.zst")).status == 0);
+  const outcome ref = sh(kWarc + " --text " + q(gz));
+  REQUIRE(ref.status == 0);
+  const auto want = lines(ref.out);
+  REQUIRE(want.size() == 20);
+  for (const std::string& in : {zst, dir + "/enc.warc", dir + "/whole.warc.zst"}) {
+    for (const std::string how : {"", "cat FILE | "}) {
+      INFO(in << " " << how);
+      const std::string cmd = how.empty() ? kWarc + " --text -j 2 " + q(in) : "cat " + q(in) + " | " + kWarc + " --text -";
+      const outcome r = sh(cmd);
+      CHECK(r.status == 0);
+      CHECK(r.err.empty());
+      const auto got = lines(r.out);
+      REQUIRE(got.size() == want.size());
+      for (std::size_t k = 0; k < got.size(); ++k) CHECK(without_offset(got[k]) == without_offset(want[k]));
+    }
+  }
+  // A frame per record: offset and length cut a record's frame out of the file (what an index gives).
+  const outcome r = sh(kWarc + " " + q(zst));
+  for (const auto& l : lines(r.out)) {
+    INFO(l);
+    REQUIRE(!num_field(l, "length").empty());
+    const outcome one = sh("tail -c +" + std::to_string(std::stoull(num_field(l, "offset")) + 1) + " " + q(zst) + " | head -c " +
+                           num_field(l, "length") + " | " + kWarc + " -");
+    CHECK(without_offset(one.out) == without_offset(l + "\n"));
+  }
+}
+
+TEST_CASE("warc tool: cut and corrupt zstd input is reported (exit status 3), the other records classified") {
+  const std::string dir = scratch("test-warc-tool-zstd-bad").string();
+  const std::string zst = encodings_warc(dir, "--zstd", "enc.warc.zst");
+  const std::string data = slurp(zst);
+  const outcome whole = sh(kWarc + " " + q(zst));
+  REQUIRE(whole.status == 0);
+  // Cut in the middle; a stretch of bytes overwritten in the middle.
+  std::ofstream(dir + "/cut.warc.zst", std::ios::binary) << data.substr(0, data.size() / 2);
+  std::string bad = data;
+  for (std::size_t i = data.size() / 3; i < data.size() / 3 + 200; ++i) bad[i] = static_cast<char>(bad[i] ^ 0x33);
+  std::ofstream(dir + "/bad.warc.zst", std::ios::binary) << bad;
+  for (const std::string name : {"cut.warc.zst", "bad.warc.zst"}) {
+    INFO(name);
+    const outcome r = sh(kWarc + " " + q(dir + "/" + name));
+    CHECK(r.status == 3);
+    CHECK(contains(r.err, "langsift warc: " + dir + "/" + name + ": offset "));
+    CHECK(contains(r.err, "zstd"));
+    const auto got = lines(r.out), all = lines(whole.out);
+    CHECK(got.size() >= 8);
+    CHECK(got.front() == all.front());
+    if (name == "bad.warc.zst") CHECK(without_offset(got.back()) == without_offset(all.back()));
+  }
+}

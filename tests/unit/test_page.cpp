@@ -205,3 +205,60 @@ TEST_CASE("detect_page: real binary files served with a text charset stay binary
     }
   }
 }
+
+TEST_CASE("detect_page: keep_text gives the text detected, extract_page_text the same without detecting") {
+  // HTML in windows-1252: the extractor's text of the decoded page (main content with main_content).
+  const std::string html = std::string("<html><head><title>T</title></head><body><nav><a href=/a>Start</a> <a href=/b>"
+                                       "Kontakt</a></nav><p>") + kGerman + "</p><p>Zweiter &amp; letzter Absatz.</p></body></html>";
+  for (const bool main : {false, true}) {
+    INFO("main_content " << main);
+    page_options o;
+    o.content_type = "text/html; charset=windows-1252";
+    o.main_content = main;
+    const page_result without = detect_page(default_model(), html, o);
+    CHECK(without.text.empty());  // not kept unless asked for
+    o.keep_text = true;
+    const page_result r = detect_page(default_model(), html, o);
+    std::string utf8;
+    convert_to_utf8(html, "windows-1252", utf8);
+    html_options ho;
+    ho.main_content = main;
+    CHECK(r.text == extract_html(utf8, ho).text);
+    CHECK(r.text.find("Die Kinder spielten im Garten, w\xc3\xa4hrend") != std::string::npos);
+    CHECK(r.text.find("Zweiter & letzter Absatz.") != std::string::npos);
+    CHECK((r.text.find("Kontakt") == std::string::npos) == main);
+    CHECK(r.detection.language() == without.detection.language());
+    CHECK(r.detection.text_bytes == without.detection.text_bytes);
+    const page_text t = extract_page_text(html, o);
+    CHECK(t.text == r.text);
+    CHECK(t.st == status::ok);
+    CHECK(t.is_html);
+    CHECK(t.encoding.name == "windows-1252");
+  }
+  // Not HTML: the decoded body, as it is (UTF-16 with its BOM dropped; text/plain markup kept).
+  page_options o;
+  o.keep_text = true;
+  const std::string utf16 = std::string("\xff\xfe", 2) + std::string("H\0a\0l\0l\0o\0", 10);
+  const page_result r16 = detect_page(default_model(), utf16, o);
+  CHECK(r16.text == "Hallo");
+  CHECK(extract_page_text(utf16, o).text == "Hallo");
+  o.content_type = "text/plain";
+  const std::string plain = "<b>nicht HTML</b>\n  zwei  Leerzeichen";
+  CHECK(detect_page(default_model(), plain, o).text == plain);
+  CHECK(extract_page_text(plain, o).text == plain);
+  CHECK_FALSE(extract_page_text(plain, o).is_html);
+  // Not text: no text.
+  std::string png = "\x89PNG\r\n\x1a\n";
+  for (int i = 0; i < 600; ++i) png += static_cast<char>(i * 7 % 32);
+  o.content_type = "";
+  CHECK(detect_page(default_model(), png, o).text.empty());
+  const page_text tp = extract_page_text(png, o);
+  CHECK(tp.text.empty());
+  CHECK(tp.st == status::binary_input);
+  CHECK(extract_page_text("", o).st == status::empty_input);
+  // Cut at max_html_bytes: the text of the part read, and said so.
+  o.max_html_bytes = 64;
+  const page_text cut = extract_page_text(html, o);
+  CHECK(cut.st == status::truncated);
+  CHECK(cut.text.size() < 64);
+}

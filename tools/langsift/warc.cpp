@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/compressed_output.hpp"
 #include "common/model_arg.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/page.hpp"
@@ -33,8 +34,9 @@ void usage(std::FILE* out) {
   std::fprintf(out,
       "usage: langsift warc [options] [FILE...|-]\n"
       "\n"
-      "Reads WARC/1.0 and WARC/1.1 files (uncompressed, or gzip with any number of records per\n"
-      "member; '-' or no FILE: stdin, so it works as a Hadoop Streaming mapper) and identifies the\n"
+      "Reads WARC/1.0 and WARC/1.1 files (uncompressed, gzip with any number of records per member,\n"
+      "or zstd (.warc.zst, with or without a dictionary), recognised by their first bytes; '-' or no\n"
+      "FILE: stdin, so it works as a Hadoop Streaming mapper) and identifies the\n"
       "language and encoding of every response, resource and conversion record: the HTTP status\n"
       "line and headers are parsed (Content-Type charset, Content-Language), chunked transfer\n"
       "coding and gzip/deflate content coding are undone, and the body goes through the whole\n"
@@ -47,7 +49,8 @@ void usage(std::FILE* out) {
       "(when the record has them), http_status,\n"
       "content_type, body_bytes, language, languages [{code, percent, bytes, score}], text_bytes,\n"
       "reliable, short, confidence, encoding, encoding_source, and flags when something was cut\n"
-      "or skipped.\n"
+      "or skipped; with --text, the page's text. --schema corpus writes documents for corpus tools\n"
+      "(datatrove, Dolma): id, source, url, language, language_score, metadata, text.\n"
       "\n"
       "options:\n"
       "  -j, --threads N        worker threads (default 1); output order is kept\n"
@@ -57,7 +60,23 @@ void usage(std::FILE* out) {
       "                         per page classified from its kept part (default 4M)\n"
       "  --stats                print statistics instead of one line per record: pages and bytes\n"
       "                         per language, per encoding and per language x encoding (TSV)\n"
-      "  --stats-file FILE      write the statistics to FILE (records still go to stdout)\n"
+      "  --stats-file FILE      write the statistics to FILE (records still go to stdout);\n"
+      "                         compressed by its name as -o's\n"
+      "  -o, --output FILE      write what goes to stdout (the lines, or --stats) to FILE instead,\n"
+      "                         complete or not at all (a temporary file renamed into place);\n"
+      "                         FILE.gz: gzip, FILE.zst: zstd, else plain\n"
+      "  --text                 add \"text\", the page's text (the HTML's text, with --main its main\n"
+      "                         content, as `langsift text` gives it; a body that is not HTML: its\n"
+      "                         decoded text), to each page's line\n"
+      "  --schema default|corpus  corpus: one document per page: {\"id\" (WARC-Record-ID), \"source\"\n"
+      "                         (the input's name), \"url\", \"language\", \"language_score\" (the\n"
+      "                         calibrated probability of the language), \"metadata\" (the other\n"
+      "                         fields), \"text\"}, as datatrove's JsonlReader and Dolma read them;\n"
+      "                         records that are not pages get no line (default: default)\n"
+      "  --languages CODES      write only pages whose top language is one of these (comma-separated;\n"
+      "                         'zh' includes zh-Hant); the others are counted (`total filtered`)\n"
+      "  --min-probability P    write only pages whose language has at least this calibrated\n"
+      "                         probability (0 to 1); the others are counted (`total filtered`)\n"
       "  --merge-stats          FILEs are statistics (of --stats), not WARC files: print their sum,\n"
       "                         the statistics of all their inputs together (lines in any order:\n"
       "                         a Hadoop Streaming reducer of sorted --stats output); a sum over\n"
@@ -89,7 +108,7 @@ void usage(std::FILE* out) {
 struct settings {
   unsigned threads = 1;
   bool stats = false, timing = false, merge_stats = false;
-  std::string stats_file;
+  std::string stats_file, output;
   langsift::warc_options warc;
   langsift::warc_report_options report;
   const langsift::model* model = nullptr;
@@ -103,6 +122,7 @@ std::atomic<bool> g_out_of_memory{false};
 
 outcome process(const settings& s, const langsift::warc_record& r, const std::string& name, const std::string* file) {
   outcome o = langsift::report_warc_record(*s.model, r, s.report, file);
+  std::string().swap(o.page.text);  // in the line already
   if (o.classified && o.page.detection.st == langsift::status::out_of_memory && !g_out_of_memory.exchange(true))
     std::fprintf(stderr, "%s: offset %llu: out of memory: the record's line says status out_of_memory "
                  "(lower --max-record-bytes, or give the process more memory)\n", kProgram,
@@ -119,7 +139,8 @@ outcome process(const settings& s, const langsift::warc_record& r, const std::st
 int langsift::cli::cmd_warc(int argc, char** argv) {
   settings s;
   std::vector<std::string> files;
-  std::string model_path, value, stdin_label;
+  std::string model_path, value, stdin_label, languages_arg;
+  bool languages_given = false, probability_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     bool missing = false;
@@ -156,6 +177,24 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       s.report.max_body_bytes = s.warc.max_block_bytes;
     } else if (take_option(argc, argv, i, "--stats-file", s.stats_file, missing)) {
       if (missing || s.stats_file.empty()) return fail(kProgram, "--stats-file needs a file name") + 1;
+    } else if (take_option(argc, argv, i, "-o", s.output, missing) || take_option(argc, argv, i, "--output", s.output, missing)) {
+      if (missing || s.output.empty()) return fail(kProgram, "-o needs a file name") + 1;
+    } else if (a == "--text") {
+      s.report.text = true;
+    } else if (take_option(argc, argv, i, "--schema", value, missing)) {
+      if (!missing && value == "corpus") s.report.schema = langsift::warc_schema::corpus;
+      else if (!missing && value == "default") s.report.schema = langsift::warc_schema::standard;
+      else return fail(kProgram, "--schema is default or corpus") + 1;
+    } else if (take_option(argc, argv, i, "--languages", languages_arg, missing)) {
+      if (missing || split_list(languages_arg).empty()) return fail(kProgram, "--languages needs language codes") + 1;
+      languages_given = true;
+    } else if (take_option(argc, argv, i, "--min-probability", value, missing)) {
+      char* end = nullptr;
+      const double p = missing ? -1 : std::strtod(value.c_str(), &end);
+      if (missing || value.empty() || *end != '\0' || !(p >= 0 && p <= 1))
+        return fail(kProgram, "--min-probability needs a probability from 0 to 1") + 1;
+      s.report.min_probability = static_cast<float>(p);
+      probability_given = true;
     } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
       if (missing) return fail(kProgram, "--model needs a built-in model's name or a file") + 1;
     } else if (take_option(argc, argv, i, "--short-bytes", value, missing)) {
@@ -180,7 +219,8 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   }
   if (files.empty()) files.emplace_back("-");
   if (s.merge_stats) {
-    if (s.stats || !s.stats_file.empty() || s.threads > 1 || s.timing)
+    if (s.stats || !s.stats_file.empty() || s.threads > 1 || s.timing || !s.output.empty() || s.report.text ||
+        s.report.schema != langsift::warc_schema::standard || languages_given || probability_given)
       return fail(kProgram, "--merge-stats takes statistics files and no other option") + 1;
     langsift::warc_statistics total;
     for (const std::string& path : files) {
@@ -199,20 +239,37 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     return stdout_failed(kProgram, true) ? 1 : 0;
   }
 
+  if (s.report.all && (s.report.schema == langsift::warc_schema::corpus || languages_given || probability_given))
+    return fail(kProgram, "--all writes every record; --schema corpus, --languages and --min-probability write "
+                          "only pages: choose one") + 1;
+
   langsift::model loaded;
   {
     std::string error;
     if (langsift::cli::resolve_model(model_path, s.model, loaded, error) != langsift::status::ok)
       return fail(kProgram, error);
   }
-  // --stats-file: written atomically at the end; opened first, so that an unwritable place is an
-  // error before any work.
-  std::optional<atomic_output> stats_out;
-  if (!s.stats_file.empty()) {
-    std::string error;
-    stats_out.emplace(s.stats_file);
-    if (!stats_out->open(error)) return fail(kProgram, error);
+  if (languages_given) {
+    std::vector<std::string> codes = split_list(languages_arg);
+    for (std::string& c : codes) c = langsift::to_iso639_1(c);  // either ISO form is accepted
+    if (!check_language_codes(kProgram, "--languages", *s.model, codes)) return 2;
+    s.report.languages = std::move(codes);
   }
+  // -o and --stats-file: written atomically at the end; opened first, so that an unwritable place
+  // is an error before any work.
+  std::optional<compressed_output> out, stats_out;
+  for (auto [name, file] : {std::pair{&s.output, &out}, std::pair{&s.stats_file, &stats_out}}) {
+    if (name->empty() || (file == &out && *name == "-")) continue;  // -o -: stdout
+    std::string error;
+    file->emplace(*name);
+    if (!(*file)->open(error)) return fail(kProgram, error);
+  }
+  // Where the lines (or --stats) go: -o's file, or stdout. False once a write failed.
+  auto put = [&](std::string&& text) {
+    if (out) return out->write(std::move(text));
+    langsift::cli::write_stdout(text);
+    return !stdout_failed(kProgram);
+  };
 
   const auto t0 = std::chrono::steady_clock::now();
   statistics stats;
@@ -223,16 +280,13 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     const std::string* name;  // for messages
     const std::string* file;  // the line's "file" field, or null
   };
-  std::atomic<bool> write_failed{false};  // stdout cannot be written (reported): stop reading
+  std::atomic<bool> write_failed{false};  // the output cannot be written: stop reading
   langsift::ordered_pool<job, outcome> pool(
       s.threads, 2 * static_cast<std::size_t>(s.threads) + 2,
       [&](job& j) { return process(s, j.record, *j.name, j.file); },
       [&](outcome& o) {
         stats.add(o);
-        if (!s.stats && !o.line.empty()) {
-          langsift::cli::write_stdout(o.line);
-          if (stdout_failed(kProgram)) write_failed = true;
-        }
+        if (!s.stats && !o.line.empty() && !put(std::move(o.line))) write_failed = true;
       });
 
   int rc = 0;
@@ -264,7 +318,11 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       continue;
     }
     const std::string& name = path == "-" ? stdin_name : path;
-    const std::string* file_field = files.size() > 1 || (path == "-" && !stdin_label.empty()) ? &name : nullptr;
+    // The "file" field when several files are read or stdin has a name; the corpus schema's
+    // "source", always.
+    const bool named = files.size() > 1 || (path == "-" && !stdin_label.empty()) ||
+                       s.report.schema == langsift::warc_schema::corpus;
+    const std::string* file_field = named ? &name : nullptr;
     langsift::warc_reader reader([f](char* buf, std::size_t n) { return std::fread(buf, 1, n, f); }, s.warc);
     langsift::warc_record r;
     while (!write_failed) {
@@ -289,16 +347,21 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   stats.add_malformed(malformed_records);
   shown.finish();
   // Statistics of part of the input are not written anywhere (a --stats-file keeps what it had).
-  if (write_failed || stdout_failed(kProgram, true)) return 1;
+  if (write_failed || stdout_failed(kProgram, true)) {
+    std::string error;
+    if (out && !out->commit(error)) fail(kProgram, error);
+    return 1;
+  }
 
-  if (s.stats) {
-    const std::string t = stats.tsv();
-    if (!stats_out) langsift::cli::write_stdout(t);
+  if (s.stats && !stats_out) put(stats.tsv());
+  if (out) {
+    std::string error;
+    if (!out->commit(error)) return fail(kProgram, error);
   }
   if (stats_out) {
     std::string error;
-    if (!stats_out->write(stats.tsv()) || !stats_out->commit(error))
-      rc = fail(kProgram, error.empty() ? s.stats_file + ": write error (the file was left as it was)" : error);
+    stats_out->write(stats.tsv());
+    if (!stats_out->commit(error)) rc = fail(kProgram, error);
   }
   if (s.timing) {
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

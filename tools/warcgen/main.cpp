@@ -1,4 +1,4 @@
-// langsift-warcgen — writes a WARC file (uncompressed or one gzip member per record) holding the
+// langsift-warcgen — writes a WARC file (uncompressed, or one gzip member or zstd frame per record) holding the
 // given files as HTTP responses: test and benchmark inputs for `langsift warc`.
 #include <cerrno>
 #include <cstdio>
@@ -24,6 +24,8 @@ void usage(std::FILE* out) {
       "options:\n"
       "  -o FILE               write to FILE (default: stdout), whole or not at all\n"
       "  --gzip                every record its own gzip member (.warc.gz)\n"
+      "  --zstd                every record its own zstd frame (.warc.zst, WARC-zstd without a\n"
+      "                        dictionary)\n"
       "  --warc-version V      1.0 or 1.1 (default 1.1)\n"
       "  --repeat N            write the files N times over (benchmark inputs; default 1)\n"
       "  --requests            a request record before every response, as crawlers write them\n"
@@ -56,7 +58,7 @@ int run_main(int argc, char** argv) {
   using namespace langsift::cli;
   std::vector<std::string> files;
   std::string out_path, version = "WARC/1.1", content_type = "text/html", prefix = "http://example.com/", value;
-  bool gz = false, requests = false, cs_name = false, wrap = false, chunk = false, content_gzip = false;
+  bool gz = false, zst = false, requests = false, cs_name = false, wrap = false, chunk = false, content_gzip = false;
   unsigned long long repeat = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -67,6 +69,8 @@ int run_main(int argc, char** argv) {
       return 0;
     } else if (a == "--gzip") {
       gz = true;
+    } else if (a == "--zstd") {
+      zst = true;
     } else if (a == "--requests") {
       requests = true;
     } else if (a == "--charset-from-name") {
@@ -96,6 +100,7 @@ int run_main(int argc, char** argv) {
       files.emplace_back(a);
     }
   }
+  if (gz && zst) return fail(kProgram, "--gzip or --zstd, not both") + 1;
   if (files.empty()) {
     return fail(kProgram, "no input files; see --help") + 1;
   }
@@ -109,7 +114,7 @@ int run_main(int argc, char** argv) {
   unsigned long long n = 0;
   auto put = [&](const langsift::warcgen::record_spec& r) {
     const std::string bytes = langsift::warcgen::record(r);
-    output.write(gz ? langsift::warcgen::gzip(bytes) : bytes);
+    output.write(gz ? langsift::warcgen::gzip(bytes) : zst ? langsift::warcgen::zstd(bytes) : bytes);
   };
   {
     langsift::warcgen::record_spec info;

@@ -1,9 +1,11 @@
 // A small WARC writer: records with exact Content-Length, HTTP responses (optionally chunked or
-// gzip-encoded) and gzip members. Used by langsift-warcgen (test and benchmark inputs) and by the
-// tests, which also use it to write malformed files on purpose.
+// gzip-encoded), gzip members and zstd frames (WARC-zstd, with an optional dictionary frame). Used
+// by langsift-warcgen (test and benchmark inputs) and by the tests, which also use it to write
+// malformed files on purpose.
 #pragma once
 
 #include <zlib.h>
+#include <zstd.h>
 
 #include <cstdio>
 #include <string>
@@ -90,6 +92,32 @@ inline std::string gzip(std::string_view data, int window_bits = 15 + 16) {
   out.resize(out.size() - z.avail_out);
   deflateEnd(&z);
   return out;
+}
+
+/// One zstd frame holding `data`, as WARC-zstd asks: with its content size and checksum (and, with
+/// `dict`, the dictionary's ID).
+inline std::string zstd(std::string_view data, const ZSTD_CDict* dict = nullptr, int level = 3) {
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  if (!c) return {};
+  ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level);
+  ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+  ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1);
+  if (dict) ZSTD_CCtx_refCDict(c, dict);
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  const std::size_t n = ZSTD_compress2(c, out.data(), out.size(), data.data(), data.size());
+  ZSTD_freeCCtx(c);
+  if (ZSTD_isError(n)) return {};
+  out.resize(n);
+  return out;
+}
+
+/// WARC-zstd's dictionary frame: a skippable frame (magic 0x184D2A5D) holding `dict` (a zstd
+/// dictionary, 37 a4 30 ec...), itself zstd-compressed when `compress`.
+inline std::string zstd_dictionary_frame(std::string_view dict, bool compress = false) {
+  const std::string body = compress ? zstd(dict) : std::string(dict);
+  std::string out = "\x5d\x2a\x4d\x18";
+  for (int i = 0; i < 4; ++i) out += static_cast<char>((body.size() >> (8 * i)) & 0xff);
+  return out + body;
 }
 
 /// An HTTP/1.1 response: status line, headers, CRLF, body (Content-Length added unless chunked).

@@ -1283,6 +1283,7 @@ struct py_page {
   float encoding_confidence = 0;
   bool is_html = false, declared_overridden = false;
   std::uint64_t replaced_bytes = 0;
+  std::optional<std::string> text;  // the page's text (page_result::text), when it was kept
 
   static py_page of(const page_result& p, code_style style) {
     py_page r;
@@ -1306,7 +1307,8 @@ py::bytes bytes_of(const std::string& s) { return py::bytes(s.data(), s.size());
 py::tuple page_state(const py_page& p) {
   return py::make_tuple(detection_state(p.detection), bytes_of(p.encoding), bytes_of(p.encoding_source),
                         static_cast<double>(p.encoding_confidence), bytes_of(p.declared_encoding), p.declared_overridden,
-                        p.is_html, bytes_of(p.html_lang), p.replaced_bytes);
+                        p.is_html, bytes_of(p.html_lang), p.replaced_bytes,
+                        p.text ? py::object(bytes_of(*p.text)) : py::object(py::none()));
 }
 
 /// A bytes field of a state (a str also, as older pickles hold).
@@ -1317,7 +1319,9 @@ std::string state_bytes(const state_reader& r, std::size_t i) {
 }
 
 py_page page_from_state(py::handle h) {
-  const state_reader r(h, "PageResult", 9);
+  // 10 fields; 9 before the text (older pickles).
+  const bool nine = PyTuple_Check(h.ptr()) && PyTuple_GET_SIZE(h.ptr()) == 9;
+  const state_reader r(h, "PageResult", nine ? 9 : 10);
   py_page p;
   p.detection = detection_from_state(r.at(0));
   p.encoding = state_bytes(r, 1);
@@ -1328,6 +1332,10 @@ py_page page_from_state(py::handle h) {
   p.is_html = r.flag(6);
   p.html_lang = state_bytes(r, 7);
   p.replaced_bytes = r.uint(8);
+  if (!nine && !r.at(9).is_none()) {
+    if (!PyBytes_Check(r.at(9).ptr())) r.fail();
+    p.text = state_bytes(r, 9);
+  }
   return p;
 }
 
@@ -1597,14 +1605,34 @@ py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content
   po.main_content = bool_arg(main_content, "main_content");
   po.max_html_bytes = std::max(po.max_html_bytes, max_input_bytes);  // max_input_bytes rules
   po.detect = c.opt;
+  po.keep_text = true;  // PageResult.text
   page_result pr;
   {
     gil_released nogil;
     pr = langsift::detect_page(*c.model->m, b.view, po);
   }
   py_page r = py_page::of(pr, c.codes);
+  r.text = std::move(pr.text);
   mark_input(r.detection, b.truncated, false);
   return r;
+}
+
+/// extract_text(): the text detect_page() examines (PageResult.text), without detecting languages.
+py::str extract_text_py(body_in body, opt_str_in content_type, bool_in main) {
+  byte_input b;
+  take_bytes(body, SIZE_MAX, b, "extract_text");  // the whole body: nothing is cut
+  const auto ct = opt_str_value(content_type, "content_type");
+  page_options po;
+  if (ct) po.content_type = *ct;
+  po.main_content = bool_arg(main, "main");
+  po.max_html_bytes = std::max(po.max_html_bytes, b.view.size());
+  page_text t;
+  {
+    gil_released nogil;
+    t = langsift::extract_page_text(b.view, po);
+  }
+  if (t.st == status::out_of_memory) throw std::bad_alloc();
+  return text_of(t.text);
 }
 
 /// The country argument of classify_url() and decide(): None, or two ASCII letters (an ISO 3166-1
@@ -1736,8 +1764,13 @@ class py_warc_reader {
  public:
   py_warc_reader(py::handle source, const std::shared_ptr<py_model>& model, bool all, bool any_type, bool main_content,
                  std::size_t max_record_bytes, const std::string& codes, const std::string& errors,
-                 std::size_t max_text_bytes, std::size_t short_text_bytes)
+                 std::size_t max_text_bytes, std::size_t short_text_bytes, const warc_report_options& corpus = {})
       : model_(model_or_default(model)) {
+    // The text, the schema and the language filter (read_warc's text, schema, languages, min_probability).
+    opt_.text = corpus.text;
+    opt_.schema = corpus.schema;
+    opt_.languages = corpus.languages;
+    opt_.min_probability = corpus.min_probability;
     if (errors == "warn") mode_ = error_mode::warn;
     else if (errors == "raise" || errors == "strict") mode_ = error_mode::raise;
     else if (errors == "ignore") mode_ = error_mode::ignore;
@@ -1758,10 +1791,12 @@ class py_warc_reader {
       py::buffer_info b = py::reinterpret_borrow<py::buffer>(source).request();
       data_.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
       name_ = py::str("<bytes>");
+      source_ = "<bytes>";
       reader_ = std::make_unique<warc_reader>(std::string_view(data_), wo);
     } else if (PyUnicode_Check(source.ptr()) || py::hasattr(source, "__fspath__")) {
       const fs_path path = path_arg(source);
       name_ = path.name;
+      source_ = path.bytes;  // the corpus schema's "source" (bytes that are not UTF-8 become U+FFFD)
       file_ = std::fopen(path.bytes.c_str(), "rb");
       if (!file_) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, name_.ptr());
@@ -1782,6 +1817,7 @@ class py_warc_reader {
                                                                   static_cast<std::size_t>(PyBytes_GET_SIZE(n.ptr()))))
                                        : py::str(n);
       }
+      source_ = py::str(name_).attr("encode")("utf-8", "surrogateescape").cast<std::string>();
       reader_ = std::make_unique<warc_reader>([this](char* buf, std::size_t n) { return read_py(buf, n); }, wo);
     } else {
       throw py::type_error("read_warc() takes a path (str or os.PathLike), a binary file object or the WARC's bytes, not " +
@@ -1829,7 +1865,7 @@ class py_warc_reader {
           err_offset = reader_->error_offset();
         }
         if (st == warc_status::record && !source_error_ && file_errno_ == 0)
-          x = report_warc_record(*model_->m, r_, opt_);
+          x = report_warc_record(*model_->m, r_, opt_, opt_.schema == warc_schema::corpus ? &source_ : nullptr);
       }
       input_bytes_ = reader_->input_bytes();
       if (source_error_) {  // the file object's read() raised or returned what is not bytes, or a signal handler raised
@@ -1872,7 +1908,10 @@ class py_warc_reader {
       rec.problem = r_.problem;
       rec.line = std::move(x.line);
       if (!rec.line.empty() && rec.line.back() == '\n') rec.line.pop_back();
-      if (x.classified) rec.page = py_page::of(x.page, opt_.codes);
+      if (x.classified) {
+        rec.page = py_page::of(x.page, opt_.codes);
+        if (opt_.text || opt_.schema == warc_schema::corpus) rec.page->text = std::move(x.page.text);
+      }
       return rec;
     }
   }
@@ -2075,6 +2114,7 @@ class py_warc_reader {
   warc_report_options opt_;
   error_mode mode_ = error_mode::warn;
   py::str name_;
+  std::string source_;      // name_ as UTF-8 (with surrogateescape's bytes): the corpus schema's "source"
   std::FILE* file_ = nullptr;
   int file_errno_ = 0;      // a read error of file_
   std::size_t read_since_check_ = 0;  // bytes read since signals_ok()
@@ -2396,6 +2436,11 @@ PYBIND11_MODULE(_langsift, m) {
       .def_readonly("is_html", &py_page::is_html)
       .def_property_readonly("html_lang", [](const py_page& p) { return text_of(p.html_lang); }, "<html lang>, '' if none.")
       .def_readonly("replaced_bytes", &py_page::replaced_bytes, "Input bytes that were invalid and became U+FFFD.")
+      .def_property_readonly("text", [](const py_page& p) -> py::object {
+        return p.text ? py::object(text_of(*p.text)) : py::object(py::none());
+      }, "The text the languages were detected in: the HTML's text (main_content: its main content), or the "
+         "decoded body when it is not HTML; '' for a body that is not text. extract_text() gives the same. "
+         "None for pages of read_warc() without text=True (the text is not kept).")
       .def("to_dict", &page_dict, "The fields of `langsift detect --format jsonl` on a file.")
       .def("__repr__", [](const py_page& p) {
         return "PageResult(language='" + std::string(p.detection.language()) + "', encoding=" + text_repr(p.encoding) +
@@ -2476,7 +2521,18 @@ content_type, content_language: the HTTP headers, if you have them. url: the pag
 encoding: force this encoding (an unknown label is ignored: detection decides).
 kind: 'sniff' (default), 'html' or 'text'.
 A body over max_input_bytes is cut (status 'truncated'). Raises TypeError for a str body.
-Returns a PageResult (.detection, .encoding, .encoding_source, .is_html).)doc");
+Returns a PageResult (.detection, .encoding, .encoding_source, .is_html, .text: the text the
+languages were detected in).)doc");
+
+  m.def("extract_text", &extract_text_py, py::arg("body"), py::kw_only(), py::arg("content_type") = py::none(),
+        py::arg("main") = false,
+        R"doc(The text of an HTTP body (bytes in any encoding), as detect_page() reads it: decoded to UTF-8
+(BOM, the Content-Type charset, <meta>, detection), then, for HTML, its text (one line per block;
+main=True: the main content only, without navigation, link lists, footers...), as `langsift text
+[--main]` prints it. A body that is not HTML (a Content-Type text/plain, or no markup) gives its
+decoded text; a body that is not text (an image...), ''. The same text as PageResult.text and
+`langsift warc --text` give, byte for byte. The whole body is read (no cap).
+Raises TypeError for a str body.)doc");
 
   m.def("classify_url", &classify_url_py, py::arg("url"), py::kw_only(), py::arg("country") = py::none(),
         py::arg("codes") = "iso639-1",
@@ -2548,6 +2604,10 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       .def_property_readonly("language", [](const py_warc_record& r) {
         return r.page ? to_py(r.page->detection.language()) : py::str("und");
       })
+      .def_property_readonly("text", [](const py_warc_record& r) -> py::object {
+        return r.page && r.page->text ? py::object(text_of(*r.page->text)) : py::object(py::none());
+      }, "The page's text, as `langsift warc --text` writes it (read_warc(text=True) or schema='corpus'); "
+         "None otherwise, and for records that are not classified.")
       .def_property_readonly("json", [](const py_warc_record& r) { return text_of(r.line); },
                              "The JSON line `langsift warc` prints (no newline).")
       .def("to_dict", [](const py_warc_record& r) { return py::module_::import("json").attr("loads")(r.line); },
@@ -2570,6 +2630,8 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
       .def_property_readonly("malformed", [](const py_warc_stats& s) { return s.s.malformed; })
       .def_property_readonly("body_bytes", [](const py_warc_stats& s) { return s.s.body_bytes; })
       .def_property_readonly("text_bytes", [](const py_warc_stats& s) { return s.s.text_bytes; })
+      .def_property_readonly("filtered", [](const py_warc_stats& s) { return s.s.filtered; },
+                             "Pages classified but not yielded (read_warc's languages, min_probability).")
       .def_property_readonly("languages", [](const py_warc_stats& s) {
         py::dict d;
         for (const auto& [k, c] : s.s.language) d[py::str(k)] = py::make_tuple(c.pages, c.bytes);
@@ -2650,22 +2712,41 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
 
   m.def("read_warc",
         [](warc_source_in source, model_in model, bool_in all, bool_in any_type, bool_in main_content,
-           int_in max_record_bytes, choice_in codes, choice_in errors, int_in max_text_bytes, int_in short_text_bytes) {
+           int_in max_record_bytes, choice_in codes, choice_in errors, int_in max_text_bytes, int_in short_text_bytes,
+           bool_in text, choice_in schema, codes_in languages, float_in min_probability) {
           // The arguments converted and checked here (TypeError / ValueError naming them); their values by the reader.
+          const std::shared_ptr<py_model> chosen = model_arg(model);
+          warc_report_options corpus;  // text, schema and language filter (as langsift warc's options)
+          corpus.text = bool_arg(text, "text");
+          const std::string_view sc = str_view(schema, "schema");
+          if (sc == "corpus") corpus.schema = warc_schema::corpus;
+          else if (sc != "default") throw py::value_error("schema must be 'default' or 'corpus', not " + quoted(sc));
+          if (!languages.is_none()) {
+            std::vector<std::string> given;
+            corpus.languages = code_list(languages, "languages", &given);
+            if (corpus.languages.empty()) throw py::value_error("languages is empty: give at least one language code, or None");
+            require_model_codes(*model_or_default(chosen)->m, corpus.languages, given, "languages");
+          }
+          corpus.min_probability = static_cast<float>(float_arg(min_probability, "min_probability", 0.0, 1.0));
+          if (bool_arg(all, "all") && (corpus.schema == warc_schema::corpus || !corpus.languages.empty() ||
+                                       corpus.min_probability > 0))
+            throw py::value_error("all=True yields every record; schema='corpus', languages and min_probability "
+                                  "yield only pages: choose one");
           return std::make_unique<py_warc_reader>(
-              source, model_arg(model), bool_arg(all, "all"), bool_arg(any_type, "any_type"),
+              source, chosen, bool_arg(all, "all"), bool_arg(any_type, "any_type"),
               bool_arg(main_content, "main_content"),
               static_cast<std::size_t>(int_arg(max_record_bytes, "max_record_bytes", 0, SIZE_MAX)),
               str_value(codes, "codes"), str_value(errors, "errors"),
               static_cast<std::size_t>(int_arg(max_text_bytes, "max_text_bytes", 0, SIZE_MAX)),
-              static_cast<std::size_t>(int_arg(short_text_bytes, "short_text_bytes", 0, SIZE_MAX)));
+              static_cast<std::size_t>(int_arg(short_text_bytes, "short_text_bytes", 0, SIZE_MAX)), corpus);
         },
         py::arg("source"), py::kw_only(), py::arg("model") = nullptr, py::arg("all") = false,
         py::arg("any_type") = false, py::arg("main_content") = false,
         py::arg("max_record_bytes") = warc_options{}.max_block_bytes, py::arg("codes") = "iso639-1",
         py::arg("errors") = "warn", py::arg("max_text_bytes") = dflt.max_text_bytes,
-        py::arg("short_text_bytes") = dflt.short_text_bytes,
-        R"doc(Reads a WARC or WET file (WARC/1.0, 1.1; plain or gzip) and identifies every page.
+        py::arg("short_text_bytes") = dflt.short_text_bytes, py::arg("text") = false, py::arg("schema") = "default",
+        py::arg("languages") = py::none(), py::arg("min_probability") = 0.0,
+        R"doc(Reads a WARC or WET file (WARC/1.0, 1.1; plain, gzip or zstd) and identifies every page.
 
 source: a path (str or os.PathLike; a file name that is not UTF-8 as os.fsdecode() gives it, or
   as an os.PathLike whose __fspath__ returns bytes), a binary file object (anything with read(n)
@@ -2676,6 +2757,14 @@ Yields a WarcRecord for every response, resource and conversion record (all=True
 record) with .url, .record_id, .offset, .page (a PageResult) and .to_dict() / .json: the line
 `langsift warc` prints for it. Records whose Content-Type is not textual are skipped (.skipped);
 any_type=True classifies them too. A record's block is kept up to max_record_bytes.
+text=True: each page's text is kept (.text, .page.text) and in .json, as `langsift warc --text`
+  writes it (without, .text is None: the text costs memory as long as the record lives).
+schema='corpus': .json is the document `langsift warc --schema corpus` writes (id, source, url,
+  language, language_score, metadata, text; the text is kept); records that are not pages are
+  not yielded.
+languages (codes), min_probability (0..1): yield only pages whose top language is one of these,
+  at that calibrated probability at least, as `langsift warc --languages --min-probability`; the
+  others are counted in .stats.filtered. Records that are not pages are not yielded then.
 errors: what to do with input that is not a well-formed record: 'warn' (default: a
   WarcFormatWarning for each of the first 100, then one summary at the end of the input or at
   close(), and reading goes on), 'raise' (WarcFormatError), 'ignore'. Either way the reader's

@@ -198,6 +198,10 @@ def test_detect_page_on_any_bytes_and_headers(body: bytes, content_type, content
     check_value(p)
     assert langsift.detect_page(body, content_type=content_type, content_language=content_language, url=url,
                                 kind=kind, main_content=main_content) == p
+    # The text it examined: what extract_text() gives (issue 30), valid text whatever the bytes.
+    assert isinstance(p.text, str)
+    if kind == "sniff":
+        assert langsift.extract_text(body, content_type=content_type, main=main_content) == p.text
 
 
 # ---- URLs --------------------------------------------------------------------------------------
@@ -324,7 +328,9 @@ CALLS = {
     "classify_url": (lambda **kw: langsift.classify_url("http://www.spiegel.de/", **kw), ["country", "codes"]),
     "read_warc": (lambda **kw: list(langsift.read_warc(b"", **kw)),
                   ["model", "all", "any_type", "main_content", "max_record_bytes", "codes", "errors", "max_text_bytes",
-                   "short_text_bytes"]),
+                   "short_text_bytes", "text", "schema", "languages", "min_probability"]),
+    "extract_text": (lambda **kw: langsift.extract_text(b"<p>Der Stadtrat hat beschlossen.</p>", **kw),
+                     ["content_type", "main"]),
     "LanguageFilter": (langsift.LanguageFilter, ["labels", "min_bytes", "max_bytes", "min_percent", "model"]),
     "Frontier": (langsift.Frontier, ["min_vote_percent", "url_weight", "vote_prior", "min_url_guess",
                                      "unknown_priority", "skip_saturated", "skip_unwanted", "max_urls", "model"]),
@@ -352,6 +358,7 @@ CALLS.update({
     "detect()": (lambda text: langsift.detect(text), ["text"]),
     "detect_many()": (lambda texts: langsift.detect_many(texts), ["texts"]),
     "detect_page()": (lambda body: langsift.detect_page(body), ["body"]),
+    "extract_text()": (lambda body: langsift.extract_text(body), ["body"]),
     "classify_url()": (lambda url: langsift.classify_url(url), ["url"]),
 })
 ARGUMENTS = [(name, arg) for name, (_, args) in CALLS.items() for arg in args]
