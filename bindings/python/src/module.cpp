@@ -2169,6 +2169,10 @@ void raise_io(status st, const std::string& message, const std::string& what) {
 
 // ================================================================================================
 
+namespace langsift_py {
+int run_cli(std::vector<std::string>& args);  // cli.cpp: `python3 -m langsift`
+}  // namespace langsift_py
+
 PYBIND11_MODULE(_langsift, m) {
   m.doc() =
       "langsift's compiled layer. Use the `langsift` package: it re-exports everything here with "
@@ -2803,6 +2807,34 @@ next call raises ValueError saying so.)doc");
         return "Frontier(" + std::to_string(f.f().size()) + " URLs, " + std::to_string(f.f().quotas().size()) +
                " languages)";
       });
+
+  m.def("_cli_main", [](py::handle argv) {
+        if (PyUnicode_Check(argv.ptr()) || PyBytes_Check(argv.ptr()) || !PySequence_Check(argv.ptr()))
+          throw py::type_error("argv must be a list of str or bytes, not " + type_name(argv));
+        std::vector<std::string> args;
+        for (py::handle a : py::reinterpret_borrow<py::sequence>(argv)) {
+          py::object b = py::reinterpret_borrow<py::object>(a);
+          if (PyUnicode_Check(a.ptr())) {  // as the OS gave it: os.fsencode()
+            b = py::reinterpret_steal<py::object>(PyUnicode_EncodeFSDefault(a.ptr()));
+            if (!b) throw py::error_already_set();
+          } else if (!PyBytes_Check(a.ptr())) {
+            throw py::type_error("argv: an argument must be str or bytes, not " + type_name(a));
+          }
+          args.emplace_back(PyBytes_AS_STRING(b.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(b.ptr())));
+          if (args.back().find('\0') != std::string::npos) throw py::value_error("argv: an argument holds a NUL byte");
+        }
+        if (args.empty()) throw py::value_error("argv is empty (argv[0] is the program's name)");
+        const py::module_ sys = py::module_::import("sys");
+        for (const char* stream : {"stdout", "stderr"})  // what Python wrote comes first
+          if (const py::object f = sys.attr(stream); !f.is_none()) f.attr("flush")();
+        gil_released nogil;
+        return run_cli(args);
+      }, py::arg("argv"),
+      "Runs the `langsift` command (the C++ tool, linked in) with argv (argv[0]: the program's name) on "
+      "this process's standard input, output and error descriptors, and returns its exit status: what "
+      "`python3 -m langsift` and the `langsift` script of a pip install run. While it runs, SIGINT, "
+      "SIGTERM, SIGHUP, SIGPIPE and SIGXFSZ have their default actions, as in the tool's own process "
+      "(Ctrl-C ends the process; no KeyboardInterrupt).");
 
   not_pickled(m, "Model", "pickle its path or built-in name, and Model.load() or Model.builtin() it");
   not_pickled(m, "Frontier", "its state is to_bytes() / from_bytes() or save() / load()");
