@@ -320,7 +320,7 @@ TEST_CASE("corrupt or truncated compressed input: the part before it is used, re
   CHECK(sh(kTool + " detect --lines " + q((d / "missing").string())).status == 1);
 }
 
-TEST_CASE("--max-input-bytes counts content: a small file of much content stays within bounds") {
+TEST_CASE("the caps count content: a small file of much content (512 MB of one line) stays within bounds") {
   // 512 MB of one line in a file of 0.5 MB: read with a cap of 16 MB, under a 300 MB address space.
   const fs::path d = fresh("bomb");
   z_stream z{};

@@ -537,12 +537,22 @@ void require_known_codes(const std::vector<std::string>& codes, const std::vecto
 /// size, modification time), so that a loop of detect(text, model="my.lsm") reads it once, and a
 /// file changed since is read again.
 std::shared_ptr<py_model> named_model(py::handle h) {
-  if (PyUnicode_Check(h.ptr())) {
+  const bool str = PyUnicode_Check(h.ptr());
+  if (str) {
+    if (PyUnicode_GetLength(h.ptr()) == 0) return builtin_model();  // as resolve_model(""), --model ""
     for (const std::string_view n : langsift::builtin_model_names())  // a str with lone surrogates is no name
       if (PyUnicode_CompareWithASCIIString(h.ptr(), std::string(n).c_str()) == 0)
         return builtin_model_named(choice_in(h));
   }
-  const fs_path path = path_arg(h);
+  fs_path path;
+  try {
+    path = path_arg(h);
+  } catch (py::error_already_set& e) {  // a NUL, a surrogate the file system encoding cannot take, a bad __fspath__
+    const std::string why = "model: not a built-in model's name nor a path: " + std::string(py::str(e.value()));
+    if (e.matches(PyExc_ValueError)) throw py::value_error(why);
+    if (e.matches(PyExc_TypeError)) throw py::type_error(why);
+    throw;
+  }
   struct file_model {
     std::string path;
     struct stat st {};
@@ -556,7 +566,21 @@ std::shared_ptr<py_model> named_model(py::handle h) {
       last.st.st_size == st.st_size && last.st.st_mtim.tv_sec == st.st_mtim.tv_sec &&
       last.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec)
     return last.model;
-  std::shared_ptr<py_model> m = load_model(model_source_in(h));
+  auto loaded = std::make_shared<model>();
+  std::string error;
+  status result;
+  {
+    gil_released nogil;
+    result = model::load_file(path.bytes, *loaded, &error);
+  }
+  if (result != status::ok) {  // named as the argument, and as what a str could have been
+    if (error.empty()) error = path.bytes + ": cannot load the model";
+    raise_with_status(g_model_error,
+                      "model: " + error + " (" + std::string(status_name(result)) + ")" +
+                          (str ? "; not a built-in model's name either (default, wide)" : ""),
+                      result);
+  }
+  auto m = std::make_shared<py_model>(std::shared_ptr<const model>(std::move(loaded)), false);
   if (known) last = file_model{path.bytes, st, m};
   return m;
 }

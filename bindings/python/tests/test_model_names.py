@@ -73,8 +73,9 @@ def test_a_name_wins_over_a_file_so_named_and_a_path_loads_the_file(tmp_path: Pa
     # A path object is a path, even one called "wide".
     with pytest.raises(langsift.ModelError):
         langsift.Model.named(Path("wide"))
-    with pytest.raises(langsift.ModelError, match="missing.lsm"):
+    with pytest.raises(langsift.ModelError, match="^model: missing.lsm: .*not a built-in model's name either"):
         langsift.detect(GERMAN, model="missing.lsm")
+    assert langsift.Model.named("") is langsift.Model.builtin()  # as --model "": the default model
 
 
 def test_a_file_is_read_once_while_it_is_unchanged(tmp_path: Path, trained_model: Path) -> None:
@@ -95,8 +96,9 @@ def test_what_is_no_model_is_a_type_error() -> None:
             langsift.detect(GERMAN, model=bad)
     with pytest.raises(TypeError, match="Model.named"):
         langsift.Model.named(b"wide")
-    with pytest.raises(ValueError):
-        langsift.detect(GERMAN, model="wi\0de")  # a path with a NUL
+    for bad in ("wi\0de", "\ud800"):  # a NUL; a surrogate no file name can hold
+        with pytest.raises(ValueError, match="^model: not a built-in model's name nor a path"):
+            langsift.detect(GERMAN, model=bad)
 
 
 def test_scrapy_setting_names_a_built_in_model() -> None:
