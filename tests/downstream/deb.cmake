@@ -1,5 +1,6 @@
 # The Debian package (docs/packaging.md): `cpack -G DEB` from the already built tree, then
-#  1. its control fields: Package, Version, Depends (dpkg-shlibdeps: ICU, uchardet, zlib, libstdc++),
+#  1. its control fields: Package, Version, Depends (dpkg-shlibdeps: ICU, uchardet, zlib, libzstd
+#     (the tools' compressed input), libstdc++),
 #     Recommends (the development files, libxxhash-dev for header-only use), and that it would
 #     install on this system
 #     (`apt-get -s install`: dependencies resolved, nothing written);
@@ -36,7 +37,7 @@ if(NOT rc EQUAL 0)
 endif()
 message(STATUS "control:\n${control}")
 foreach(re "Package: langsift\n" "Version: [0-9]+\\.[0-9]+\\.[0-9]+" "Depends:[^\n]*libicu[0-9]+"
-    "Depends:[^\n]*libuchardet0" "Depends:[^\n]*zlib1g" "Depends:[^\n]*libstdc\\+\\+6" "Depends:[^\n]*libc6"
+    "Depends:[^\n]*libuchardet0" "Depends:[^\n]*zlib1g" "Depends:[^\n]*libzstd1" "Depends:[^\n]*libstdc\\+\\+6" "Depends:[^\n]*libc6"
     "Recommends:[^\n]*libxxhash-dev" "Recommends:[^\n]*libicu-dev")
   if(NOT control MATCHES "${re}")
     message(FATAL_ERROR "control fields do not match '${re}':\n${control}")
