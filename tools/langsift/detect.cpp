@@ -417,7 +417,7 @@ struct tally {
 
   static constexpr std::uint64_t kNamedMax = 100;  // per input: the rest are counted only
 
-  void add(const settings& s, batch_result& r) {
+  void add(const batch_result& r) {
     if (r.rc == 1) rc = 1;
     if (r.rc == 3) malformed = true;
     lines += r.lines;
@@ -432,16 +432,18 @@ struct tally {
         std::fprintf(stderr, "%s: %s: more lines not classified: counted below, not named\n", kProgram, name.c_str());
     }
     if (!r.bad.empty()) malformed = true;
+  }
+
+  /// After the last batch of an input (and its messages): the summary of its bad lines.
+  void end_input(const settings& s, const batch_result& r) {
     if (!r.last) return;
+    const std::string name = *r.path == "-" ? "stdin" : *r.path;
     if (bad) {  // the input's summary
       std::string parts;
-      static const char* const kinds[] = {"not JSON", "without \"%s\"", "\"%s\" not a string", "too long"};
-      for (int k = 0; k < 4; ++k) {
-        if (!by_kind[k]) continue;
-        char label[200];
-        std::snprintf(label, sizeof label, kinds[k], s.text_field.c_str());
-        parts += (parts.empty() ? "" : ", ") + std::to_string(by_kind[k]) + " " + label;
-      }
+      const std::string field = "\"" + s.text_field + "\"";
+      const std::string kinds[] = {"not JSON", "without " + field, field + " not a string", "too long"};
+      for (int k = 0; k < 4; ++k)
+        if (by_kind[k]) parts += (parts.empty() ? "" : ", ") + std::to_string(by_kind[k]) + " " + kinds[k];
       std::fprintf(stderr, "%s: %s: %llu of %llu lines not classified and not written (%s)\n", kProgram, name.c_str(),
                    static_cast<unsigned long long>(bad), static_cast<unsigned long long>(lines), parts.c_str());
     }
@@ -536,8 +538,9 @@ int run_inputs(const langsift::model& m, const settings& s, const std::vector<st
   langsift::ordered_pool<batch, batch_result> pool(
       s.threads, 2 * static_cast<std::size_t>(s.threads) + 2, [&](batch& b) { return work(m, s, b, spare); },
       [&](batch_result& r) {
+        t.add(r);  // its bad lines named, then its other messages, then the input's summary
         if (!r.err.empty()) std::fwrite(r.err.data(), 1, r.err.size(), stderr);
-        t.add(s, r);
+        t.end_input(s, r);
         if (!r.out.empty() && !write_failed) {
           langsift::cli::write_stdout(r.out);
           if (langsift::cli::stdout_failed(kProgram)) write_failed = true;
