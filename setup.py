@@ -3,8 +3,10 @@
 The package metadata is in pyproject.toml. The extension is the target `langsift_python` of the
 project's own CMake build (bindings/python/CMakeLists.txt), configured here without tests, tools
 or the Java bridge, for the interpreter that runs this script. Needs cmake, a C++20 compiler and
-Debian's libicu-dev, libuchardet-dev, libxxhash-dev, zlib1g-dev, python3-dev and pybind11-dev
-(scripts/install-deps.sh). Nothing is downloaded.
+Debian's libicu-dev, libuchardet-dev, libxxhash-dev, zlib1g-dev, libzstd-dev, python3-dev and
+pybind11-dev (scripts/install-deps.sh). Nothing is downloaded. The extension holds the `langsift`
+command too (tools/langsift: `python3 -m langsift`, and the `langsift` script pyproject.toml
+declares).
 
 Environment: LANGSIFT_BUILD_JOBS (parallel compile jobs, default: the CPU count),
 LANGSIFT_CMAKE_ARGS (extra arguments for the CMake configure step).

@@ -44,6 +44,20 @@ LANGSIFT_MODELS_API std::span<const std::string_view> builtin_model_names() noex
 LANGSIFT_MODELS_API status builtin_model(std::string_view name, const model*& out,
                                          std::string* message = nullptr) noexcept;
 
+/// True when `name` is exactly the name of a built-in model ("default", "wide").
+LANGSIFT_MODELS_API bool is_builtin_model_name(std::string_view name) noexcept;
+
+/// A model as a user names one — a tool's --model, Python's `model=`, a Dask job's or a Scrapy
+/// setting: the one rule for "a built-in model's name or a model file", which every one of them
+/// follows. Empty: the default built-in model. Exactly the name of a built-in model: that model,
+/// whether or not a file of that name exists, so that a setting means the same in every working
+/// directory (to load a file called `wide`, write `./wide`). Anything else: a model file, loaded
+/// into `storage` by model::load_file (`max_bytes` as it takes it). Returns ok with `out` pointing
+/// at the model (a built-in one, valid for the life of the program, or `storage`); otherwise
+/// builtin_model()'s or load_file()'s status, and `message` (optional) says why, naming the file.
+LANGSIFT_MODELS_API status resolve_model(std::string_view name_or_path, const model*& out, model& storage,
+                                         std::string* message = nullptr, std::size_t max_bytes = 0) noexcept;
+
 /// The raw bytes of the built-in model called `name`, or an empty view for an unknown name.
 LANGSIFT_MODELS_API std::string_view builtin_model_bytes(std::string_view name) noexcept;
 

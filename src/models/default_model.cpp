@@ -102,6 +102,31 @@ status builtin_model(std::string_view name, const model*& out, std::string* mess
   return status::ok;
 }
 
+bool is_builtin_model_name(std::string_view name) noexcept {
+  for (const std::string_view n : kBuiltinNames)
+    if (n == name) return true;
+  return false;
+}
+
+status resolve_model(std::string_view name_or_path, const model*& out, model& storage, std::string* message,
+                     std::size_t max_bytes) noexcept {
+  if (name_or_path.empty()) name_or_path = "default";
+  if (is_builtin_model_name(name_or_path)) return builtin_model(name_or_path, out, message);
+  std::string path;
+  try {
+    path.assign(name_or_path);
+  } catch (...) {  // std::bad_alloc
+    return status::out_of_memory;
+  }
+  const status st = model::load_file(path, storage, message, max_bytes);
+  if (st != status::ok) {
+    if (message && message->empty()) detail::binio::set_message(message, {name_or_path, ": ", status_name(st)});
+    return st;
+  }
+  out = &storage;
+  return status::ok;
+}
+
 std::vector<std::string_view> unknown_builtin_codes(std::span<const std::string_view> codes, const model* also) {
   // The wide model holds every language of the default one; should it have failed to set up
   // (ruled out by the build's tests), the default model stands in.

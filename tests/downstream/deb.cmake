@@ -1,5 +1,7 @@
 # The Debian package (docs/packaging.md): `cpack -G DEB` from the already built tree, then
-#  1. its control fields: Package, Version, Depends (dpkg-shlibdeps: ICU, uchardet, zlib, zstd, libstdc++),
+#  1. its control fields: Package, Version, Depends (dpkg-shlibdeps: ICU, uchardet, zlib, libzstd
+#     (zstd WARC input, the tools' compressed input
+#     and output), libstdc++),
 #     Recommends (the development files, libxxhash-dev for header-only use), and that it would
 #     install on this system
 #     (`apt-get -s install`: dependencies resolved, nothing written);

@@ -179,6 +179,9 @@ const std::vector<out_case> kCases = {
     {"langsift detect", "--label de --kept-only {S}/examples/pages/de-news.windows-1252.html", ""},
     {"langsift detect", "--lines --spans {W}/lines.txt", ""},
     {"langsift detect", "--lines --keep de {W}/lines.txt", ""},
+    {"langsift detect", "--jsonl {W}/docs.jsonl", ""},
+    {"langsift detect", "--lines -j 2 {W}/lines.txt.gz", ""},
+    {"langsift detect", "-j 2 {S}/examples/pages/de-news.windows-1252.html {S}/examples/pages/de-news.windows-1252.html", ""},
     {"langsift encoding", "{S}/examples/pages/de-news.windows-1252.html", ""},
     {"langsift text", "{S}/examples/pages/de-news.windows-1252.html", ""},
     {"langsift text", "--meta --links {S}/examples/pages/de-news.windows-1252.html", ""},
@@ -259,6 +262,8 @@ void setup(const fs::path& work) {
                                          "The weather is fine today, and the sea is calm.\n";
     std::ofstream(work / "psl.dat") << "// a small Public Suffix List (the Debian file may not be installed)\ncom\nco.uk\n*.ck\n!www.ck\n";
     std::ofstream(work / "urls.txt") << "http://www.beispiel.de/seite\nhttp://www.exemple.fr/page\n";
+    std::ofstream(work / "docs.jsonl") << "{\"id\":1,\"text\":\"Guten Morgen, wie geht es dir heute?\"}\n"
+                                          "{\"id\":2,\"text\":\"Le chat dort sur le canap\\u00e9.\"}\n";
     std::ofstream(work / "labelled.tsv") << "de\thttp://www.beispiel.de/seite/nachrichten\nfr\thttp://www.exemple.fr/actualites/page\n"
                                             "en\thttp://www.example.com/news/today\nde\thttp://www.zeitung.de/politik/inland\n"
                                             "fr\thttp://www.journal.fr/politique/monde\nen\thttp://www.news.co.uk/world/europe\n";
@@ -267,7 +272,7 @@ void setup(const fs::path& work) {
   for (const char* cs : {"utf-8", "windows-1252", "utf-16le"})
     fs::copy_file(kData + "/encoding/fr." + cs + ".txt", work / "encodings" / "fr" / (std::string(cs) + ".txt"));
   for (const std::string& cmd :
-       {kBin + "langsift warc --stats " + q(kData + "/warc/sample.warc") + " > stats.tsv",
+       {kBin + "langsift warc --stats " + q(kData + "/warc/sample.warc") + " > stats.tsv", std::string("gzip -k lines.txt"),
         kBin + "langsift-train -q " + q(kData + "/corpus") + " -o model.lsm",
         kBin + "langsift-train url --min-urls 1 labelled.tsv -o linear.bin",
         kBin + "langsift-train url --words " + q(kData + "/corpus") + " -o words.bin"}) {
@@ -514,6 +519,8 @@ TEST_CASE("endless input to an output that fails: every streaming tool stops wit
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"langsift detect", "yes 'Guten Morgen, wie geht es dir heute?' | " + kBin + "langsift detect --lines"},
       {"langsift detect", "yes 'Guten Morgen, wie geht es dir heute?' | " + kBin + "langsift detect --lines --label de --kept-only"},
+      {"langsift detect", "yes 'Guten Morgen, wie geht es dir heute?' | " + kBin + "langsift detect --lines -j 2"},
+      {"langsift detect", "yes '{\"text\":\"Guten Morgen, wie geht es dir heute?\"}' | " + kBin + "langsift detect --jsonl -j 2"},
       {"langsift url", "yes 'http://www.beispiel.de/seite' | " + kBin + "langsift url --lines"},
       {"langsift warc", kBin + "langsift-warcgen --repeat 1000000 " + q(kData + "/corpus/de.txt") + " | " + kBin + "langsift warc -j 2"},
       {"langsift warc", kBin + "langsift-warcgen --repeat 1000000 " + q(kData + "/corpus/de.txt") + " | " + kBin +

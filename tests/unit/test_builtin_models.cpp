@@ -2,8 +2,11 @@
 // wide model's known answers and checksum (models/README.md), and its lazy, thread-safe load.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -62,6 +65,46 @@ TEST_CASE("builtin_model: an unknown name is invalid_argument, names the models,
     CHECK(builtin_model_bytes(name).empty());
   }
   CHECK(builtin_model("nosuch", m) == status::invalid_argument);  // no message asked for
+}
+
+TEST_CASE("resolve_model: a built-in model's name wins over a file so named, anything else is a file") {
+  // The one rule of the tools' --model, Python's model= and the Dask and Scrapy settings.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(LANGSIFT_BINARY_DIR) / ("test-resolve-model-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  {
+    std::ofstream f("wide", std::ios::binary);  // a real model file called "wide": the default model's bytes
+    f << default_model_bytes();
+  }
+  model storage;
+  const model* m = nullptr;
+  std::string message;
+  CHECK(resolve_model("wide", m, storage, &message) == status::ok);
+  CHECK(m == &wide());  // the built-in one, not the file
+  CHECK(storage.empty());
+  CHECK(resolve_model("./wide", m, storage, &message) == status::ok);
+  CHECK(m == &storage);  // the file
+  CHECK(storage.language_count() == default_model().language_count());
+  CHECK(resolve_model((dir / "wide").string(), m, storage) == status::ok);
+  CHECK(m == &storage);
+  for (const char* name : {"", "default"}) {
+    CHECK(resolve_model(name, m, storage) == status::ok);
+    CHECK(m == &default_model());
+  }
+  m = nullptr;
+  message.clear();
+  CHECK(resolve_model("missing.lsm", m, storage, &message) == status::io_error);
+  CHECK(m == nullptr);
+  CHECK(message.find("missing.lsm") != std::string::npos);
+  CHECK(resolve_model("./wide", m, storage, &message, 100) == status::too_large);  // the cap reaches load_file
+  CHECK(is_builtin_model_name("wide"));
+  CHECK(is_builtin_model_name("default"));
+  for (const char* name : {"", "Wide", "./wide", "wide.lsm"}) CHECK_FALSE(is_builtin_model_name(name));
+  fs::current_path(cwd);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("the wide model: 200+ languages, a superset of the default model's") {

@@ -1,9 +1,10 @@
 // The value of a tool's --model option: a built-in model's name or a model file.
 //
-// Precedence: a value that is exactly the name of a built-in model ("default", "wide"; see
-// langsift::builtin_model_names()) selects that model, whether or not a file of that name exists
-// in the working directory, so that a command means the same thing wherever it runs. Any other
-// value is a file path; to load a file that happens to be called `wide`, write `./wide`.
+// Precedence (the library's rule, langsift::resolve_model, which Python's model= and the Dask and
+// Scrapy settings follow too): a value that is exactly the name of a built-in model ("default",
+// "wide"; see langsift::builtin_model_names()) selects that model, whether or not a file of that
+// name exists in the working directory, so that a command means the same thing wherever it runs.
+// Any other value is a file path; to load a file that happens to be called `wide`, write `./wide`.
 #pragma once
 
 #include <cstddef>
@@ -21,29 +22,19 @@
 namespace langsift::cli {
 
 /// True when a --model value names a built-in model rather than a file.
-inline bool is_builtin_model_name(std::string_view value) noexcept {
-  for (const std::string_view n : builtin_model_names())
-    if (n == value) return true;
-  return false;
-}
+inline bool is_builtin_model_name(std::string_view value) noexcept { return langsift::is_builtin_model_name(value); }
 
-/// Resolves a --model value: an empty value is the default built-in model; a built-in model's name
-/// selects it; anything else is loaded from the file into `storage` (with `max_bytes` as
-/// model::load_file takes it). On success `out` points at the model; otherwise `error` says why.
+/// Resolves a --model value (langsift::resolve_model): an empty value is the default built-in
+/// model; a built-in model's name selects it; anything else is loaded from the file into `storage`
+/// (with `max_bytes` as model::load_file takes it). On success `out` points at the model;
+/// otherwise `error` says why.
 inline status resolve_model(const std::string& value, const model*& out, model& storage, std::string& error,
                             std::size_t max_bytes = 0) {
-  if (value.empty() || is_builtin_model_name(value)) {
-    const status st = builtin_model(value.empty() ? std::string_view("default") : std::string_view(value), out, &error);
-    if (st != status::ok && error.empty()) error = "the built-in model failed to load (a broken build)";
-    return st;
-  }
-  const status st = model::load_file(value, storage, &error, max_bytes);
-  if (st != status::ok) {
-    if (error.empty()) error = value + ": " + std::string(status_name(st));
-    return st;
-  }
-  out = &storage;
-  return status::ok;
+  const status st = langsift::resolve_model(value, out, storage, &error, max_bytes);
+  if (st != status::ok && error.empty())
+    error = is_builtin_model_name(value) || value.empty() ? "the built-in model failed to load (a broken build)"
+                                                          : value + ": " + std::string(status_name(st));
+  return st;
 }
 
 /// The number of languages of the built-in model `name` (0 if it does not load), for help texts:

@@ -1,12 +1,19 @@
 // `langsift detect` — the whole pipeline: bytes -> encoding -> (HTML ->) text -> languages.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/input.hpp"
 #include "common/json.hpp"
+#include "common/jsonl.hpp"
 #include "common/model_arg.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
@@ -14,6 +21,7 @@
 #include "langsift/filter.hpp"
 #include "langsift/html.hpp"
 #include "langsift/page.hpp"
+#include "langsift/parallel.hpp"
 #include "langsift/spans.hpp"
 #include "langsift/uri.hpp"
 #include "subcommands.hpp"
@@ -33,9 +41,19 @@ void usage(std::FILE* out) {
       "one exists, else ISO 639-3 (with a script subtag where the model has one, e.g. zh-Hant);\n"
       "'und' means no language could be determined (no letters, or not natural language).\n"
       "\n"
-      "input:\n"
+      "input (a file compressed with gzip or zstd is decompressed as it is read, told by its first\n"
+      "bytes, not its name; --max-input-bytes counts its content):\n"
       "  --lines             every input line is a document (UTF-8 text); exactly one output line\n"
       "                      per input line, in order\n"
+      "  --jsonl             every input line is a JSON object whose \"text\" member is the document:\n"
+      "                      it is written back as it was, with the fields of --format jsonl added\n"
+      "                      before its closing brace (a member of the same name is replaced). A\n"
+      "                      line that is not a JSON object, lacks the member or holds no string\n"
+      "                      there is named on stderr (first 100 per input), counted in a summary\n"
+      "                      line, and not written; blank lines are skipped\n"
+      "  --text-field NAME   --jsonl: the member holding the text (default: text)\n"
+      "  -j, --threads N     worker threads (default 1): lines, JSON lines or FILEs are worked on\n"
+      "                      in parallel and written in input order, as with one thread\n"
       "  --html, --text      the input is HTML / plain text (default: sniffed per document)\n"
       "  --main              HTML: classify only the main content (drop navigation, link lists...)\n"
       "  --content-type V    HTTP Content-Type of the input (charset, and text/plain vs HTML)\n"
@@ -96,7 +114,8 @@ void usage(std::FILE* out) {
       "\n"
       "filters (NCL-Crawl): a document is kept when one of its languages passes every filter set;\n"
       "with a filter, tsv/jsonl output gains a keep field, and --kept-only prints only kept documents\n"
-      "(their lines with --lines, else their file names)\n"
+      "(their lines with --lines, their objects with the result added with --jsonl, else their\n"
+      "file names)\n"
       "  --label CODES       the language is one of these\n"
       "  --min-bytes N       the language has at least N bytes of text\n"
       "  --max-bytes N       the language has at most N bytes of text\n"
@@ -106,7 +125,12 @@ void usage(std::FILE* out) {
       "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
       "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too).\n"
       "\n"
-      "Exit status: 0 on success, 1 when a file cannot be read, the model cannot be loaded or the\n"
+      "When stderr is a terminal, progress is shown there (MB read of the files' total, rate, time\n"
+      "left); never when it is not.\n"
+      "\n"
+      "Exit status: 0 on success, 3 when some input was malformed and reported (--jsonl lines not\n"
+      "classified; compressed data corrupt or cut short: what came before it is classified, a page\n"
+      "with status truncated), 1 when a file cannot be read, the model cannot be loaded or the\n"
       "output cannot be written, 2 on a usage error.\n",
       langsift::cli::builtin_language_count("default"), langsift::cli::builtin_language_count("wide"),
       static_cast<double>(langsift::span_options{}.switch_penalty), langsift::span_options{}.unit_bytes,
@@ -123,6 +147,9 @@ struct settings {
   input_kind kind = input_kind::sniff;
   out_format format = out_format::tsv;
   bool lines = false, main_content = false, kept_only = false, filtering = false, header = false;
+  bool jsonl = false;              // --jsonl: JSON lines in, each written back with the result added
+  std::string text_field = "text"; // --text-field: the member holding the text
+  unsigned threads = 1;            // -j
   langsift::code_style codes = langsift::code_style::iso639_1;
   std::string content_type, encoding, hint, url_host;
   std::size_t max_input_bytes = 16u << 20;  // per file or line: memory stays bounded
@@ -154,10 +181,7 @@ void print_result(const settings& s, const std::string* name, const langsift::de
   if (sp && !s.keep_codes.empty() && s.format != out_format::jsonl) {  // --keep: the kept text only
     if (!keep) return;
     line = langsift::kept_text(sp->text, sp->spans, s.keep_views);
-    if (!line.empty()) {
-      line += '\n';
-      put(line);
-    }
+    if (!line.empty()) line += '\n';
     return;
   }
   if (s.format == out_format::code) {
@@ -168,7 +192,6 @@ void print_result(const settings& s, const std::string* name, const langsift::de
     line += code_in_style(d.language(), s.codes);
     if (d.st == langsift::status::truncated) line += "\ttruncated";  // the answer is for a part
     line += '\n';
-    put(line);
     return;
   }
   if (s.format == out_format::tsv) {
@@ -193,7 +216,6 @@ void print_result(const settings& s, const std::string* name, const langsift::de
     line += '\t';
     line += langsift::status_name(d.st);
     line += '\n';
-    put(line);
     return;
   }
   line += '{';
@@ -225,7 +247,6 @@ void print_result(const settings& s, const std::string* name, const langsift::de
     }
   }
   line += "}\n";
-  put(line);
 }
 
 // Decodes and extracts one file's bytes, then detects (langsift/page.hpp).
@@ -265,112 +286,377 @@ std::string_view page_text(const settings& s, const std::string& bytes, const pa
   return h.text;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Reading. The inputs are cut into batches — lines (--lines, --jsonl) or one file — which -j
+// threads work on (langsift/parallel.hpp's ordered_pool) and whose output and messages are written
+// in input order, so that -j N writes what -j 1 writes.
+
 /// "PROGRAM: NAME: cut at N bytes (--max-input-bytes): ..." — one line per input that was cut,
 /// whatever the output format (which says `truncated` too).
-void report_cut(const settings& s, const std::string& path, std::uint64_t line_no) {
+std::string cut_message(const settings& s, const std::string& path, std::uint64_t line_no) {
   const std::string name = path == "-" ? "stdin" : path;
+  char buf[160];
   if (line_no)
-    std::fprintf(stderr, "%s: %s: line %llu: cut at %zu bytes (--max-input-bytes): its languages are those of that part\n",
-                 kProgram, name.c_str(), static_cast<unsigned long long>(line_no), s.max_input_bytes);
+    std::snprintf(buf, sizeof buf, ": line %llu: cut at %zu bytes (--max-input-bytes): its languages are those of that part\n",
+                  static_cast<unsigned long long>(line_no), s.max_input_bytes);
   else
-    std::fprintf(stderr, "%s: %s: cut at %zu bytes (--max-input-bytes): its languages are those of that part\n",
-                 kProgram, name.c_str(), s.max_input_bytes);
+    std::snprintf(buf, sizeof buf, ": cut at %zu bytes (--max-input-bytes): its languages are those of that part\n",
+                  s.max_input_bytes);
+  return std::string(kProgram) + ": " + name + buf;
 }
 
-/// --lines: every line of `path` is a document. 0, 1 (`path` unreadable: reported) or -1 (the
-/// output cannot be written: reported; stop).
-int detect_lines(const langsift::model& m, const settings& s, const std::string& path, std::string& out_line) {
-  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (!f) return langsift::cli::fail(kProgram, path + ": " + std::strerror(errno));
+/// A --jsonl line that was not classified, and why.
+enum class bad_kind { not_json, no_field, not_string, too_long };
+struct bad_line {
+  std::uint64_t line = 0;
+  bad_kind kind = bad_kind::not_json;
+  std::string why;  // for its message
+};
+
+/// Work for one thread: lines of one input (`ends`: where each ends in `data`, and whether it was
+/// cut), or one whole file (`whole`).
+struct batch {
+  const std::string* path = nullptr;
+  bool whole = false, named = false;  // whole: a file is the document; named: its output names it
+  bool last = false;                  // the last batch of its input
+  std::uint64_t first_line = 1;
+  std::string data;
+  std::vector<std::pair<std::size_t, bool>> ends;
+  std::string error;  // the input ended with this error (written after its lines): a read error...
+  bool error_malformed = false;  // ...or compressed data that went wrong (exit status 3, not 1)
+};
+
+struct batch_result {
+  const std::string* path = nullptr;
+  bool last = false;
+  std::uint64_t lines = 0;
+  std::string out, err;       // for stdout and stderr, in order
+  std::vector<bad_line> bad;  // --jsonl lines not classified (the sink reports them)
+  int rc = 0;                 // 1: an input could not be read; 3: malformed input (reported in err)
+};
+
+/// Appends the output of a document (or nothing: --kept-only dropped it); `original`: what
+/// --kept-only writes for it.
+void emit(const settings& s, const std::string* name, langsift::detection& d, const page_info& page,
+          std::string_view original, std::string& line, batch_result& r, const span_info* sp = nullptr) {
+  const bool keep = !s.filtering || langsift::keep(d, s.filter);
+  if (s.kept_only) {
+    if (keep) {
+      r.out += original;
+      r.out += '\n';
+    }
+    return;
+  }
+  print_result(s, name, d, page, keep, line, sp);
+  r.out += line;
+}
+
+/// One --jsonl line: the object written back with the result's fields (print_result's JSON)
+/// added before its closing brace; a member of the same name as one of them is replaced.
+void jsonl_line(const langsift::model& m, const settings& s, std::string_view text, bool cut, std::uint64_t line_no,
+                std::string& line, batch_result& r) {
+  namespace jl = langsift::cli::jsonl;
+  thread_local jl::object obj, fields;
+  thread_local std::string value;
+  jl::parse_error e;
+  if (text.find_first_not_of(" \t\r") == std::string_view::npos) return;  // a blank line: no record
+  if (cut) {
+    r.bad.push_back({line_no, bad_kind::too_long, "longer than " + std::to_string(s.max_input_bytes) + " bytes (--max-input-bytes)"});
+    return;
+  }
+  if (!jl::parse_object(text, obj, e)) {
+    r.bad.push_back({line_no, bad_kind::not_json, std::string("not JSON: ") + e.what + " at byte " + std::to_string(e.at)});
+    return;
+  }
+  const jl::member* field = nullptr;  // the last member so named, as JSON readers take it
+  for (const jl::member& mb : obj.members)
+    if (jl::key_is(text, mb, s.text_field)) field = &mb;
+  if (!field) {
+    r.bad.push_back({line_no, bad_kind::no_field, "no \"" + s.text_field + "\" member"});
+    return;
+  }
+  if (field->value_kind != jl::kind::string) {
+    r.bad.push_back({line_no, bad_kind::not_string, "\"" + s.text_field + "\" is " + jl::kind_name(field->value_kind) + ", not a string"});
+    return;
+  }
+  value.clear();
+  jl::unescape(text.substr(field->value_begin, field->value_end - field->value_begin), value);
+  langsift::detection d = langsift::detect(m, value, s.opt);
+  const bool keep = !s.filtering || langsift::keep(d, s.filter);
+  if (s.kept_only && !keep) return;
+  thread_local span_info spans;
+  if (s.spans) {
+    spans.text = value;
+    langsift::detect_spans(m, value, spans.spans, s.opt, s.span_opt);
+  }
+  print_result(s, nullptr, d, page_info{}, keep, line, s.spans ? &spans : nullptr);  // "{...}\n": JSON, as --jsonl sets --format
+  const std::string_view added(line.data() + 1, line.size() - 3);
+  if (!jl::parse_object(std::string_view(line).substr(0, line.size() - 1), fields, e)) fields.members.clear();
+  r.out += '{';
+  bool first = true;
+  for (const jl::member& mb : obj.members) {
+    bool replaced = false;
+    for (const jl::member& f : fields.members)
+      replaced = replaced || jl::key_is(text, mb, std::string_view(line).substr(f.key_begin + 1, f.key_end - f.key_begin - 2));
+    if (replaced) continue;
+    if (!first) r.out += ',';
+    r.out.append(text.substr(mb.slot_begin, mb.slot_end - mb.slot_begin));
+    first = false;
+  }
+  if (!first && !added.empty()) r.out += ',';
+  r.out.append(added);
+  r.out += "}\n";
+}
+
+/// Buffers handed back and forth between the reader, the workers and the writer, so that the
+/// batches' memory is reused (fresh allocations of their size cost page faults every time).
+class buffers {
+ public:
+  std::string get() {
+    std::lock_guard lock(m_);
+    if (free_.empty()) return {};
+    std::string s = std::move(free_.back());
+    free_.pop_back();
+    s.clear();
+    return s;
+  }
+  void put(std::string&& s) {
+    if (s.capacity() > (8u << 20)) return;  // one holding a huge line goes
+    std::lock_guard lock(m_);
+    if (free_.size() < 64) free_.push_back(std::move(s));
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<std::string> free_;
+};
+
+/// The work on a batch (on a pool thread).
+batch_result work(const langsift::model& m, const settings& s, batch& b, buffers& spare) {
+  batch_result r;
+  r.out = spare.get();
+  r.path = b.path;
+  r.last = b.last;
   std::string line;
-  page_info none;
-  bool line_cut = false;  // the line exceeded --max-input-bytes: its rest is skipped
-  std::uint64_t line_no = 0;
+  const std::string& path = *b.path;
+  if (b.whole) {  // one file is one document
+    std::string error, malformed;
+    bool cut = false;
+    if (!langsift::cli::read_input(path, b.data, error, s.max_input_bytes, &cut, &malformed)) {
+      r.err = std::string(kProgram) + ": " + error + "\n";
+      r.rc = 1;
+      return r;
+    }
+    page_info page;
+    langsift::detection d = detect_page(m, s, b.data, page);
+    if (d.st == langsift::status::out_of_memory) {  // no answer for this file: an error, as unreadable
+      r.err = std::string(kProgram) + ": " + path + ": out of memory (lower --max-input-bytes, or give the process more memory)\n";
+      r.rc = 1;
+      return r;
+    }
+    if ((cut || !malformed.empty()) && d.st == langsift::status::ok) d.st = langsift::status::truncated;
+    if (cut) r.err = cut_message(s, path, 0);
+    if (!malformed.empty()) {
+      r.err += std::string(kProgram) + ": " + malformed + ": its languages are those of the part before it\n";
+      r.rc = 3;
+    }
+    span_info spans;
+    std::string decoded;
+    langsift::html_result html;
+    if (s.spans && d.st != langsift::status::binary_input) {
+      langsift::detect_options opt = s.opt;
+      spans.text = page_text(s, b.data, page, decoded, html, opt);
+      langsift::detect_spans(m, spans.text, spans.spans, opt, s.span_opt);
+    }
+    emit(s, b.named ? &path : nullptr, d, page, langsift::cli::tsv_field(path), line, r, s.spans ? &spans : nullptr);
+    return r;
+  }
+  std::size_t begin = 0;
   span_info spans;
-  auto flush_line = [&]() {
-    ++line_no;
-    langsift::detection d = langsift::detect(m, line, s.opt);
+  for (const auto& [end, cut] : b.ends) {
+    const std::string_view text(b.data.data() + begin, end - begin);
+    const std::uint64_t line_no = b.first_line + r.lines++;
+    begin = end;
+    if (s.jsonl) {
+      jsonl_line(m, s, text, cut, line_no, line, r);
+      continue;
+    }
+    langsift::detection d = langsift::detect(m, text, s.opt);
+    if (cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
+    if (cut) r.err += cut_message(s, path, line_no);
     if (s.spans) {
-      spans.text = line;
-      langsift::detect_spans(m, line, spans.spans, s.opt, s.span_opt);
+      spans.text = text;
+      langsift::detect_spans(m, text, spans.spans, s.opt, s.span_opt);
     }
-    if (line_cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
-    if (line_cut) report_cut(s, path, line_no);
-    line_cut = false;
-    const bool keep = !s.filtering || langsift::keep(d, s.filter);
-    if (s.kept_only) {
-      if (keep) {
-        put(line);
-        put("\n");
-      }
-    } else {
-      print_result(s, nullptr, d, none, keep, out_line, s.spans ? &spans : nullptr);
+    emit(s, nullptr, d, page_info{}, text, line, r, s.spans ? &spans : nullptr);
+  }
+  if (!b.error.empty()) {
+    r.err += std::string(kProgram) + ": " + b.error + "\n";
+    r.rc = b.error_malformed ? 3 : 1;
+  }
+  spare.put(std::move(b.data));
+  return r;
+}
+
+/// What the sink keeps across batches: the exit status, and the bad lines of the current input.
+struct tally {
+  int rc = 0;
+  bool malformed = false;
+  std::uint64_t lines = 0, bad = 0, named = 0;
+  std::uint64_t by_kind[4] = {};
+
+  static constexpr std::uint64_t kNamedMax = 100;  // per input: the rest are counted only
+
+  void add(const batch_result& r) {
+    if (r.rc == 1) rc = 1;
+    if (r.rc == 3) malformed = true;
+    lines += r.lines;
+    const std::string name = *r.path == "-" ? "stdin" : *r.path;
+    for (const bad_line& b : r.bad) {
+      ++bad;
+      ++by_kind[static_cast<int>(b.kind)];
+      if (++named <= kNamedMax)
+        std::fprintf(stderr, "%s: %s: line %llu: %s; skipped\n", kProgram, name.c_str(),
+                     static_cast<unsigned long long>(b.line), b.why.c_str());
+      else if (named == kNamedMax + 1)
+        std::fprintf(stderr, "%s: %s: more lines not classified: counted below, not named\n", kProgram, name.c_str());
     }
-    line.clear();
+    if (!r.bad.empty()) malformed = true;
+  }
+
+  /// After the last batch of an input (and its messages): the summary of its bad lines.
+  void end_input(const settings& s, const batch_result& r) {
+    if (!r.last) return;
+    const std::string name = *r.path == "-" ? "stdin" : *r.path;
+    if (bad) {  // the input's summary
+      std::string parts;
+      const std::string field = "\"" + s.text_field + "\"";
+      const std::string kinds[] = {"not JSON", "without " + field, field + " not a string", "too long"};
+      for (int k = 0; k < 4; ++k)
+        if (by_kind[k]) parts += (parts.empty() ? "" : ", ") + std::to_string(by_kind[k]) + " " + kinds[k];
+      std::fprintf(stderr, "%s: %s: %llu of %llu lines not classified and not written (%s)\n", kProgram, name.c_str(),
+                   static_cast<unsigned long long>(bad), static_cast<unsigned long long>(lines), parts.c_str());
+    }
+    lines = bad = named = 0;
+    std::fill(std::begin(by_kind), std::end(by_kind), 0);
+  }
+};
+
+/// Cuts input `path` into line batches and submits them; false when the output failed (stop).
+template <class Pool>
+bool submit_lines(const settings& s, const std::string& path, Pool& pool, buffers& spare, langsift::cli::progress& shown,
+                  std::uint64_t& raw_done, const std::atomic<bool>& write_failed) {
+  constexpr std::size_t kBatchLines = 256, kBatchBytes = 1 << 17;
+  batch b;
+  b.path = &path;
+  b.data = spare.get();
+  langsift::cli::input_file in;
+  std::string error;
+  if (!in.open(path, error)) {
+    b.error = error;
+    b.last = true;
+    pool.submit(std::move(b));
+    return !write_failed;
+  }
+  std::uint64_t next_line = 1;
+  auto submit = [&](bool last) {
+    next_line += b.ends.size();
+    b.last = last;
+    pool.submit(std::move(b));
+    b = batch{};
+    b.path = &path;
+    b.data = spare.get();
+    b.first_line = next_line;
   };
   // Lines end at '\n' only (U+0085 and '\r' stay inside a line; a trailing '\r' is dropped).
+  std::size_t start = 0;  // where the current line begins in b.data
+  bool cut = false, pending = false;
+  auto end_line = [&] {
+    if (b.data.size() > start && b.data.back() == '\r') b.data.pop_back();
+    b.ends.emplace_back(b.data.size(), cut);
+    cut = pending = false;
+    if (b.ends.size() >= kBatchLines || b.data.size() >= kBatchBytes) submit(false);
+    start = b.data.size();
+  };
   char buf[1 << 16];
   std::size_t n;
-  bool pending = false, write_failed = false;
-  while (!write_failed && (n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    std::size_t k = 0;
-    while (k < n) {  // append up to the next '\n' (or the buffer's end) at once
+  while (!write_failed && (n = in.read(buf, sizeof buf)) > 0) {
+    for (std::size_t k = 0; k < n;) {  // append up to the next '\n' (or the buffer's end) at once
       const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
       const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
       if (stop > k) {
-        const std::size_t room = s.max_input_bytes - std::min(line.size(), s.max_input_bytes);
-        line.append(buf + k, std::min(room, stop - k));
-        line_cut = line_cut || stop - k > room;
+        const std::size_t room = s.max_input_bytes - std::min(b.data.size() - start, s.max_input_bytes);
+        b.data.append(buf + k, std::min(room, stop - k));
+        cut = cut || stop - k > room;
         pending = true;
       }
       k = stop;
       if (nl) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        flush_line();
-        pending = false;
+        end_line();
         ++k;
       }
     }
-    write_failed = langsift::cli::stdout_failed(kProgram);  // a full disk: stop reading
+    shown.update(raw_done + in.raw_bytes());
   }
-  if (pending && !write_failed) flush_line();
-  int rc = 0;
-  if (std::ferror(f)) rc = langsift::cli::fail(kProgram, path + ": read error");
-  if (f != stdin) std::fclose(f);
-  return langsift::cli::stdout_failed(kProgram, true) ? -1 : rc;
+  if (pending && !write_failed) end_line();
+  raw_done += in.raw_bytes();
+  if (in.failed() || in.malformed()) {
+    b.error = (path == "-" ? std::string("stdin") : path) + ": " + in.error();
+    if (in.malformed()) b.error += ": the lines before it were read";
+    b.error_malformed = in.malformed();
+  }
+  submit(true);
+  return !write_failed;
 }
 
-/// One file (or stdin) is one document. 0, 1 (unreadable, or out of memory: reported) or -1 (the
-/// output cannot be written: reported; stop).
-int detect_file(const langsift::model& m, const settings& s, const std::string& path, bool named, std::string& bytes,
-                std::string& out_line) {
-  bool cut = false;
-  std::string error;
-  if (!langsift::cli::read_file(path, bytes, error, s.max_input_bytes, &cut)) return langsift::cli::fail(kProgram, error);
-  page_info page;
-  langsift::detection d = detect_page(m, s, bytes, page);
-  if (d.st == langsift::status::out_of_memory)  // no answer for this file: an error, as unreadable
-    return langsift::cli::fail(kProgram, path + ": out of memory (lower --max-input-bytes, or give the process more memory)");
-  if (cut && d.st == langsift::status::ok) d.st = langsift::status::truncated;
-  if (cut) report_cut(s, path, 0);
-  const bool keep = !s.filtering || langsift::keep(d, s.filter);
-  span_info spans;
-  std::string decoded;
-  langsift::html_result html;
-  if (s.spans && d.st != langsift::status::binary_input) {
-    langsift::detect_options opt = s.opt;
-    spans.text = page_text(s, bytes, page, decoded, html, opt);
-    langsift::detect_spans(m, spans.text, spans.spans, opt, s.span_opt);
+/// Reads every input, works on it with s.threads threads and writes in input order. The exit
+/// status: 0, 1 (an input could not be read, or the output cannot be written: reported) or 3
+/// (malformed input: reported).
+int run_inputs(const langsift::model& m, const settings& s, const std::vector<std::string>& files) {
+  std::uint64_t total = 0;  // progress (on a terminal only): bytes read of the files' total
+  for (const std::string& path : files) {
+    struct stat st {};
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += static_cast<std::uint64_t>(st.st_size);
   }
-  if (s.kept_only) {
-    if (keep) {
-      put(langsift::cli::tsv_field(path));
-      put("\n");
+  langsift::cli::progress shown(kProgram, total);
+  std::atomic<bool> write_failed{false};
+  tally t;
+  std::uint64_t raw_done = 0;
+  buffers spare;
+  // At most 2 * threads + 2 batches in flight: memory is bounded by that many batches (each at
+  // most 512 lines, or a line of --max-input-bytes; or a file of it).
+  langsift::ordered_pool<batch, batch_result> pool(
+      s.threads, 2 * static_cast<std::size_t>(s.threads) + 2, [&](batch& b) { return work(m, s, b, spare); },
+      [&](batch_result& r) {
+        t.add(r);  // its bad lines named, then its other messages, then the input's summary
+        if (!r.err.empty()) std::fwrite(r.err.data(), 1, r.err.size(), stderr);
+        t.end_input(s, r);
+        if (!r.out.empty() && !write_failed) {
+          langsift::cli::write_stdout(r.out);
+          if (langsift::cli::stdout_failed(kProgram)) write_failed = true;
+        }
+        spare.put(std::move(r.out));
+      });
+  const bool named = files.size() > 1 || files[0] != "-";
+  for (const std::string& path : files) {
+    if (write_failed) break;
+    if (s.lines || s.jsonl) {
+      if (!submit_lines(s, path, pool, spare, shown, raw_done, write_failed)) break;
+      continue;
     }
-  } else {
-    print_result(s, named ? &path : nullptr, d, page, keep, out_line, s.spans ? &spans : nullptr);
+    batch b;
+    b.path = &path;
+    b.whole = b.last = true;
+    b.named = named;
+    pool.submit(std::move(b));
+    struct stat st {};
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) raw_done += static_cast<std::uint64_t>(st.st_size);
+    shown.update(raw_done);
   }
-  return langsift::cli::stdout_failed(kProgram) ? -1 : 0;
+  pool.finish();
+  shown.finish();
+  if (write_failed || langsift::cli::stdout_failed(kProgram, true)) return 1;
+  return t.rc ? t.rc : t.malformed ? 3 : 0;
 }
 
 }  // namespace
@@ -399,6 +685,17 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       return 0;
     } else if (a == "--lines") {
       s.lines = true;
+    } else if (a == "--jsonl") {
+      s.jsonl = true;
+    } else if (take_option(argc, argv, i, "--text-field", s.text_field, missing)) {
+      if (missing || s.text_field.empty()) return fail(kProgram, "--text-field needs a member name") + 1;
+    } else if (take_option(argc, argv, i, "-j", value, missing) || take_option(argc, argv, i, "--threads", value, missing)) {
+      if (!size_in_range(kProgram, "--threads", value, missing, 1, 256, v)) return 2;
+      s.threads = static_cast<unsigned>(v);
+    } else if (a.size() > 2 && a.substr(0, 2) == "-j") {  // -j2
+      value = std::string(a.substr(2));
+      if (!size_in_range(kProgram, "-j", value, missing, 1, 256, v)) return 2;
+      s.threads = static_cast<unsigned>(v);
     } else if (a == "--html") {
       s.kind = input_kind::html;
     } else if (a == "--text") {
@@ -501,6 +798,24 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     }
   }
   if (files.empty()) files.emplace_back("-");
+  if (s.jsonl) {  // JSON lines in, JSON lines out
+    if (s.lines) return fail(kProgram, "--lines and --jsonl: one or the other (--jsonl reads a document per line too)") + 1;
+    if (format_given && s.format != out_format::jsonl)
+      return fail(kProgram, "--jsonl writes JSON lines: --format code or tsv cannot go with it") + 1;
+    s.format = out_format::jsonl;
+  }
+
+  s.keep_codes = split_list(keep_arg);
+  for (std::string& c : s.keep_codes) c = langsift::to_iso639_1(c);
+  s.keep_views.assign(s.keep_codes.begin(), s.keep_codes.end());
+  s.spans = spans_given || !s.keep_codes.empty();
+  if (spans_given) {
+    if (format_given && s.format != out_format::jsonl)
+      return fail(kProgram, "--spans writes JSON: it needs --format jsonl (the default with --spans)") + 1;
+    s.format = out_format::jsonl;
+  }
+  if (!s.keep_codes.empty() && s.kept_only)
+    return fail(kProgram, "--keep prints the kept text, --kept-only the kept documents: use one") + 1;
 
   std::vector<std::string> only_codes = split_list(only_arg), label_codes = split_list(labels_arg);
   for (auto* list : {&only_codes, &label_codes})  // either ISO form is accepted
@@ -524,17 +839,6 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   }
   s.filtering = s.filter.use_labels || s.filter.use_min_bytes || s.filter.use_max_bytes || s.filter.use_min_percent;
   if (s.kept_only && !s.filtering) return fail(kProgram, "--kept-only needs a filter (--label, --min-bytes...)") + 1;
-  s.keep_codes = split_list(keep_arg);
-  for (std::string& c : s.keep_codes) c = langsift::to_iso639_1(c);
-  s.keep_views.assign(s.keep_codes.begin(), s.keep_codes.end());
-  s.spans = spans_given || !s.keep_codes.empty();
-  if (spans_given) {
-    if (format_given && s.format != out_format::jsonl)
-      return fail(kProgram, "--spans writes JSON: it needs --format jsonl (the default with --spans)") + 1;
-    s.format = out_format::jsonl;
-  }
-  if (!s.keep_codes.empty() && s.kept_only)
-    return fail(kProgram, "--keep prints the kept text, --kept-only the kept documents: use one") + 1;
 
   langsift::model loaded;
   const langsift::model* m = nullptr;
@@ -551,7 +855,6 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       !check_language_codes(kProgram, "--keep", *m, s.keep_codes))
     return 2;
 
-  std::string bytes, out_line;
   if (s.header && s.format == out_format::tsv && !s.kept_only && s.keep_codes.empty()) {
     // The columns of the records below: a file column when files are read, encoding columns for
     // pages (not for --lines), and keep with a filter.
@@ -562,11 +865,5 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     if (s.filtering) h += "\tkeep";
     put(h + "\tstatus\n");
   }
-  int rc = 0;
-  for (const std::string& path : files) {
-    const int r = s.lines ? detect_lines(*m, s, path, out_line) : detect_file(*m, s, path, files.size() > 1 || path != "-", bytes, out_line);
-    if (r < 0) return 1;  // the output cannot be written: stop (reported)
-    if (r) rc = r;
-  }
-  return rc;
+  return run_inputs(*m, s, files);
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/input.hpp"
 #include "langsift/encoding.hpp"
 #include "subcommands.hpp"
 
@@ -30,8 +31,11 @@ void usage(std::FILE* out) {
                "  --verbose          add declared label, override flag and uchardet's raw answer\n"
                "  --help             this text\n"
                "\n"
-               "Exit status: 0 when every file was read, 1 when one could not be read or the output cannot be\n"
-               "written, 2 on bad usage.\n");
+               "A FILE compressed with gzip or zstd (told by its first bytes) is decompressed: the encoding is\n"
+               "that of its content.\n"
+               "\n"
+               "Exit status: 0 when every file was read, 3 when compressed input was corrupt or cut short\n"
+               "(reported), 1 when one could not be read or the output cannot be written, 2 on bad usage.\n");
 }
 
 }  // namespace
@@ -85,12 +89,18 @@ int langsift::cli::cmd_encoding(int argc, char** argv) {
   }
   opt.content_type = content_type;
   int rc = 0;
-  std::string data, error;
+  std::string data, error, malformed;
+  bool bad_input = false;  // compressed input went wrong (reported): exit status 3
   for (const auto& path : files) {
-    if (!read_file(path, data, error)) {
+    // Plain, gzip or zstd (common/input.hpp): the encoding of the content.
+    if (!read_input(path, data, error, static_cast<std::size_t>(-1), nullptr, &malformed)) {
       fail(k_prog, error);
       rc = 1;
       continue;
+    }
+    if (!malformed.empty()) {
+      fail(k_prog, malformed + ": the encoding is that of the part before it");
+      bad_input = true;
     }
     langsift::encoding_result r = langsift::detect_encoding(data, opt);
     std::printf("%s\t%s\t%.*s\t%.3f", langsift::cli::tsv_field(path).c_str(), r.name.c_str(),
@@ -102,5 +112,5 @@ int langsift::cli::cmd_encoding(int argc, char** argv) {
     std::printf("\n");
     if (stdout_failed(k_prog)) return 1;  // the output cannot be written (reported): stop
   }
-  return stdout_failed(k_prog, true) ? 1 : rc;
+  return stdout_failed(k_prog, true) ? 1 : rc ? rc : bad_input ? 3 : 0;
 }

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/cli.hpp"
+#include "common/input.hpp"
 #include "langsift/encoding.hpp"
 #include "langsift/html.hpp"
 #include "subcommands.hpp"
@@ -42,12 +43,15 @@ void usage(std::FILE* out) {
       "                  instead of the text: K|D<TAB>words<TAB>linked<TAB>stops<TAB>flags<TAB>text\n"
       "  --max-bytes N   process at most N bytes of input (K/M/G suffixes; default 16M); the rest\n"
       "                  is not read, a line on stderr says so, and --meta's status is truncated\n"
+      "                  (a file compressed with gzip or zstd, told by its first bytes, is\n"
+      "                  decompressed as it is read: N counts its content)\n"
       "  --content-type V  the HTTP Content-Type header (or a bare charset) of the page\n"
       "  --encoding E    the input's encoding, skipping detection (e.g. utf-8, windows-1251)\n"
       "  -h, --help      this help\n"
       "\n"
-      "Exit status: 0 on success (also when no text was found), 1 when FILE cannot be read or the\n"
-      "output cannot be written, 2 on a usage error.\n");
+      "Exit status: 0 on success (also when no text was found), 3 when compressed input was corrupt\n"
+      "or cut short (reported; the text is that of the part before it), 1 when FILE cannot be read\n"
+      "or the output cannot be written, 2 on a usage error.\n");
 }
 
 void put(std::string_view s) { langsift::cli::write_stdout(s); }
@@ -117,12 +121,14 @@ int langsift::cli::cmd_text(int argc, char** argv) {
   }
   if (!have_path) return fail(kProgram, "FILE (or -) is required; see --help") + 1;
 
-  std::string bytes, error;
+  std::string bytes, error, malformed;
   bool cut = false;  // more than --max-bytes: the rest is not read
-  if (!read_file(path, bytes, error, static_cast<std::size_t>(max_bytes), &cut)) return fail(kProgram, error);
+  // Plain, gzip or zstd (common/input.hpp); corrupt compressed data ends the page where it went wrong.
+  if (!read_input(path, bytes, error, static_cast<std::size_t>(max_bytes), &cut, &malformed)) return fail(kProgram, error);
   if (cut)
     std::fprintf(stderr, "%s: %s: cut at %llu bytes (--max-bytes): the text is that of that part\n", kProgram,
                  path == "-" ? "stdin" : path.c_str(), max_bytes);
+  if (!malformed.empty()) fail(kProgram, malformed + ": the text is that of the part before it");
   langsift::decoded_text decoded;
   if (forced_encoding.empty()) {
     langsift::encoding_options eopt;
@@ -148,7 +154,7 @@ int langsift::cli::cmd_text(int argc, char** argv) {
   html_result r;
   extract_html(utf8, opt, r);
   if (blocks) mark_main_content(r);
-  if (cut && r.st == status::ok) r.st = status::truncated;
+  if ((cut || !malformed.empty()) && r.st == status::ok) r.st = status::truncated;
 
   if (meta) {
     std::printf("title\t%s\nhtml-lang\t%s\ncontent-language\t%s\nbase\t%s\nstatus\t%s\n"
@@ -184,5 +190,5 @@ int langsift::cli::cmd_text(int argc, char** argv) {
     put(r.text);
     put("\n");
   }
-  return stdout_failed(kProgram, true) ? 1 : 0;
+  return stdout_failed(kProgram, true) ? 1 : malformed.empty() ? 0 : 3;
 }

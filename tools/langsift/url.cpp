@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/input.hpp"
 #include "common/json.hpp"
 #include "langsift/language_codes.hpp"
 #include "langsift/url_models.hpp"
@@ -27,14 +28,18 @@ void url_cmd_usage(std::FILE* out) {
                "not a URL), or with --format code only the language (and <TAB>truncated when the URL was\n"
                "cut), with --format jsonl a JSON object (url, language, languages [{code, score}], decision,\n"
                "and status when it is not ok). \"und\" when nothing is known. A URL that was cut is also\n"
-               "named on stderr. With --lines every input line (of the files, or stdin) is one URL.\n\n"
+               "named on stderr. With --lines every input line (of the files, or stdin) is one URL; a file\n"
+               "compressed with gzip or zstd is decompressed as it is read (told by its first bytes).\n\n"
                "  --country CC       ISO 3166-1 country of the host (e.g. from geo-IP): its languages gain weight\n"
                "  --format code|tsv|jsonl   output (default tsv)\n"
                "  --codes iso639-1|iso639-3 language codes: ISO 639-1 where one exists (default), or ISO 639-3\n"
                "  --header           tsv: a first line naming the columns\n"
                "  --linear FILE      a linear URL model instead of the built-in one (langsift-train url)\n"
                "  --words FILE       a words URL model instead of the built-in one\n"
-               "  --no-linear, --no-words, --no-patterns, --no-cctld   switch parts of the combination off\n",
+               "  --no-linear, --no-words, --no-patterns, --no-cctld   switch parts of the combination off\n\n"
+               "Exit status: 0 on success, 3 when compressed input was corrupt or cut short (reported; the\n"
+               "lines before it were read), 1 when a file or model cannot be read or the output cannot be\n"
+               "written, 2 on a usage error.\n",
                kUrlMaxBytes);
 }
 
@@ -104,6 +109,7 @@ int cmd_url(int argc, char** argv) {
   if (c.languages().empty()) return fail(kUrlCmd, "no URL model (the built-in models did not load)");
 
   std::string out;
+  bool malformed = false;  // compressed input went wrong (reported): exit status 3
   if (header && format == "tsv") out += "language\tlanguages\tdecision\turl\tstatus\n";
   bool write_failed = false;
   auto write_out = [&]() {
@@ -176,8 +182,8 @@ int cmd_url(int argc, char** argv) {
     // only that far, and classify() says truncated).
     const std::size_t keep = o.max_bytes + 1;
     for (const auto& f : args) {
-      std::FILE* in = f == "-" ? stdin : std::fopen(f.c_str(), "rb");
-      if (!in) return fail(kUrlCmd, f + ": " + std::strerror(errno));
+      input_file in;  // plain, gzip or zstd (common/input.hpp)
+      if (!in.open(f, error)) return fail(kUrlCmd, error);
       std::string line;
       char buf[1 << 16];
       std::size_t n;
@@ -188,7 +194,7 @@ int cmd_url(int argc, char** argv) {
         line.clear();
         pending = false;
       };
-      while (!write_failed && (n = std::fread(buf, 1, sizeof buf, in)) > 0) {
+      while (!write_failed && (n = in.read(buf, sizeof buf)) > 0) {
         for (std::size_t k = 0; k < n;) {
           const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
           const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
@@ -202,14 +208,17 @@ int cmd_url(int argc, char** argv) {
         }
       }
       if (pending && !write_failed) flush_line();
-      const bool read_error = std::ferror(in);
-      if (in != stdin) std::fclose(in);
       if (write_failed) return 1;  // the output cannot be written (reported): stop
-      if (read_error) return fail(kUrlCmd, f + ": read error");
+      if (in.failed()) return fail(kUrlCmd, f + ": " + in.error());
+      if (in.malformed()) {  // corrupt or truncated compressed data: the lines before it were read
+        write_out();
+        fail(kUrlCmd, (f == "-" ? std::string("stdin") : f) + ": " + in.error() + ": the lines before it were read");
+        malformed = true;
+      }
     }
   }
   write_out();
-  return stdout_failed(kUrlCmd, true) ? 1 : 0;
+  return stdout_failed(kUrlCmd, true) ? 1 : malformed ? 3 : 0;
 }
 
 }  // namespace langsift::cli

@@ -18,6 +18,7 @@
 
 #include "common/cli.hpp"
 #include "common/compressed_output.hpp"
+#include "common/input.hpp"
 #include "common/model_arg.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/page.hpp"
@@ -226,7 +227,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     for (const std::string& path : files) {
       std::string text, error;
       bool cut = false;
-      if (!read_file(path, text, error, std::size_t{1} << 30, &cut)) return fail(kProgram, error);
+      if (!read_input(path, text, error, std::size_t{1} << 30, &cut)) return fail(kProgram, error);  // plain, gzip, zstd
       if (cut) return fail(kProgram, path + ": larger than 1 GiB: not a statistics file");
       langsift::warc_statistics one;
       if (!langsift::warc_statistics::parse_tsv(text, one, &error))

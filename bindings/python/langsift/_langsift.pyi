@@ -15,6 +15,9 @@ _Hints = Union[str, Iterable[str], Mapping[str, Union[str, float, Iterable[str],
 # the data itself (Frontier.save/load), bytes too. The OS gets os.fsencode(os.fspath(path)).
 _Path = Union[str, "os.PathLike[str]", "os.PathLike[bytes]"]
 _AnyPath = Union[_Path, bytes]
+# A model argument: a Model; a built-in model's name ("default", "wide": it wins over a file so
+# named, as the tools' --model) or a model file's path; None: the default built-in model.
+_ModelArg = Union["Model", str, "os.PathLike[str]", "os.PathLike[bytes]", None]
 
 class LangsiftError(Exception):
     """Base class of langsift's errors; `status` names the library status."""
@@ -36,6 +39,8 @@ class Model:
     def load(source: Union[_Path, bytes, bytearray, memoryview]) -> Model: ...
     @staticmethod
     def builtin(name: str = "default") -> Model: ...
+    @staticmethod
+    def named(name_or_path: Union[str, "os.PathLike[str]", "os.PathLike[bytes]"]) -> Model: ...
     @staticmethod
     def builtin_names() -> Tuple[str, ...]: ...
     @property
@@ -145,7 +150,7 @@ def detect(
     text: str,
     /,
     *,
-    model: Optional[Model] = None,
+    model: _ModelArg = None,
     only: Optional[_CodeList] = None,
     hints: Optional[_Hints] = None,
     codes: _Codes = "iso639-1",
@@ -159,7 +164,7 @@ def detect_many(
     texts: Iterable[str],
     *,
     threads: int = 0,
-    model: Optional[Model] = None,
+    model: _ModelArg = None,
     only: Optional[_CodeList] = None,
     hints: Optional[_Hints] = None,
     codes: _Codes = "iso639-1",
@@ -176,7 +181,7 @@ def detect_page(
     encoding: Optional[str] = None,
     kind: Literal["sniff", "html", "text"] = "sniff",
     main_content: bool = False,
-    model: Optional[Model] = None,
+    model: _ModelArg = None,
     only: Optional[_CodeList] = None,
     hints: Optional[_Hints] = None,
     codes: _Codes = "iso639-1",
@@ -286,7 +291,7 @@ class WarcReader(Iterator[WarcRecord]):
 def read_warc(
     source: Union[_Path, IO[bytes], bytes, bytearray, memoryview],
     *,
-    model: Optional[Model] = None,
+    model: _ModelArg = None,
     all: bool = False,
     any_type: bool = False,
     main_content: bool = False,
@@ -310,12 +315,12 @@ class LanguageFilter:
         min_bytes: Optional[int] = None,
         max_bytes: Optional[int] = None,
         min_percent: Optional[int] = None,
-        model: Optional[Model] = None,
+        model: _ModelArg = None,
     ) -> None: ...
     def keep(self, detection: Detection) -> bool: ...
     def __call__(self, detection: Detection) -> bool: ...
     @staticmethod
-    def from_config(conf: object, *, model: Optional[Model] = None) -> LanguageFilter: ...
+    def from_config(conf: object, *, model: _ModelArg = None) -> LanguageFilter: ...
     @property
     def enabled(self) -> bool: ...
     @property
@@ -366,7 +371,7 @@ class Frontier:
         skip_saturated: bool = True,
         skip_unwanted: bool = False,
         max_urls: int = 0,
-        model: Optional[Model] = None,
+        model: _ModelArg = None,
     ) -> None: ...
     def set_quota(self, code: str, target: int) -> None: ...
     def quota(self, code: str) -> Tuple[int, int]: ...

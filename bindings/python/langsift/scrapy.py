@@ -53,7 +53,8 @@ LANGSIFT_MAX_URLS              0           bound of the frontier's URL table (0:
 LANGSIFT_PRIORITY_SCALE        1000        request.priority += round(priority * this)
 LANGSIFT_ITEM_FIELD            None        item field filled with the page's language
 LANGSIFT_MAIN_CONTENT          False       detect on the page's main content only
-LANGSIFT_MODEL                 None        path of a model file (default: the built-in model)
+LANGSIFT_MODEL                 None        a built-in model's name ("wide") or a model file's path
+                                           (default: the built-in model)
 =============================  ==========  =====================================================
 
 A setting with a bad value raises ValueError naming the setting when the crawler starts; an
@@ -295,8 +296,8 @@ def _load_model(path: Optional[str]) -> Model:
         if path is None:
             _models[path] = Model.builtin()
         else:
-            try:
-                _models[path] = Model.load(path)
+            try:  # a built-in model's name ("wide") wins over a file so named, as everywhere
+                _models[path] = Model.named(path)
             except (OSError, LangsiftError) as e:
                 raise ValueError(f"LANGSIFT_MODEL: cannot load {path!r}: {e}") from e
     return _models[path]

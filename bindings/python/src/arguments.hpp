@@ -205,6 +205,6 @@ LANGSIFT_PY_CHECKED_CASTER(int_in, "int")
 LANGSIFT_PY_CHECKED_CASTER(float_in, "float")
 LANGSIFT_PY_CHECKED_CASTER(bool_in, "bool")
 LANGSIFT_PY_CHECKED_CASTER(choice_in, "str")
-LANGSIFT_PY_CHECKED_CASTER(model_in, "Model | None")
+LANGSIFT_PY_CHECKED_CASTER(model_in, "Model | str | os.PathLike | None")
 #undef LANGSIFT_PY_CHECKED_CASTER
 }  // namespace pybind11::detail

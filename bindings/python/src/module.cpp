@@ -9,6 +9,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
@@ -531,10 +532,68 @@ void require_known_codes(const std::vector<std::string>& codes, const std::vecto
                 [&](std::span<const std::string_view> v) { return langsift::unknown_builtin_codes(v, also); });
 }
 
-/// A Model argument: the model, or null for None (the default model).
+/// A model named by a str (langsift::resolve_model's rule, as the tools' --model): a built-in
+/// model's name selects it, whether or not a file so named exists; any other str, and any
+/// os.PathLike, is a model file. The last file loaded so is kept with its identity (device, inode,
+/// size, modification time), so that a loop of detect(text, model="my.lsm") reads it once, and a
+/// file changed since is read again.
+std::shared_ptr<py_model> named_model(py::handle h) {
+  const bool str = PyUnicode_Check(h.ptr());
+  if (str) {
+    if (PyUnicode_GetLength(h.ptr()) == 0) return builtin_model();  // as resolve_model(""), --model ""
+    for (const std::string_view n : langsift::builtin_model_names())  // a str with lone surrogates is no name
+      if (PyUnicode_CompareWithASCIIString(h.ptr(), std::string(n).c_str()) == 0)
+        return builtin_model_named(choice_in(h));
+  }
+  fs_path path;
+  try {
+    path = path_arg(h);
+  } catch (py::error_already_set& e) {  // a NUL, a surrogate the file system encoding cannot take, a bad __fspath__
+    const std::string why = "model: not a built-in model's name nor a path: " + std::string(py::str(e.value()));
+    if (e.matches(PyExc_ValueError)) throw py::value_error(why);
+    if (e.matches(PyExc_TypeError)) throw py::type_error(why);
+    throw;
+  }
+  struct file_model {
+    std::string path;
+    struct stat st {};
+    std::shared_ptr<py_model> model;
+  };
+  static detail::immortal<file_model> last_holder;  // guarded by the GIL
+  file_model& last = last_holder.get();
+  struct stat st {};
+  const bool known = ::stat(path.bytes.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  if (known && last.model && last.path == path.bytes && last.st.st_dev == st.st_dev && last.st.st_ino == st.st_ino &&
+      last.st.st_size == st.st_size && last.st.st_mtim.tv_sec == st.st_mtim.tv_sec &&
+      last.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec)
+    return last.model;
+  auto loaded = std::make_shared<model>();
+  std::string error;
+  status result;
+  {
+    gil_released nogil;
+    result = model::load_file(path.bytes, *loaded, &error);
+  }
+  if (result != status::ok) {  // named as the argument, and as what a str could have been
+    if (error.empty()) error = path.bytes + ": cannot load the model";
+    raise_with_status(g_model_error,
+                      "model: " + error + " (" + std::string(status_name(result)) + ")" +
+                          (str ? "; not a built-in model's name either (default, wide)" : ""),
+                      result);
+  }
+  auto m = std::make_shared<py_model>(std::shared_ptr<const model>(std::move(loaded)), false);
+  if (known) last = file_model{path.bytes, st, m};
+  return m;
+}
+
+/// A Model argument: the model; a built-in model's name or a model file's path (named_model); or
+/// null for None (the default model).
 std::shared_ptr<py_model> model_arg(py::handle h) {
   if (h.is_none()) return nullptr;
-  if (!py::isinstance<py_model>(h)) throw py::type_error("model must be a langsift.Model or None, not " + type_name(h));
+  if (PyUnicode_Check(h.ptr()) || (!PyBytes_Check(h.ptr()) && py::hasattr(h, "__fspath__"))) return named_model(h);
+  if (!py::isinstance<py_model>(h))
+    throw py::type_error("model must be a langsift.Model, a built-in model's name (\"default\", \"wide\"), a model "
+                         "file's path or None, not " + type_name(h));
   return h.cast<std::shared_ptr<py_model>>();
 }
 
@@ -1489,7 +1548,8 @@ constexpr const char* kDetectDoc =
     "hints: what you know: a code or codes (priors for close calls), or a dict with any of\n"
     "  content_language, html_lang, languages, tld ('de' or a host) and weight (default 1).\n"
     "codes: 'iso639-1' (default: ISO 639-1 where one exists, else ISO 639-3) or 'iso639-3'.\n"
-    "model: a langsift.Model (default: the built-in model).\n"
+    "model: a langsift.Model, a built-in model's name ('wide') or a model file's path (a built-in\n"
+    "  name wins over a file so named, as the tools' --model; default: the built-in model).\n"
     "max_text_bytes: text examined at most; longer text is sampled (`sampled`).\n"
     "short_text_bytes: below this many text bytes `is_short` is set.\n"
     "max_input_bytes: a longer text is cut to this many UTF-8 bytes (status 'truncated').\n"
@@ -2337,6 +2397,10 @@ void raise_io(status st, const std::string& message, const std::string& what) {
 
 // ================================================================================================
 
+namespace langsift_py {
+int run_cli(std::vector<std::string>& args);  // cli.cpp: `python3 -m langsift`
+}  // namespace langsift_py
+
 PYBIND11_MODULE(_langsift, m) {
   m.doc() =
       "langsift's compiled layer. Use the `langsift` package: it re-exports everything here with "
@@ -2385,6 +2449,16 @@ PYBIND11_MODULE(_langsift, m) {
                   "A model compiled into the library: \"default\" (the default everywhere; 102 languages) or "
                   "\"wide\" (231 languages, parsed on its first use). Another name raises ValueError naming "
                   "the built-in models.")
+      .def_static("named", [](const py::object& name_or_path) {
+             if (PyBytes_Check(name_or_path.ptr()) || !(PyUnicode_Check(name_or_path.ptr()) || py::hasattr(name_or_path, "__fspath__")))
+               throw py::type_error("Model.named() takes a built-in model's name or a model file's path (str or "
+                                    "os.PathLike), not " + type_name(name_or_path));
+             return named_model(name_or_path);
+           }, py::arg("name_or_path"),
+           "A model as the tools' --model and every model= argument name one (langsift::resolve_model): a str "
+           "that is a built-in model's name (\"default\", \"wide\") is that model, whether or not a file so "
+           "named exists (write \"./wide\" for the file); any other str, and any os.PathLike, is a model file, "
+           "loaded as Model.load() does (the last file so loaded is kept while it is unchanged).")
       .def_static("builtin_names", &builtin_model_names_py,
                   "The names of the built-in models, for Model.builtin(): ('default', 'wide').")
       .def_property_readonly("languages",
@@ -2753,6 +2827,8 @@ source: a path (str or os.PathLike; a file name that is not UTF-8 as os.fsdecode
   returning a bytes-like object, of any length: open(p, 'rb'), fsspec.open(url, 'rb'),
   sys.stdin.buffer; a blocking one: read() returning None raises BlockingIOError), or the WARC
   itself as bytes, bytearray or memoryview.
+model: a langsift.Model, a built-in model's name ('wide') or a model file's path (a built-in name
+  wins over a file so named, as the tools' --model); default: the built-in model.
 Yields a WarcRecord for every response, resource and conversion record (all=True: for every
 record) with .url, .record_id, .offset, .page (a PageResult) and .to_dict() / .json: the line
 `langsift warc` prints for it. Records whose Content-Type is not textual are skipped (.skipped);
@@ -2808,7 +2884,8 @@ next call raises ValueError saying so.)doc");
            py::kw_only(), py::arg("labels") = py::none(), py::arg("min_bytes") = py::none(),
            py::arg("max_bytes") = py::none(), py::arg("min_percent") = py::none(), py::arg("model") = py::none(),
            "labels: language codes (either ISO form) that no built-in model can answer raise ValueError; "
-           "model: a Model whose codes are accepted too (a trained model's). A filter given as None is off.")
+           "model: a Model (or a built-in model's name, or a model file's path) whose codes are accepted too "
+           "(a trained model's). A filter given as None is off.")
       .def("keep", [](const language_filter& f, const py_detection& d) {
              std::array<std::string, 3> store;
              return keep(d.to_cpp(store), f);
@@ -2912,8 +2989,9 @@ next call raises ValueError saying so.)doc");
            py::arg("vote_prior") = fo.vote_prior, py::arg("min_url_guess") = fo.min_url_guess,
            py::arg("unknown_priority") = fo.unknown_priority, py::arg("skip_saturated") = fo.skip_saturated,
            py::arg("skip_unwanted") = fo.skip_unwanted, py::arg("max_urls") = fo.max_urls, py::arg("model") = py::none(),
-           "Options as frontier_options (docs/frontier.md). model: a Model whose language codes the frontier "
-           "accepts besides those of the built-in models (a trained model's).")
+           "Options as frontier_options (docs/frontier.md). model: a Model (or a built-in model's name, or a "
+           "model file's path) whose language codes the frontier accepts besides those of the built-in models "
+           "(a trained model's).")
       .def("set_quota", [](py_frontier& f, str_in code, int_in target) {
              const std::string c = f.code(code, "code");
              if (!f.f().set_quota(c, int_arg(target, "target"))) throw py::value_error("set_quota: the frontier's language table is full");
@@ -3014,6 +3092,34 @@ next call raises ValueError saying so.)doc");
         return "Frontier(" + std::to_string(f.f().size()) + " URLs, " + std::to_string(f.f().quotas().size()) +
                " languages)";
       });
+
+  m.def("_cli_main", [](py::handle argv) {
+        if (PyUnicode_Check(argv.ptr()) || PyBytes_Check(argv.ptr()) || !PySequence_Check(argv.ptr()))
+          throw py::type_error("argv must be a list of str or bytes, not " + type_name(argv));
+        std::vector<std::string> args;
+        for (py::handle a : py::reinterpret_borrow<py::sequence>(argv)) {
+          py::object b = py::reinterpret_borrow<py::object>(a);
+          if (PyUnicode_Check(a.ptr())) {  // as the OS gave it: os.fsencode()
+            b = py::reinterpret_steal<py::object>(PyUnicode_EncodeFSDefault(a.ptr()));
+            if (!b) throw py::error_already_set();
+          } else if (!PyBytes_Check(a.ptr())) {
+            throw py::type_error("argv: an argument must be str or bytes, not " + type_name(a));
+          }
+          args.emplace_back(PyBytes_AS_STRING(b.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(b.ptr())));
+          if (args.back().find('\0') != std::string::npos) throw py::value_error("argv: an argument holds a NUL byte");
+        }
+        if (args.empty()) throw py::value_error("argv is empty (argv[0] is the program's name)");
+        const py::module_ sys = py::module_::import("sys");
+        for (const char* stream : {"stdout", "stderr"})  // what Python wrote comes first
+          if (const py::object f = sys.attr(stream); !f.is_none()) f.attr("flush")();
+        gil_released nogil;
+        return run_cli(args);
+      }, py::arg("argv"),
+      "Runs the `langsift` command (the C++ tool, linked in) with argv (argv[0]: the program's name) on "
+      "this process's standard input, output and error descriptors, and returns its exit status: what "
+      "`python3 -m langsift` and the `langsift` script of a pip install run. While it runs, SIGINT, "
+      "SIGTERM, SIGHUP, SIGPIPE and SIGXFSZ have their default actions, as in the tool's own process "
+      "(Ctrl-C ends the process; no KeyboardInterrupt).");
 
   not_pickled(m, "Model", "pickle its path or built-in name, and Model.load() or Model.builtin() it");
   not_pickled(m, "Frontier", "its state is to_bytes() / from_bytes() or save() / load()");

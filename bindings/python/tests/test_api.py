@@ -775,8 +775,8 @@ def test_a_trained_models_codes_are_accepted_when_it_is_given(tmp_path: Path):
     f = langsift.Frontier(model=m)
     f.set_quota("qaa", 1)
     assert f.record_fetch("http://example.org/", langsift.detect(GERMAN, model=m)) and f.saturated("qaa")
-    with pytest.raises(TypeError, match="model must be a langsift.Model or None, not str"):
-        langsift.LanguageFilter(labels=["de"], model="wide")
+    with pytest.raises(TypeError, match="model must be a langsift.Model, a built-in model's name .* or None, not int"):
+        langsift.LanguageFilter(labels=["de"], model=3)  # a name ("wide") or a path is a model: test_model_names.py
 
 
 def test_bad_arguments_raise_type_or_value_errors_naming_them():
@@ -793,7 +793,7 @@ def test_bad_arguments_raise_type_or_value_errors_naming_them():
         (lambda: langsift.detect("x", max_text_bytes=None), TypeError, "max_text_bytes must be an int, not NoneType"),
         (lambda: langsift.detect("x", max_input_bytes=2.0), TypeError, "max_input_bytes must be an int, not float"),
         (lambda: langsift.detect("x", codes="\ud800"), ValueError, "codes: a lone surrogate"),
-        (lambda: langsift.detect("x", model="wide"), TypeError, "model must be a langsift.Model or None, not str"),
+        (lambda: langsift.detect("x", model=b"wide"), TypeError, "model must be a langsift.Model, .* or None, not bytes"),
         (lambda: langsift.detect("x", hints={"weight": float("nan")}), ValueError, r"hints\['weight'\] must be 0..100, not nan"),
         (lambda: langsift.detect("x", hints={"weight": "2"}), TypeError, r"hints\['weight'\] must be a number"),
         (lambda: langsift.detect("x", hints={1: "de"}), TypeError, "hints: keys must be str, not int"),

@@ -5,7 +5,9 @@
    pybind11, pytest, scrapy and dask are seen from it);
 3. `pip install --no-build-isolation --no-index .` from the copy: offline, nothing downloaded;
 4. checks that `import langsift` in the venv is the installed package (not a build tree), with its
-   py.typed and stubs, and runs the API tests (test_api.py) against it.
+   py.typed and stubs, and runs the API tests (test_api.py) against it;
+5. runs the `langsift` command the install put in the venv's bin/ and `python -m langsift` from the
+   venv: their output must be the build's `langsift`'s, byte for byte.
 
 Run by ctest as "python: pip install into a venv" (see CMakeLists.txt); by hand:
     /usr/bin/python3 bindings/python/tests/venv_install.py --source . --work /tmp/langsift-venv-test \\
@@ -63,6 +65,22 @@ def main() -> int:
     env.update(LANGSIFT_SOURCE_DIR=str(a.source.resolve()), LANGSIFT_BUILD_DIR=str(a.build_dir.resolve()),
                PYTHONDONTWRITEBYTECODE="1")
     run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests / "test_api.py")], cwd=str(tests), env=env)
+
+    # The command: the venv's `langsift` script and `python -m langsift` write what build/langsift writes.
+    source, build = a.source.resolve(), a.build_dir.resolve()
+    lines = work / "lines.txt"
+    lines.write_text("Guten Morgen, wie geht es dir heute?\nLe chat dort sur le canapé.\n", encoding="utf-8")
+    page = source / "examples" / "pages" / "de-news.windows-1252.html"
+    for args in (["detect", "--lines", str(lines)], ["detect", "--format", "jsonl", str(page)], ["--version"],
+                 ["warc", "--stats", str(source / "tests" / "data" / "warc" / "sample.warc.gz")]):
+        expected = subprocess.run([str(build / "langsift"), *args], capture_output=True, check=True, timeout=300)
+        for argv in ([str(venv / "bin" / "langsift"), *args], [py, "-m", "langsift", *args]):
+            print("+", " ".join(argv), flush=True)
+            got = subprocess.run(argv, capture_output=True, env=env, cwd=str(work), timeout=300)
+            if (got.returncode, got.stdout, got.stderr) != (0, expected.stdout, expected.stderr):
+                print(f"{argv[0]}: exit {got.returncode}, stdout {got.stdout[:300]!r}, stderr {got.stderr[:300]!r};\n"
+                      f"build/langsift: stdout {expected.stdout[:300]!r}", file=sys.stderr)
+                return 1
     return 0
 
 
