@@ -389,8 +389,19 @@ void take_utf8_core(py::handle obj, std::size_t cap, std::string_view& view, py:
       view = std::string_view(p, static_cast<std::size_t>(n));
     } else {
       if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) throw py::error_already_set();
-      PyErr_Clear();  // lone surrogates: replaced, as invalid UTF-8 is
-      py::object enc = py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(s, "utf-8", "replace"));
+      PyErr_Clear();  // lone surrogates: each becomes U+FFFD, as invalid UTF-8 does (the codec's
+                      // "replace" would write '?')
+      const Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+      const int kind = PyUnicode_KIND(s);
+      const void* data = PyUnicode_DATA(s);
+      std::string out;
+      out.reserve(static_cast<std::size_t>(len) * 3);
+      for (Py_ssize_t i = 0; i < len; ++i) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= 0xD800 && c <= 0xDFFF) c = 0xFFFD;
+        langsift::detail::append_utf8(out, static_cast<char32_t>(c));
+      }
+      py::object enc = py::reinterpret_steal<py::object>(PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size())));
       if (!enc) throw py::error_already_set();
       keep = std::move(enc);
       view = std::string_view(PyBytes_AS_STRING(keep.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(keep.ptr())));

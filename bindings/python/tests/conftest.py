@@ -12,15 +12,22 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
-# Property tests (Debian python3-hypothesis): no example database in the source tree (a test run
-# must not write beside the tests), and no per-example deadline (this machine's load varies).
-settings.register_profile("langsift", database=None, deadline=None)
-settings.load_profile("langsift")
 
 SOURCE_DIR = Path(os.environ.get("LANGSIFT_SOURCE_DIR", Path(__file__).resolve().parents[3]))
 BUILD_DIR = Path(os.environ.get("LANGSIFT_BUILD_DIR", SOURCE_DIR / "build"))
 TEST_DATA = SOURCE_DIR / "tests" / "data"
+
+# Property tests (Debian python3-hypothesis): no example database and no cache in the source tree
+# (a test run must not write beside the tests), and no per-example deadline (this machine's load
+# varies). By default the examples are derandomized: every run (and CI) tries the same ones, so a
+# failure is reproducible rather than flaky. LANGSIFT_HYPOTHESIS_PROFILE=explore draws new random
+# examples each run (and `long`, in test_properties.py, many more): run it by hand to search.
+EXPLORE = os.environ.get("LANGSIFT_HYPOTHESIS_PROFILE", "") in ("explore", "long")
+set_hypothesis_home_dir(str(BUILD_DIR / "hypothesis"))
+settings.register_profile("langsift", database=None, deadline=None, derandomize=not EXPLORE)
+settings.load_profile("langsift")
 
 
 def tool(name: str) -> Path:

@@ -19,19 +19,16 @@ import pickle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.configuration import set_hypothesis_home_dir
 
 import langsift
-from conftest import BUILD_DIR
 
-# Hypothesis keeps a cache (its Unicode tables) in ./.hypothesis: in the build, not in the sources.
-set_hypothesis_home_dir(str(BUILD_DIR / "hypothesis"))
+# conftest.py's profile (no database; cache in the build; derandomized unless exploring), with more
+# examples. A longer random search, by hand: LANGSIFT_HYPOTHESIS_PROFILE=long (about 20 minutes).
 settings.register_profile(
-    "langsift", deadline=None, database=None, derandomize=False, max_examples=250,
+    "properties", parent=settings.get_profile("langsift"), max_examples=250,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-# A longer search, by hand: LANGSIFT_HYPOTHESIS_PROFILE=long (about 20 minutes).
-settings.register_profile("long", parent=settings.get_profile("langsift"), max_examples=10_000)
-settings.load_profile(os.environ.get("LANGSIFT_HYPOTHESIS_PROFILE", "langsift"))
+settings.register_profile("long", parent=settings.get_profile("properties"), max_examples=10_000)
+settings.load_profile("long" if os.environ.get("LANGSIFT_HYPOTHESIS_PROFILE") == "long" else "properties")
 ARG_EXAMPLES = 30 if settings.default.max_examples < 1000 else 1000
 
 STATUSES = {"ok", "empty_input", "truncated", "invalid_utf8", "binary_input"}

@@ -71,6 +71,10 @@ def test_lone_surrogates_and_a_cut_input_keep_the_indices_right():
     assert [s.language for s in d.spans] == ["de", "en"]
     # The English span starts at what follows the German sentence's end: the replaced surrogate.
     assert d.spans[1].start == bad.index("\ud800") == len(DE) + 1
+    # The kept text holds U+FFFD where the surrogate was (the UTF-8 codec's "replace" wrote '?',
+    # which the kept text then showed: found by test_properties).
+    kept = langsift.detect(DE + " \ud800", keep=["de"]).kept_text
+    assert kept == DE + " \ufffd" and "?" not in kept
     # Cut at max_input_bytes: the spans cover the part examined, and the status says so.
     cut = langsift.detect(TEXT, spans=True, max_input_bytes=300)
     assert cut.status == "truncated"
