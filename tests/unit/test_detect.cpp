@@ -405,6 +405,23 @@ TEST_CASE("a 1 GB input costs what the cap allows: it is sampled, not read whole
   CHECK(d.text_bytes > (std::size_t{1} << 29));  // extrapolated to the whole input
 }
 
+TEST_CASE("a sampled input's language bytes, each rounded, add up to at most its text bytes") {
+  // Found by the Python property tests (explore profile): each language's bytes and the total
+  // were extrapolated and rounded separately, and the shares came to one byte more than the whole.
+  const std::string unit = "\xf0\x90\x83\xbb\xc3\x80" "A0\xc3\xa9\xf0\x90\x83\xbb\xf0\x90\x83\xbbl";  // 𐃻ÀA0é𐃻𐃻l
+  for (const std::size_t n : {81676u, 89595u, 208380u}) {
+    std::string text;
+    for (std::size_t i = 0; i < n; ++i) text += unit;
+    const detection d = detect(M(), text);
+    INFO(n);
+    REQUIRE(d.sampled);
+    REQUIRE(d.count >= 2);
+    std::size_t sum = 0;
+    for (std::size_t i = 0; i < d.count; ++i) sum += d.languages[i].bytes;
+    CHECK(sum <= d.text_bytes);
+  }
+}
+
 TEST_CASE("threads sharing one model get the answers of a single thread") {
   const std::vector<std::string> text = read_lines(kData + "/detect/known.txt");
   std::vector<std::string> expected;

@@ -61,13 +61,15 @@ LANGSIFT_INLINE void top_three(const model& m, const detect_options& opt, std::s
   d.is_short = d.text_bytes < opt.short_text_bytes;
   const double total = static_cast<double>(s.text_bytes);
   int percent_left = 100;
+  std::size_t bytes_left = d.text_bytes;  // rounded shares never add up to more than the whole
   for (const auto& it : s.items) {
     if (d.count == 3) break;
     language_estimate e;
     e.code = it.code;
     e.percent = std::min(percent_left, static_cast<int>(std::lround(100.0 * it.bytes / total)));
     percent_left -= e.percent;
-    e.bytes = static_cast<std::size_t>(std::llround(it.bytes * scale));
+    e.bytes = std::min(bytes_left, static_cast<std::size_t>(std::llround(it.bytes * scale)));
+    bytes_left -= e.bytes;
     // Languages decided by their script (and Chinese, decided by Han) fit by definition, and
     // the rank scorer measures no fit.
     const bool by_script = it.lang < 0 || static_cast<script>(m.language(static_cast<std::size_t>(it.lang)).script) == script::han;
