@@ -12,7 +12,30 @@
 #include <sstream>
 #include <string>
 
+// Whether this test program is built with AddressSanitizer or ThreadSanitizer: their runtimes
+// reserve terabytes of address space, so no process of the build starts under `ulimit -v`.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define LANGSIFT_TOOL_RUN_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define LANGSIFT_TOOL_RUN_SANITIZED 1
+#endif
+
 namespace langsift_test {
+
+#ifdef LANGSIFT_TOOL_RUN_SANITIZED
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+/// `ulimit -v KB; ` for a command line, or nothing in a sanitized build (where the limit would
+/// stop the process from starting; the Release build's run enforces it).
+inline std::string address_limit(unsigned long kb) {
+  return kSanitized ? std::string() : "ulimit -v " + std::to_string(kb) + "; ";
+}
 
 inline const std::string kBin = std::string(LANGSIFT_BINARY_DIR) + "/";
 
