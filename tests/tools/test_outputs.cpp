@@ -503,12 +503,7 @@ TEST_CASE("a fatal signal while a tool writes a file removes its temporary file,
 
 // Not under sanitizers: the runtimes reserve terabytes of address space (nothing starts under
 // `ulimit -v`, which bounds what a regression would take here). The Release build's run counts.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define LANGSIFT_TEST_SANITIZED 1
-#endif
-#endif
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(LANGSIFT_TEST_SANITIZED)
+#ifndef LANGSIFT_TOOL_RUN_SANITIZED  // tool_run.hpp
 TEST_CASE("endless input to an output that fails: every streaming tool stops with one line and exit 1") {
   // #29: `langsift detect --lines` went on reading (and exited 0) with nothing written; fed
   // endlessly, it never ended. `langsift url --lines` read all its input before writing.

@@ -357,12 +357,7 @@ TEST_CASE("warc tool: --merge-stats refuses sums past 2^64 - 1 instead of wrappi
 
 // Not under sanitizers: their runtimes reserve terabytes of address space (nothing starts under
 // `ulimit -v`). The Release build's run counts.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define LANGSIFT_TEST_SANITIZED 1
-#endif
-#endif
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(LANGSIFT_TEST_SANITIZED)
+#ifndef LANGSIFT_TOOL_RUN_SANITIZED  // tool_run.hpp
 TEST_CASE("warc tool: threads that cannot start are 'out of memory' naming warc's own options, exit 1") {
   // #29: under `ulimit -v 300000`, -j 32 aborted (an uncaught std::system_error, exit 134); then
   // its message suggested --max-input-bytes, an option of `langsift detect`.
