@@ -222,7 +222,7 @@ double probability_of(const detection& d, std::string_view code) {
 
 }  // namespace
 
-TEST_CASE("the margin is the top language's lead over another base's language; script-decided text has no rival") {
+TEST_CASE("the margin is the top language's lead over another base's language, and script-decided text has no rival") {
   const langsift::model& m = langsift::default_model();
   for (const char* text : {"O menino comeu o bolo todo ontem", "el perro", "taal", "De kat zit op de mat en slaapt"}) {
     INFO(text);
