@@ -76,6 +76,8 @@ class Detection:
     @property
     def confidence(self) -> float: ...
     @property
+    def probabilities(self) -> Tuple[Tuple[str, float], ...]: ...
+    @property
     def margin(self) -> float: ...
     @property
     def sampled(self) -> bool: ...
@@ -136,6 +138,7 @@ def detect(
     max_text_bytes: int = 65536,
     short_text_bytes: int = 400,
     max_input_bytes: int = 16777216,
+    k: int = 0,
 ) -> Detection: ...
 def detect_many(
     texts: Iterable[str],
@@ -148,6 +151,7 @@ def detect_many(
     max_text_bytes: int = 65536,
     short_text_bytes: int = 400,
     max_input_bytes: int = 16777216,
+    k: int = 0,
 ) -> list[Detection]: ...
 def detect_page(
     body: Union[bytes, bytearray, memoryview],
@@ -165,6 +169,7 @@ def detect_page(
     max_text_bytes: int = 65536,
     short_text_bytes: int = 400,
     max_input_bytes: int = 16777216,
+    k: int = 0,
 ) -> PageResult: ...
 def classify_url(url: str, *, country: Optional[str] = None, codes: _Codes = "iso639-1") -> UrlResult: ...
 def to_iso639_3(code: str) -> str: ...
@@ -278,6 +283,7 @@ class LanguageFilter:
         max_bytes: Optional[int] = None,
         min_percent: Optional[int] = None,
         model: Optional[Model] = None,
+        min_probability: Optional[float] = None,
     ) -> None: ...
     def keep(self, detection: Detection) -> bool: ...
     def __call__(self, detection: Detection) -> bool: ...
@@ -293,6 +299,8 @@ class LanguageFilter:
     def max_bytes(self) -> Optional[int]: ...
     @property
     def min_percent(self) -> Optional[int]: ...
+    @property
+    def min_probability(self) -> Optional[float]: ...
 
 class FrontierGuess:
     @property
