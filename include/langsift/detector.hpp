@@ -95,8 +95,9 @@ struct detect_options {
   /// is und. 0 disables the test.
   float max_code_symbols = 0.2f;
   /// detection::probabilities holds the `top_k` most probable languages (0: none; the top
-  /// language's probability is `confidence` whatever top_k is). More than max_top_k makes the
-  /// call an error (status invalid_argument, und).
+  /// language's probability is `confidence` whatever top_k is), fewer when the others are
+  /// negligible (p < 1e-9). More than max_top_k makes the call an error (status
+  /// invalid_argument, und).
   std::size_t top_k = 1;
 };
 
@@ -199,6 +200,10 @@ void copy_add_scaled2(float* __restrict y, const float* __restrict h, float a1, 
 void drain_batch(float* __restrict hits, std::uint16_t* __restrict acc, float step, std::size_t n) noexcept;
 /// The largest and the second largest of v[0..n) (equal when the largest occurs twice); n >= 2.
 void top_two(const float* v, std::size_t n, float& best, float& second) noexcept;
+/// y[k] = e^(t × (x[k] − top)) for k < n (x[k] <= top, t > 0), within a relative 1e-5; 0 where
+/// that is under 2^−100 (padding lanes, kNoScore): the weights of the probabilities. Returns
+/// their sum (four partial sums by k mod 4, then (s0 + s1) + (s2 + s3)).
+float exp_scaled(float* __restrict y, const float* __restrict x, float top, float t, std::size_t n) noexcept;
 
 }  // namespace detail
 }  // namespace v1

@@ -129,6 +129,32 @@ TEST_CASE("the per-language vector helpers agree with their scalar loops") {
     REQUIRE(best == sorted[0]);
     REQUIRE(second == sorted[1]);
   }
+  // exp_scaled: e^(t (x - top)) within a relative 1e-5, 0 under 2^-100, the SSE2 path (n a
+  // multiple of 4) the scalar one's floats, and the sum of the four partial sums.
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t n = 4 * (1 + rng() % 60);
+    std::vector<float> x(n), y(n), z(n + 1);
+    for (std::size_t k = 0; k < n; ++k) x[k] = -static_cast<float>(rng() % 200000) * 0.01f;
+    x[rng() % n] = -3.0e38f;  // kNoScore
+    x[rng() % n] = -std::numeric_limits<float>::infinity();
+    x[rng() % n] = 0;
+    const float t = 0.001f + static_cast<float>(rng() % 1000) * 0.0005f;
+    const float sum = exp_scaled(y.data(), x.data(), 0.0f, t, n);
+    float s4[4] = {0, 0, 0, 0};
+    for (std::size_t k = 0; k < n; ++k) {
+      const double want = std::exp(static_cast<double>(t) * x[k]);
+      INFO(x[k] << " " << t << " " << y[k] << " " << want);
+      if (static_cast<double>(t) * x[k] < -69.5) CHECK(y[k] < 1e-30f);  // 2^-100 = e^-69.3
+      else if (static_cast<double>(t) * x[k] > -69.0) CHECK(std::fabs(y[k] - want) <= 1e-5 * want);
+      s4[k % 4] += y[k];
+    }
+    CHECK(sum == (s4[0] + s4[1]) + (s4[2] + s4[3]));
+    // n + 1 (not a multiple of 4): the scalar loop, the same floats for the first n
+    std::vector<float> x1 = x;
+    x1.push_back(-1.0f);
+    exp_scaled(z.data(), x1.data(), 0.0f, t, n + 1);
+    REQUIRE(std::equal(y.begin(), y.end(), z.begin()));
+  }
   const float none = -3.0e38f;
   std::vector<float> v(32, none);
   v[5] = 2.0f;  // one language: the second is the padding's

@@ -40,14 +40,14 @@ using langsift::cli::fail;
 using langsift::cli::stdout_failed;
 
 /// The evidence of one language's units in one sample, for the probability fit: its share of the
-/// attributed bytes, the features read, and the pooled score of its best candidates relative to
-/// the best (the candidates further behind weigh nothing at any sensible scale).
+/// attributed bytes, the features read, and the pooled scores of the candidates less than
+/// kReach behind the best (the others weigh 0 at any sensible scale), padded to a multiple of 4
+/// with kNoScore, as detect's weights are computed (detail::exp_scaled).
 struct item_evidence {
-  static constexpr std::size_t kCandidates = 24;
-  float share = 0, features = 0;
-  std::uint8_t n = 0;
-  std::array<float, kCandidates> delta{};
-  std::array<bool, kCandidates> answer{}, truth{};  // the candidate is the answer / the sample's language
+  static constexpr float kReach = 5000;
+  float share = 0, features = 0, top = 0;
+  std::vector<float> score;
+  std::vector<std::uint8_t> answer;  // the candidate is the answer
 };
 
 /// One sample: the probability its answer gets is `fixed` (languages decided by their script) plus
@@ -91,39 +91,34 @@ bool collect_sample(const model& m, detail::detect_scratch& s, const std::string
       continue;
     }
     const group_table& g = m.group(m.language(static_cast<std::size_t>(it.lang)).group);
-    std::vector<std::uint32_t> order(g.size());
-    for (std::uint32_t c = 0; c < g.size(); ++c) order[c] = c;
-    const std::size_t n = std::min(item_evidence::kCandidates, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
-                      [&](std::uint32_t a, std::uint32_t b) { return s.own[a] > s.own[b]; });
     item_evidence e;
     e.share = static_cast<float>(share);
     e.features = features;
-    const float top = s.own[order[0]];
-    for (std::size_t k = 0; k < n && s.own[order[k]] > detail::kNoScore / 2; ++k) {
-      const std::string_view code = m.language_code(g.langs[order[k]]);
-      e.delta[k] = s.own[order[k]] - top;
-      e.answer[k] = code == answer;
-      e.truth[k] = eval::codes_match(code, truth, false);
-      e.n = static_cast<std::uint8_t>(k + 1);
+    e.top = *std::max_element(s.own.begin(), s.own.begin() + static_cast<std::ptrdiff_t>(g.size()));
+    for (std::size_t c = 0; c < g.size(); ++c)
+      if (s.own[c] > e.top - item_evidence::kReach) {
+        e.score.push_back(s.own[c]);
+        e.answer.push_back(m.language_code(g.langs[c]) == answer);
+      }
+    while (e.score.size() % 4) {
+      e.score.push_back(detail::kNoScore);
+      e.answer.push_back(0);
     }
-    out.items.push_back(e);
+    out.items.push_back(std::move(e));
   }
   return true;
 }
 
-/// The probability `c` gives a sample's answer (as detail::add_group_distribution computes it).
-double answer_probability(const prob_sample& x, const probability_calibration& c) {
+/// The probability `c` gives a sample's answer, as detect computes it (detail::group_weights).
+double answer_probability(const prob_sample& x, const probability_calibration& c, std::vector<float>& w) {
   double p = x.fixed;
   for (const item_evidence& e : x.items) {
-    const double tau = c.scale / std::sqrt(std::max(1.0, static_cast<double>(e.features)));
-    double sum = c.rest, ans = 0;
-    for (std::size_t k = 0; k < e.n; ++k) {
-      if (tau * e.delta[k] < -30.0) break;
-      const double v = std::exp(tau * e.delta[k]);
-      sum += v;
-      if (e.answer[k]) ans += v;
-    }
+    const float tau = c.scale / std::sqrt(std::max(1.0f, e.features));
+    w.resize(e.score.size());
+    const double sum = static_cast<double>(c.rest) + detail::exp_scaled(w.data(), e.score.data(), e.top, tau, w.size());
+    double ans = 0;
+    for (std::size_t k = 0; k < w.size(); ++k)
+      if (e.answer[k]) ans += w[k];
     p += e.share * ans / sum;
   }
   return std::min(p, 1.0);
@@ -133,8 +128,9 @@ double answer_probability(const prob_sample& x, const probability_calibration& c
 /// the same, whatever its number of samples).
 double log_loss(const std::vector<prob_sample>& v, const probability_calibration& c) {
   double sum[4] = {}, n[4] = {};
+  std::vector<float> w;
   for (const prob_sample& x : v) {
-    const double p = std::clamp(answer_probability(x, c), 1e-7, 1 - 1e-7);
+    const double p = std::clamp(answer_probability(x, c, w), 1e-7, 1 - 1e-7);
     sum[x.kind] -= x.ok ? std::log(p) : std::log(1 - p);
     ++n[x.kind];
   }
@@ -251,13 +247,14 @@ int fit_probability(const std::vector<std::pair<std::string, std::string>>& pair
   const probability_calibration c = cal(x);
   std::printf("%.4g,%.4g\n", static_cast<double>(c.scale), static_cast<double>(c.rest));
   if (stdout_failed(kProgram, true)) return 1;
+  std::vector<float> w;
   for (std::size_t k = 0; k < 4; ++k) {
     std::vector<std::pair<double, bool>> pv;
     std::size_t ok = 0;
     double mean = 0;
     for (const prob_sample& y : v)
       if (y.kind == k) {
-        pv.emplace_back(answer_probability(y, c), y.ok);
+        pv.emplace_back(answer_probability(y, c, w), y.ok);
         ok += y.ok;
         mean += pv.back().first;
       }

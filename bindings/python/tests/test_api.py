@@ -93,7 +93,7 @@ def test_probabilities_are_calibrated_descending_and_as_the_command_line_tool_pr
     assert d.probabilities[0][0] == "de" and d.probabilities[0][1] > 0.9
     assert d.confidence == d.probabilities[0][1]
     ps = [p for _, p in d.probabilities]
-    assert len(ps) == 5 and ps == sorted(ps, reverse=True) and all(0 < p <= 1 for p in ps) and sum(ps) <= 1
+    assert 1 <= len(ps) <= 5 and ps == sorted(ps, reverse=True) and all(0 < p <= 1 for p in ps) and sum(ps) <= 1
     assert all(isinstance(c, str) for c, _ in d.probabilities)
     # A short text written alike in Dutch and Afrikaans: spread between them.
     nl = dict(langsift.detect("Dit is een huis", k=3).probabilities)

@@ -107,8 +107,11 @@ struct detect_scratch {
   double top_fit_letters = 0;         // letters behind the top language's fit
 
   // 6. Und, confidence, probabilities
-  std::vector<float> own;  // per language of a group: scores summed over one language's units
-  std::vector<std::pair<std::string_view, double>> dist;  // the labels' probabilities (code, p)
+  std::vector<float> own;      // per language of a group: scores summed over one language's units
+  std::vector<float> weights;  // their exp_scaled weights
+  std::vector<double> prob;    // per model language: its probability (0 but for `touched`)
+  std::vector<std::uint16_t> touched;  // the languages whose `prob` the last call set
+  std::vector<std::pair<std::string_view, double>> dist;  // decided outside the model; then the top_k
 };
 
 /// Stage 6's parts (also for the probability fit of `langsift-eval calibrate --probability`):
@@ -116,9 +119,10 @@ struct detect_scratch {
 /// the padding lanes kNoScore) and returns the features read on them, or -1 when none is scored
 /// (the language was decided by its script);
 float pool_scores(const model& m, int l, detect_scratch& s);
-/// and the margin of model language `top` on the scores pool_scores left: its lead over the best
-/// language of another base (zh-Hant is not zh's rival, nor sr-Latn sr's); infinity when none scores.
-double margin_of(const model& m, int top, const detect_scratch& s) noexcept;
+/// and the margin of model language `top` on the scores pool_scores left (s.own, unchanged on
+/// return): its lead over the best language of another base (zh-Hant is not zh's rival, nor
+/// sr-Latn sr's); infinity when none scores.
+double margin_of(const model& m, int top, detect_scratch& s) noexcept;
 
 /// The stages, in the order `detect` calls them (see the top of this file).
 namespace detect_stage {
