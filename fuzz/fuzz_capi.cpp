@@ -1,7 +1,8 @@
 // libFuzzer: the C ABI (include/langsift.h) against the C++ API it wraps (differential), on
 // arbitrary bytes with options taken from the first byte. Invariants: no crash, the C result is
 // the C++ one (languages, percents, bytes, encoding, flags), strings NUL-terminated, URL
-// classification of the same bytes answers with at most three languages and scores in 0..1.
+// classification of the same bytes answers with at most three languages and scores in 0..1; the
+// probabilities (langsift_detect_probabilities) are the C++ ones.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -70,6 +71,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (d.languages[i].code != c.languages[i].code || d.languages[i].percent != c.languages[i].percent ||
         d.languages[i].bytes != c.languages[i].bytes)
       std::abort();
+  }
+
+  // The k most probable languages (k from the input): the C++ detection's, the top one's p the
+  // confidence; k over LANGSIFT_MAX_TOP_K is refused.
+  {
+    const std::size_t k = (flags >> 3) % (LANGSIFT_MAX_TOP_K + 2);
+    langsift_probability probs[LANGSIFT_MAX_TOP_K + 1];
+    std::size_t n = 99;
+    langsift_result pc;
+    const langsift_status st = langsift_detect_probabilities(detector(), body, len, &o, &pc, probs, k, &n);
+    if (k > LANGSIFT_MAX_TOP_K) {
+      if (st != LANGSIFT_INVALID_ARGUMENT || n != 0) std::abort();
+    } else {
+      langsift::page_options pk = p;
+      pk.detect.top_k = k;
+      const langsift::detection dk = langsift::detect_page(langsift::default_model(), std::string_view(body, len), pk).detection;
+      if (st != LANGSIFT_OK || n != dk.probability_count || pc.confidence != d.confidence || dk.confidence != d.confidence)
+        std::abort();
+      for (std::size_t i = 0; i < n; ++i) {
+        check_string(probs[i].code);
+        if (dk.probabilities[i].code != probs[i].code || dk.probabilities[i].p != probs[i].p) std::abort();
+      }
+    }
   }
 
   // A built-in model by name, the name being the first bytes (up to 8, NUL-terminated): ok only

@@ -1,12 +1,16 @@
 // libFuzzer: language identification on arbitrary bytes, text-only and through the whole page
 // pipeline (decode -> HTML -> detect), with options derived from the input. Invariants: no crash,
 // at most three languages, percents within 0..100 and summing to at most 100, bytes within the
-// text, identical answers on a second call (no state leaks between calls); with the default model
-// and with the built-in "wide" one. detect_page's kept text (keep_text) is extract_page_text's, and
+// text, identical answers on a second call (no state leaks between calls); the probabilities
+// (top_k from the input) descending, in (0, 1], summing to at most 1, codes of the model, the top
+// one's the confidence, and top_k changing nothing else; with the default model and with the
+// built-in "wide" one. detect_page's kept text (keep_text) is extract_page_text's, and
 // valid UTF-8.
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstdlib>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +22,25 @@
 #include "langsift/unicode.hpp"
 
 namespace {
+
+/// detection::probabilities: at most top_k (and max_top_k), each in (0, 1], descending, distinct
+/// codes the model (or a script) answers, summing to at most 1; none for und; confidence in 0..1.
+void check_probabilities(const langsift::model& m, const langsift::detection& d, std::size_t k) {
+  if (d.probability_count > std::min(k, langsift::max_top_k)) std::abort();
+  if (!d.count && (d.probability_count || d.confidence != 0)) std::abort();
+  double sum = 0;
+  for (std::size_t i = 0; i < d.probability_count; ++i) {
+    const langsift::language_probability& p = d.probabilities[i];
+    if (!(p.p > 0 && p.p <= 1) || (i && p.p > d.probabilities[i - 1].p)) std::abort();
+    const std::string_view code = p.code;
+    if (!langsift::unknown_codes(m, std::span<const std::string_view>(&code, 1)).empty()) std::abort();
+    for (std::size_t j = 0; j < i; ++j)
+      if (d.probabilities[j].code == p.code) std::abort();
+    sum += p.p;
+  }
+  if (sum > 1.0) std::abort();
+  if (d.probability_count && d.probabilities[0].code == d.language() && d.probabilities[0].p != d.confidence) std::abort();
+}
 
 void check(const langsift::detection& d) {
   if (d.count > 3) std::abort();
@@ -53,10 +76,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string_view> only = {"de", "zh", "sr"};
   if ((flags & 0x41) == 0x41) opt.only = only;
   opt.hints.content_language = in.substr(0, std::min<std::size_t>(size, 12));
+  opt.top_k = size > 1 ? data[1] % (langsift::max_top_k + 1) : 1;
 
   const langsift::detection a = langsift::detect(m, in, opt);
   check(a);
+  check_probabilities(m, a, opt.top_k);
   if (!same(a, langsift::detect(m, in, opt))) std::abort();
+  // top_k changes the probabilities listed, nothing else.
+  langsift::detect_options all = opt;
+  all.top_k = langsift::max_top_k;
+  const langsift::detection a16 = langsift::detect(m, in, all);
+  check_probabilities(m, a16, all.top_k);
+  if (!same(a, a16) || a16.confidence != a.confidence) std::abort();
+  for (std::size_t i = 0; i < a.probability_count; ++i)
+    if (a.probabilities[i].p != a16.probabilities[i].p || a.probabilities[i].code != a16.probabilities[i].code) std::abort();
+  all.top_k = langsift::max_top_k + 1;
+  if (langsift::detect(m, in, all).st != langsift::status::invalid_argument) std::abort();
 
   // Whole pipeline.
   const langsift::decoded_text page = langsift::decode_to_utf8(in);
@@ -80,6 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (langsift::builtin_model("wide", wide) != langsift::status::ok || wide->empty()) std::abort();
   const langsift::detection w = langsift::detect(*wide, in, opt);
   check(w);
+  check_probabilities(*wide, w, opt.top_k);
   if (!same(w, langsift::detect(*wide, in, opt))) std::abort();
   return 0;
 }

@@ -133,7 +133,8 @@ typedef struct langsift_result {
   int count;                      /* 0: "und" */
   char language[24];              /* languages[0].code, or "und" */
   size_t text_bytes;
-  float confidence;               /* 0..1 */
+  float confidence;               /* calibrated probability (0..1) that `language` is right: among
+                                     answers given p, about p are right; 0 for "und" */
   int reliable;
   int is_short;
   int is_html;
@@ -158,6 +159,27 @@ LANGSIFT_C_API langsift_status langsift_detect(const langsift_detector* d, const
  * was to say); the return value is LANGSIFT_OK, as an answer was given. */
 LANGSIFT_C_API langsift_status langsift_detect_text(const langsift_detector* d, const char* utf8, size_t len,
                                                     langsift_result* out);
+
+/* One language and its calibrated probability (langsift_detect_probabilities). */
+typedef struct langsift_probability {
+  char code[24];  /* as langsift_language.code */
+  float p;        /* 0..1 */
+} langsift_probability;
+
+/* The most probable languages one may ask for (k). */
+#define LANGSIFT_MAX_TOP_K 16
+
+/* As langsift_detect / langsift_detect_text, and also the k (0..LANGSIFT_MAX_TOP_K) most probable
+ * languages with their calibrated probabilities in probs[0 .. *count), most probable first; they
+ * sum to at most 1 (the rest is "other"), and a text in several languages spreads them by its
+ * languages' shares (60 % German, 40 % French: de about 0.6). *count is 0 for "und" and on any
+ * failure. k > LANGSIFT_MAX_TOP_K, or probs or count NULL with k > 0: LANGSIFT_INVALID_ARGUMENT. */
+LANGSIFT_C_API langsift_status langsift_detect_probabilities(const langsift_detector* d, const void* body, size_t len,
+                                                             const langsift_page_options* options, langsift_result* out,
+                                                             langsift_probability* probs, size_t k, size_t* count);
+LANGSIFT_C_API langsift_status langsift_detect_text_probabilities(const langsift_detector* d, const char* utf8,
+                                                                  size_t len, langsift_result* out,
+                                                                  langsift_probability* probs, size_t k, size_t* count);
 
 typedef struct langsift_url_language {
   char code[24];

@@ -10,7 +10,7 @@ manifest's byte ranges; at most --lines of them, spread evenly over the range) a
 another source to be scored on and are listed apart.
 
     scripts/loso-eval.py [--build build] [--corpus ../shared/data/train] [--langs models/wide.langs]
-                         [--work /tmp/loso] [--lines 300] [--sources ntrex,udhr,...]
+                         [--work /tmp/loso] [--lines 300] [--sources ntrex,udhr,...] [--calibration A,B]
                          [-o models/reports/wide-loso.md]
 
 Writes the markdown report (-o) and, beside it, the per-language rows as TSV (same name, .tsv).
@@ -109,11 +109,17 @@ def main():
     ap.add_argument("--work", default="/tmp/langsift-loso")
     ap.add_argument("--lines", type=int, default=300)
     ap.add_argument("--sources", default="", help="only these sources (comma-separated)")
+    ap.add_argument("--calibration", default="",
+                    help="the recipe's --calibration A,B (default the wide model's; the default model's is "
+                         "0.034724,-0.6025): early exit reads as the shipped model does")
     ap.add_argument("-j", "--threads", default="2")
     ap.add_argument("-o", "--output", default="models/reports/wide-loso.md")
     a = ap.parse_args()
     if a.lines < 1:
         fail("--lines needs a positive number", 2)
+    recipe = list(RECIPE)
+    if a.calibration:
+        recipe[recipe.index("--calibration") + 1] = a.calibration
     for tool in ("langsift-train", "langsift", "langsift-eval"):
         if not os.access(os.path.join(a.build, tool), os.X_OK):
             fail(f"{a.build}/{tool} not found: build first", 2)
@@ -159,7 +165,7 @@ def main():
         excl = ",".join(EXCLUDED + [f"{c}:{s}" for c in held])
         print(f"loso-eval: {s}: retraining without it for {len(held)} languages", file=sys.stderr)
         run([os.path.join(a.build, "langsift-train"), a.corpus, "--langs", "@" + a.langs, "--manifest", manifest,
-             "--exclude-sources", excl] + RECIPE + ["--name", "loso-" + s, "-j", a.threads, "-q", "-o", model], log)
+             "--exclude-sources", excl] + recipe + ["--name", "loso-" + s, "-j", a.threads, "-q", "-o", model], log)
         tsv = os.path.join(a.work, s + ".tsv")
         det = shlex.quote(os.path.abspath(os.path.join(a.build, "langsift"))) + " detect --lines --model " + \
             shlex.quote(os.path.abspath(model))

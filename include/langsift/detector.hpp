@@ -5,6 +5,8 @@
 //   d.language()            -> "de" (or "und")
 //   d.languages[i]          -> {code, percent, bytes, score} for i < d.count, most bytes first
 //   d.reliable, d.is_short  -> flags (see below)
+//   d.confidence            -> calibrated probability that d.language() is right
+//   d.top_probabilities()   -> {code, p} of the detect_options::top_k most probable languages
 //
 // The pipeline (docs/detection.md):
 //  1. the text is split into runs of one script (script.hpp); a run in a script that only one of
@@ -20,7 +22,10 @@
 //     units' scores minus `switch_penalty` for every change of language. A monolingual page is
 //     not sprinkled with near-miss languages, and a bilingual one splits where the text does;
 //  4. bytes per language give percent (of text bytes) and bytes; the top language's fit to its
-//     own training text gives `score` and the `und` decision; its margin gives `reliable`.
+//     own training text gives `score` and the `und` decision;
+//  5. the scores of each language's units, calibrated (model::probability_calibration), give
+//     the probabilities, mixed by the languages' shares of the text; `confidence` is the top
+//     language's, and with its percent and fit gives `reliable`.
 // Cost is linear in the input: at most `max_text_bytes` are examined (sampled across longer
 // text), and no allocation happens per call once a thread's scratch space has grown.
 // Each step is a function of its own, a stage of langsift/detail/detect_stages.hpp (defined in
@@ -65,6 +70,9 @@ struct detect_hints {
   float weight = 1.0f;                ///< strength of the bonus; 0 disables hints
 };
 
+/// The most probabilities a detection holds (detect_options::top_k).
+inline constexpr std::size_t max_top_k = 16;
+
 struct detect_options {
   std::size_t max_text_bytes = 64 * 1024;  ///< examined at most; longer text is sampled evenly
   std::size_t short_text_bytes = 400;      ///< text bytes below which `is_short` is set (ClueWeb09)
@@ -88,6 +96,11 @@ struct detect_options {
   /// of one symbol counting once) is not natural language (source code, markup, data): the answer
   /// is und. 0 disables the test.
   float max_code_symbols = 0.2f;
+  /// detection::probabilities holds the `top_k` most probable languages (0: none; the top
+  /// language's probability is `confidence` whatever top_k is), fewer when the others are
+  /// negligible (p < 1e-9). More than max_top_k makes the call an error (status
+  /// invalid_argument, und).
+  std::size_t top_k = 1;
 };
 
 /// One detected language.
@@ -98,18 +111,33 @@ struct language_estimate {
   float score = 0;         ///< fit to the language's own training text: ~1 normal, < 0.5 unusual
 };
 
+/// A language and its calibrated probability (detection::probabilities).
+struct language_probability {
+  std::string_view code;
+  float p = 0;  ///< 0..1
+};
+
 /// The answer for one document.
 struct detection {
   std::array<language_estimate, 3> languages{};  ///< most bytes first; `count` are valid
   std::size_t count = 0;
   std::size_t text_bytes = 0;      ///< bytes of the text's script runs (letters and what joins them)
   std::size_t examined_bytes = 0;  ///< bytes actually scored (< input size when sampled)
-  float confidence = 0;  ///< 0..1: how clearly the top language beats the runner-up on the whole text
-  /// What `confidence` is computed from: the top language's score lead over its strongest rival
-  /// (model score units; confidence = logistic(a × margin + b) with the model's calibration).
-  /// Infinity when the top language has no scored rival (decided by its script); 0 for `und`.
+  /// Calibrated probability that the top language (`language()`) is right: its probability in
+  /// `probabilities`, which it heads but for near-even mixed texts; 0 for und. Among answers given
+  /// confidence ≈ p, about p are right (docs/detection.md, "Probabilities").
+  float confidence = 0;
+  /// The top language's score lead over its strongest rival on its units (model score units;
+  /// another language, not a script variant). Infinity when the top language has no scored
+  /// rival (decided by its script); 0 for `und`.
   float margin = 0;
-  bool reliable = false; ///< top language clearly ahead, fits its profile, and >= 70 % of the text
+  /// The `top_k` most probable labels of the document (detect_options::top_k), most probable
+  /// first, `probability_count` valid; the probabilities sum to at most 1 (the rest is "other").
+  /// The label of a text in several languages is the language of a byte drawn at random from
+  /// it: a text 60 % de and 40 % fr gives de about 0.6, fr 0.4. Empty for und.
+  std::array<language_probability, max_top_k> probabilities{};
+  std::size_t probability_count = 0;
+  bool reliable = false; ///< confidence >= 0.9, the top language fits its profile and has >= 70 % of the text
   bool is_short = false; ///< fewer than `short_text_bytes` text bytes (the guess is still given)
   bool sampled = false;  ///< the input exceeded `max_text_bytes` and was sampled
   status st = status::ok;  ///< empty_input when there is no letter at all
@@ -117,6 +145,10 @@ struct detection {
   /// The top language, or "und" (undefined: no letters, or not natural language).
   std::string_view language() const noexcept { return count ? languages[0].code : std::string_view("und"); }
   bool is_ok() const noexcept { return st == status::ok; }
+  /// probabilities[0, probability_count).
+  std::span<const language_probability> top_probabilities() const noexcept {
+    return {probabilities.data(), probability_count};
+  }
 };
 
 /// Identifies the languages of `text` (UTF-8; invalid sequences are skipped).
@@ -170,6 +202,10 @@ void copy_add_scaled2(float* __restrict y, const float* __restrict h, float a1, 
 void drain_batch(float* __restrict hits, std::uint16_t* __restrict acc, float step, std::size_t n) noexcept;
 /// The largest and the second largest of v[0..n) (equal when the largest occurs twice); n >= 2.
 void top_two(const float* v, std::size_t n, float& best, float& second) noexcept;
+/// y[k] = e^(t × (x[k] − top)) for k < n (x[k] <= top, t > 0), within a relative 1e-5; 0 where
+/// that is under 2^−100 (padding lanes, kNoScore): the weights of the probabilities. Returns
+/// their sum (four partial sums by k mod 4, then (s0 + s1) + (s2 + s3)).
+float exp_scaled(float* __restrict y, const float* __restrict x, float top, float t, std::size_t n) noexcept;
 
 }  // namespace detail
 }  // namespace v1

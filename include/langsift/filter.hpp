@@ -2,8 +2,11 @@
 //
 // Each filter is switchable. A page is kept when ONE of its detected languages (up to three)
 // passes EVERY enabled filter: its code is among `labels`, it has at least `min_bytes` and at most
-// `max_bytes` of text, and at least `min_percent` of the text. With no filter enabled, every page
-// is kept. `und` pages (no language) are kept only when no filter is enabled.
+// `max_bytes` of text, and at least `min_percent` of the text. `min_probability` is a condition
+// on the page's answer: only the top language can pass, and only when its calibrated
+// probability (detection::confidence) is at least min_probability; a page whose top probability
+// is below it is never kept. With no filter enabled, every page is kept. `und` pages (no
+// language) are kept only when no filter is enabled.
 #pragma once
 
 #include <cstddef>
@@ -22,15 +25,19 @@ struct language_filter {
   std::size_t min_bytes = 0;
   std::size_t max_bytes = 0;
   int min_percent = 0;
+  float min_probability = 0;  ///< 0..1, against detection::confidence (the top language only)
   bool use_labels = false;
   bool use_min_bytes = false;
   bool use_max_bytes = false;
   bool use_min_percent = false;
+  bool use_min_probability = false;
 
-  bool enabled() const noexcept { return use_labels || use_min_bytes || use_max_bytes || use_min_percent; }
+  bool enabled() const noexcept {
+    return use_labels || use_min_bytes || use_max_bytes || use_min_percent || use_min_probability;
+  }
 };
 
-/// True when `e` passes every enabled filter of `f`.
+/// True when `e` passes every enabled filter of `f` but min_probability (a page's condition: keep()).
 bool passes(const language_estimate& e, const language_filter& f) noexcept;
 
 /// True when the page is kept: some detected language passes every enabled filter.

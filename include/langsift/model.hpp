@@ -252,6 +252,20 @@ struct group_table {
   }
 };
 
+/// How `detect` turns the scores of a language's units into probabilities (docs/detection.md,
+/// "Probabilities"): over the units labelled with one language, with S_c the summed score of
+/// candidate c and n the features read,
+///   p(c) = exp(τ (S_c − S_max)) / (Σ_j exp(τ (S_j − S_max)) + rest),   τ = scale / √n.
+/// Naive Bayes counts overlapping n-grams as independent evidence, so its score gaps grow like n
+/// while what they are worth grows like √n; `rest` is the mass left to "none of these" (labels
+/// the model's languages do not explain): the top probability of one language's units is at most
+/// 1 / (1 + rest). Fitted per model on held-out training text (`langsift-eval calibrate
+/// --probability`, models/README.md).
+struct probability_calibration {
+  float scale = 0;  ///< τ × √(features read): > 0
+  float rest = 0;   ///< >= 0
+};
+
 namespace detail {
 struct builtin_model_loader;  // default_model.cpp: loads the bytes linked into the library
 struct model_sections;        // the checked header and section table of a file (impl/model-inl.hpp)
@@ -305,6 +319,13 @@ class model {
   const model_params& params() const noexcept { return params_; }
   std::string_view info() const noexcept { return info_; }
   std::uint64_t checksum() const noexcept { return checksum_; }
+  /// The calibration of detection's probabilities: for the built-in models (and the same files
+  /// loaded from disk, recognised by their checksum) the one fitted for them; for another model
+  /// the default model's, until set_probability_calibration gives its own fit.
+  const langsift::probability_calibration& probability_calibration() const noexcept { return prob_; }
+  /// Sets the calibration (e.g. one `langsift-eval calibrate --probability` fitted for a model you
+  /// trained). invalid_argument (nothing changed) unless scale > 0 and rest >= 0, both finite.
+  status set_probability_calibration(const langsift::probability_calibration& c) noexcept;
   std::size_t size_bytes() const noexcept { return bytes_.size(); }
   /// The n-gram orders counted at training (what the rank-order profiles hold). What a group's
   /// table holds, and detection extracts, is group(g).features.
@@ -376,6 +397,7 @@ class model {
   feature_hashing hashing_ = feature_hashing::window;  ///< from the format version
   std::string_view info_;
   model_params params_{};
+  langsift::probability_calibration prob_{};
   std::span<const language_record> langs_;
   std::vector<std::string_view> codes_;
   std::vector<std::uint16_t> base_ids_;

@@ -44,9 +44,9 @@ namespace langsift {
 inline namespace v1 {
 
 /// The calibrated probability that a page's top language is right: what `--min-probability`
-/// compares and the corpus schema's `language_score`. One place reads it: today the detection's
-/// calibrated confidence; it becomes `d.probabilities[0]`'s p once detection::probabilities (top-k
-/// calibrated probabilities, issue 30) is there. 0 for `und`.
+/// compares and the corpus schema's `language_score`. It is detection::confidence, the calibrated
+/// probability of `d.language()` (docs/detection.md, "Probabilities"), as language_filter's
+/// min_probability compares it; 0 for `und`.
 inline float warc_language_score(const detection& d) noexcept { return d.count ? d.confidence : 0.0f; }
 
 /// The shape of a record's line.

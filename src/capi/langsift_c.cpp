@@ -27,6 +27,7 @@ static_assert(static_cast<int>(langsift::status::binary_input) == LANGSIFT_BINAR
               "langsift_status must mirror langsift::status");
 static_assert(static_cast<int>(langsift::status::corrupt_state) == LANGSIFT_CORRUPT_STATE);
 static_assert(static_cast<int>(langsift::status::unsupported_platform) == LANGSIFT_UNSUPPORTED_PLATFORM);
+static_assert(LANGSIFT_MAX_TOP_K == langsift::max_top_k, "LANGSIFT_MAX_TOP_K must mirror langsift::max_top_k");
 static_assert(static_cast<int>(langsift::status::too_large) == LANGSIFT_TOO_LARGE);
 static_assert(static_cast<int>(langsift::status::internal_error) == LANGSIFT_INTERNAL_ERROR);
 static_assert(static_cast<int>(langsift::status::io_error) == LANGSIFT_IO_ERROR);
@@ -228,11 +229,32 @@ const char* langsift_detector_language(const langsift_detector* d, size_t i) {
   return d->code_storage[i].c_str();
 }
 
-langsift_status langsift_detect(const langsift_detector* d, const void* body, size_t len,
-                                const langsift_page_options* options, langsift_result* out) {
+}  // extern "C"
+
+namespace {
+
+/// The k most probable languages of `d` into probs[0, *count) (k <= max_top_k, checked).
+void fill_probabilities(const langsift::detection& d, langsift_probability* probs, size_t k, size_t* count) noexcept {
+  if (!count) return;
+  *count = 0;
+  for (std::size_t i = 0; i < k && i < d.probability_count; ++i) {
+    copy_string(probs[i].code, d.probabilities[i].code);
+    probs[i].p = d.probabilities[i].p;
+    ++*count;
+  }
+}
+
+/// Checks the probability arguments (and clears *count): k <= 16, probs and count given for k > 0.
+bool probability_args_ok(langsift_probability* probs, size_t k, size_t* count) noexcept {
+  if (count) *count = 0;
+  return k <= langsift::max_top_k && (k == 0 || (probs && count));
+}
+
+langsift_status detect_body(const langsift_detector* d, const void* body, size_t len, const langsift_page_options* options,
+                            langsift_result* out, langsift_probability* probs, size_t k, size_t* count) noexcept {
   if (!out) return LANGSIFT_INVALID_ARGUMENT;
   clear(out);
-  if (!d || (!body && len > 0)) {
+  if (!d || (!body && len > 0) || !probability_args_ok(probs, k, count)) {
     return out->status = LANGSIFT_INVALID_ARGUMENT;
   }
   if (len == static_cast<size_t>(-1)) len = std::strlen(static_cast<const char*>(body));  // as the header says
@@ -262,39 +284,72 @@ langsift_status langsift_detect(const langsift_detector* d, const void* body, si
       if (!langsift::unknown_codes(*d->m, only).empty()) return out->status = LANGSIFT_INVALID_ARGUMENT;
       o.detect.only = only;
     }
+    o.detect.top_k = k;
     const std::string_view bytes = len ? std::string_view(static_cast<const char*>(body), len) : std::string_view();
     const langsift::page_result r = langsift::detect_page(*d->m, bytes, o);
     if (r.detection.st == langsift::status::out_of_memory) return out->status = LANGSIFT_OUT_OF_MEMORY;
     fill(r.detection, out);
+    fill_probabilities(r.detection, probs, k, count);
     copy_string(out->encoding, r.encoding.name);
     copy_string(out->encoding_source, langsift::encoding_source_name(r.encoding.source));
     out->is_html = r.is_html ? 1 : 0;
     out->replaced_bytes = r.conversion.replaced_bytes;
     return LANGSIFT_OK;
   } catch (...) {
+    if (count) *count = 0;
     return fail_result(out);
   }
 }
 
-langsift_status langsift_detect_text(const langsift_detector* d, const char* utf8, size_t len, langsift_result* out) {
+langsift_status detect_text_body(const langsift_detector* d, const char* utf8, size_t len, langsift_result* out,
+                                 langsift_probability* probs, size_t k, size_t* count) noexcept {
   if (!out) return LANGSIFT_INVALID_ARGUMENT;
   clear(out);
-  if (!d || (!utf8 && len > 0)) {
+  if (!d || (!utf8 && len > 0) || !probability_args_ok(probs, k, count)) {
     return out->status = LANGSIFT_INVALID_ARGUMENT;
   }
   try {
     if (len == static_cast<size_t>(-1)) len = std::strlen(utf8);
     const std::string_view text = len ? std::string_view(utf8, len) : std::string_view();
-    const langsift::detection r = langsift::detect(*d->m, text);
+    langsift::detect_options o;
+    o.top_k = k;
+    const langsift::detection r = langsift::detect(*d->m, text, o);
     fill(r, out);
+    fill_probabilities(r, probs, k, count);
     // Invalid UTF-8 is read as U+FFFD by the detector; say so, and count the bytes, as
     // langsift_detect does for a body it decodes.
     out->replaced_bytes = invalid_utf8_bytes(text);
     if (out->replaced_bytes && out->status == LANGSIFT_OK) out->status = LANGSIFT_INVALID_UTF8;
     return LANGSIFT_OK;
   } catch (...) {
+    if (count) *count = 0;
     return fail_result(out);
   }
+}
+
+}  // namespace
+
+extern "C" {
+
+langsift_status langsift_detect(const langsift_detector* d, const void* body, size_t len,
+                                const langsift_page_options* options, langsift_result* out) {
+  return detect_body(d, body, len, options, out, nullptr, 0, nullptr);
+}
+
+langsift_status langsift_detect_text(const langsift_detector* d, const char* utf8, size_t len, langsift_result* out) {
+  return detect_text_body(d, utf8, len, out, nullptr, 0, nullptr);
+}
+
+langsift_status langsift_detect_probabilities(const langsift_detector* d, const void* body, size_t len,
+                                              const langsift_page_options* options, langsift_result* out,
+                                              langsift_probability* probs, size_t k, size_t* count) {
+  return detect_body(d, body, len, options, out, probs, k, count);
+}
+
+langsift_status langsift_detect_text_probabilities(const langsift_detector* d, const char* utf8, size_t len,
+                                                   langsift_result* out, langsift_probability* probs, size_t k,
+                                                   size_t* count) {
+  return detect_text_body(d, utf8, len, out, probs, k, count);
 }
 
 }  // extern "C"

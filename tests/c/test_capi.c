@@ -96,6 +96,46 @@ static void test_detect(langsift_detector* d) {
   CHECK(strcmp(r.language, "fr") == 0 && r.text_bytes > 20);
 }
 
+/* The k most probable languages with their calibrated probabilities (#30). */
+static void test_probabilities(langsift_detector* d) {
+  langsift_result r;
+  langsift_probability p[LANGSIFT_MAX_TOP_K + 1];
+  size_t n = 99, i;
+  double sum = 0;
+  CHECK(langsift_detect_text_probabilities(d, "Ich habe heute leider keine Zeit, weil ich arbeiten muss.", (size_t)-1, &r, p, 5,
+                                           &n) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "de") == 0);
+  CHECK(n >= 1 && n <= 5); /* fewer when the others are negligible (p < 1e-9) */
+  CHECK(strcmp(p[0].code, "de") == 0 && p[0].p > 0.9f && p[0].p == r.confidence);
+  for (i = 0; i < n; ++i) {
+    CHECK(p[i].p > 0.0f && p[i].p <= 1.0f);
+    if (i) CHECK(p[i].p <= p[i - 1].p);
+    sum += p[i].p;
+  }
+  CHECK(sum <= 1.0);
+  /* Dutch or Afrikaans: spread. */
+  CHECK(langsift_detect_text_probabilities(d, "Dit is een huis", (size_t)-1, &r, p, 2, &n) == LANGSIFT_OK);
+  CHECK(n == 2 && strcmp(p[0].code, "nl") == 0 && p[0].p < 0.9f && strcmp(p[1].code, "af") == 0 && p[1].p > 0.1f);
+  /* The page pipeline, with options. */
+  CHECK(langsift_detect_probabilities(d, kGermanLatin1, sizeof kGermanLatin1 - 1, NULL, &r, p, 1, &n) == LANGSIFT_OK);
+  CHECK(n == 1 && strcmp(p[0].code, "de") == 0 && p[0].p == r.confidence);
+  /* k = 0: none (probs and count may be NULL); und: none. */
+  CHECK(langsift_detect_text_probabilities(d, "Dit is een huis", (size_t)-1, &r, NULL, 0, NULL) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "nl") == 0);
+  CHECK(langsift_detect_text_probabilities(d, "12345", (size_t)-1, &r, p, 3, &n) == LANGSIFT_OK);
+  CHECK(n == 0 && strcmp(r.language, "und") == 0);
+  /* Errors: k over LANGSIFT_MAX_TOP_K, NULL probs or count with k > 0. */
+  n = 99;
+  CHECK(langsift_detect_text_probabilities(d, "Haus", 4, &r, p, LANGSIFT_MAX_TOP_K + 1, &n) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(n == 0 && strcmp(r.language, "und") == 0 && r.status == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect_text_probabilities(d, "Haus", 4, &r, NULL, 2, &n) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect_text_probabilities(d, "Haus", 4, &r, p, 2, NULL) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect_probabilities(d, "Haus", 4, NULL, &r, p, LANGSIFT_MAX_TOP_K + 1, &n) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect_probabilities(d, "Haus", 4, NULL, NULL, p, 2, &n) == LANGSIFT_INVALID_ARGUMENT);
+  CHECK(langsift_detect_text_probabilities(d, "Haus", 4, &r, p, LANGSIFT_MAX_TOP_K, &n) == LANGSIFT_OK);
+  CHECK(n == LANGSIFT_MAX_TOP_K);
+}
+
 static void test_errors(langsift_detector* d) {
   langsift_result r;
   langsift_page_options o;
@@ -294,6 +334,7 @@ int main(int argc, char** argv) {
   CHECK(langsift_detector_language_count(d) >= 100);
   CHECK(strlen(langsift_detector_language(d, 0)) >= 2);
   test_detect(d);
+  test_probabilities(d);
   test_errors(d);
   test_url();
   test_only_unknown(d);

@@ -340,3 +340,52 @@ TEST_CASE("langsift detect --spans and --keep: the library's spans in JSON and t
   CHECK(run(kTool + " detect --lines --spans --min-span-confidence 2 < /dev/null 2>/dev/null") == "\nexit=2");
   run("rm -rf '" + dir + "'");
 }
+
+TEST_CASE("langsift detect --top-k: calibrated probabilities in jsonl and tsv, and their bounds") {
+  const std::string in = "printf 'Ich habe heute leider keine Zeit, weil ich arbeiten muss.\\nDit is een huis\\n12345\\n' | ";
+  const std::string json = run(in + kTool + " detect --lines --format jsonl --top-k 3");
+  // jsonl: "probabilities": [[code, p], ...], most probable first; und has none.
+  std::istringstream lines(json);
+  std::string de, nl, und;
+  std::getline(lines, de);
+  std::getline(lines, nl);
+  std::getline(lines, und);
+  CHECK(de.find("\"language\":\"de\"") != std::string::npos);
+  CHECK(de.find(",\"probabilities\":[[\"de\",0.99") != std::string::npos);
+  CHECK(nl.find(",\"probabilities\":[[\"nl\",0.") != std::string::npos);
+  CHECK(nl.find("[\"af\",0.") != std::string::npos);  // Dutch or Afrikaans
+  CHECK(und.find("\"language\":\"und\"") != std::string::npos);
+  CHECK(und.find(",\"probabilities\":[]") != std::string::npos);
+  // The confidence printed is the top probability.
+  CHECK(de.find("\"confidence\":0.995") != std::string::npos);
+  // Without --top-k nothing is added; ISO 639-3 codes with --codes.
+  CHECK(run(in + kTool + " detect --lines --format jsonl").find("probabilities") == std::string::npos);
+  CHECK(run(in + kTool + " detect --lines --format jsonl --top-k 1 --codes iso639-3").find("[[\"deu\",0.99") != std::string::npos);
+  // tsv: a column after score, code:p,... ("-" for none), named in the header.
+  const std::string tsv = run(in + kTool + " detect --lines --top-k 2 --header");
+  CHECK(tsv.rfind("language\tlanguages\ttext_bytes\treliable\tshort\tscore\tprobabilities\tstatus\n", 0) == 0);
+  CHECK(tsv.find("\tde:0.99") != std::string::npos);
+  CHECK(tsv.find(",af:0.") != std::string::npos);
+  CHECK(tsv.find("\t-\tempty_input\n") != std::string::npos);
+  // K is 1..16: anything else is a usage error.
+  for (const char* k : {"0", "17", "x", ""})
+    CHECK(run(kTool + " detect --lines --top-k " + std::string(k) + " < /dev/null 2>/dev/null") == "\nexit=2");
+}
+
+TEST_CASE("langsift detect --min-probability: a document whose top probability is below P is not kept") {
+  const std::string in = "printf 'Ich habe heute leider keine Zeit, weil ich arbeiten muss.\\nDit is een huis\\n' | ";
+  // --kept-only with --lines prints the kept lines.
+  CHECK(run(in + kTool + " detect --lines --min-probability 0.9 --kept-only") ==
+        "Ich habe heute leider keine Zeit, weil ich arbeiten muss.\n\nexit=0");
+  CHECK(run(in + kTool + " detect --lines --min-probability 0.5 --kept-only") ==
+        "Ich habe heute leider keine Zeit, weil ich arbeiten muss.\nDit is een huis\n\nexit=0");
+  // With --label: the top language must be one of them at that probability.
+  CHECK(run(in + kTool + " detect --lines --label af --min-probability 0.1 --kept-only") == "\nexit=0");
+  // tsv and jsonl: the keep field.
+  const std::string tsv = run(in + kTool + " detect --lines --min-probability 0.9");
+  CHECK(tsv.find("\tkeep\tok\n") != std::string::npos);
+  CHECK(tsv.find("\tdrop\tok\n") != std::string::npos);
+  CHECK(run(in + kTool + " detect --lines --format jsonl --min-probability 0.9").find("\"keep\":false") != std::string::npos);
+  for (const char* p : {"-0.1", "1.5", "x", "nan", ""})
+    CHECK(run(kTool + " detect --lines --min-probability " + std::string(p) + " < /dev/null 2>/dev/null") == "\nexit=2");
+}

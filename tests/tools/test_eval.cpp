@@ -6,10 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -436,3 +439,148 @@ TEST_CASE("encoding: the synthetic dev set generator and --breakdown on a small 
   CHECK(bad.status != 0);
   CHECK(contains(bad.err, "no code page table for 'xx'"));
 }
+
+namespace {
+
+/// The `all` rows of `langsift-eval calibration --tsv FILE`: set -> (samples, mean probability,
+/// accuracy, ECE); and checks that each ECE is the one of its set's bins.
+struct calibration_row {
+  std::size_t samples = 0;
+  double mean = 0, accuracy = 0, ece = 0;
+};
+std::map<std::string, calibration_row> calibration_rows(const fs::path& file) {
+  std::ifstream in(file);
+  const std::string tsv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::map<std::string, calibration_row> all;
+  std::map<std::string, double> ece_of_bins, weighted_mean;
+  const auto rows = tsv_rows(tsv);
+  REQUIRE(!rows.empty());
+  CHECK(rows[0] == std::vector<std::string>{"set", "bin", "low", "high", "samples", "mean_probability", "accuracy", "ece"});
+  std::map<std::string, int> bins;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    REQUIRE(r.size() == 8);
+    if (r[1] == "all") {
+      all[r[0]] = {std::stoul(r[4]), std::stod(r[5]), std::stod(r[6]), std::stod(r[7])};
+      continue;
+    }
+    ++bins[r[0]];
+    const double n = std::stod(r[4]);
+    if (n == 0) continue;
+    ece_of_bins[r[0]] += n * std::fabs(std::stod(r[5]) - std::stod(r[6]));
+    weighted_mean[r[0]] += n * std::stod(r[5]);
+  }
+  for (const auto& [set, row] : all) {
+    INFO(set);
+    CHECK(bins[set] == 15);
+    // ECE = sum over bins of (share of samples) x |mean probability - share right| (up to the
+    // rounding of the 4-decimal fields).
+    CHECK(row.ece == Approx(ece_of_bins[set] / static_cast<double>(row.samples)).margin(2e-4));
+    CHECK(row.mean == Approx(weighted_mean[set] / static_cast<double>(row.samples)).margin(2e-4));
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("calibration: ECE and the reliability table of the top probability, per set, --docs, --score") {
+  const fs::path tsv = scratch() / "calibration.tsv";
+  outcome o = sh(q(kBin + "langsift-eval") + " calibration --docs 40 --tsv " + tsv.string() + " " + kData + "lang");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const auto rows = calibration_rows(tsv);
+  REQUIRE(rows.size() == 2);  // the files of DIR, and documents of >= 40 bytes from them
+  REQUIRE(rows.count("lang") == 1);
+  CHECK(rows.at("lang").samples == 10);  // en 5, fr 2, zh 3
+  CHECK(rows.at("docs-40").samples >= 1);
+  // The markdown report: the summary, and the tables with --table.
+  outcome md = sh(q(kBin + "langsift-eval") + " calibration --table " + kData + "lang");
+  REQUIRE(md.status == 0);
+  CHECK(contains(md.out, "| set | samples | right % | mean probability % | ECE |"));
+  CHECK(contains(md.out, "\n## lang\n"));
+  CHECK(contains(md.out, "| probability | samples | mean probability % | right % |"));
+  // --score margin: the confidence before #30 (logistic of the margin), another figure.
+  outcome before = sh(q(kBin + "langsift-eval") + " calibration --score margin --tsv " + tsv.string() + " " + kData + "lang");
+  REQUIRE(before.status == 0);
+  CHECK(calibration_rows(tsv).at("lang").mean != rows.at("lang").mean);
+  // --calibration: another (scale, rest) for the same model; the answers stay, the probabilities move.
+  outcome sharp = sh(q(kBin + "langsift-eval") + " calibration --calibration 1,0.001 --tsv " + tsv.string() + " " + kData + "lang");
+  REQUIRE(sharp.status == 0);
+  const auto s = calibration_rows(tsv).at("lang");
+  CHECK(s.accuracy == rows.at("lang").accuracy);
+  CHECK(s.mean > rows.at("lang").mean);
+}
+
+TEST_CASE("calibration: errors") {
+  const std::string tool = q(kBin + "langsift-eval") + " calibration ";
+  CHECK(sh(tool + kData + "no-such-dir").status == 1);
+  CHECK(sh(tool + "--sets nope " + kData + "lang").status == 2);
+  CHECK(sh(tool + "--score x " + kData + "lang").status == 2);
+  for (const char* c : {"0,0.1", "0.1,-1", "x", "0.1"}) CHECK(sh(tool + "--calibration " + c + " " + kData + "lang").status == 2);
+  CHECK(sh(tool + "--model no-such-model.lsm " + kData + "lang").status == 1);
+  CHECK(sh(tool).status == 2);
+  const fs::path sets = scratch() / "cal-sets";
+  fs::create_directories(sets / "words");
+  std::ofstream(sets / "words" / "de.txt") << "Haus\n";
+  outcome nodocs = sh(tool + "--docs 400 " + sets.string());
+  CHECK(nodocs.status == 2);  // documents are built from the set `sentences`
+  CHECK(contains(nodocs.err, "sentences"));
+}
+
+TEST_CASE("calibrate --probability: fits SCALE,REST on held-out text of a model, deterministically") {
+  // Held-out text: the test corpus (not the built-in model's training text), four times over so
+  // that every kind of sample (words, pairs, lines, documents of 400 bytes) has enough.
+  const fs::path dir = scratch() / "cal-heldout";
+  fs::create_directories(dir);
+  for (const char* code : {"de", "en", "es", "fr", "nl"}) {
+    std::ifstream in(std::string(LANGSIFT_TEST_DATA_DIR) + "/corpus/" + code + ".txt");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(dir / (std::string(code) + ".txt")) << text << text << text << text;
+  }
+  const std::string model = q(std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/default.lsm");
+  const std::string cmd = q(kBin + "langsift-eval") + " calibrate --probability --lines 60 " + model + " " + dir.string();
+  outcome a = sh(cmd);
+  INFO(a.err);
+  REQUIRE(a.status == 0);
+  const std::string line = a.out.substr(0, a.out.find('\n'));
+  const std::size_t comma = line.find(',');
+  REQUIRE(comma != std::string::npos);
+  const double scale = std::stod(line.substr(0, comma)), rest = std::stod(line.substr(comma + 1));
+  CHECK(scale > 0);
+  CHECK(rest >= 0);
+  for (const char* kind : {"single words: ", "word pairs: ", "lines: ", "documents: "}) CHECK(contains(a.err, kind));
+  CHECK(contains(a.err, "ECE "));
+  CHECK(sh(cmd).out == a.out);  // deterministic
+  // The fit is what `calibration --calibration` takes.
+  CHECK(sh(q(kBin + "langsift-eval") + " calibration --calibration " + line + " " + kData + "lang").status == 0);
+  // --langs: only these languages' samples.
+  outcome de = sh(cmd + " --langs de,nl");
+  REQUIRE(de.status == 0);
+  CHECK(de.out != a.out);
+  // Errors: a model without its text, a --loso directory without models, too little text.
+  CHECK(sh(q(kBin + "langsift-eval") + " calibrate --probability " + model).status == 2);
+  CHECK(sh(q(kBin + "langsift-eval") + " calibrate --probability --loso " + dir.string()).status == 1);
+  outcome few = sh(q(kBin + "langsift-eval") + " calibrate --probability --lines 60 " + model + " " + kData + "lang");
+  CHECK(few.status == 1);
+  CHECK(contains(few.err, "too few"));
+}
+
+#ifdef LANGSIFT_LINGUA_DEV_DIR
+TEST_CASE("calibration: the built-in models' top probability has ECE <= 0.03 on lingua-dev's sets and 400-byte documents [lingua]") {
+  for (const char* model : {"default", "wide"}) {
+    INFO(model);
+    const fs::path tsv = scratch() / "lingua-calibration.tsv";
+    outcome o = sh(q(kBin + "langsift-eval") + " calibration --model " + model +
+                   " --sets single-words,word-pairs,sentences --docs 400 --tsv " + tsv.string() + " " + q(LANGSIFT_LINGUA_DEV_DIR));
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    const auto rows = calibration_rows(tsv);
+    REQUIRE(rows.size() == 4);
+    for (const auto& [set, row] : rows) {
+      INFO(set << ": ECE " << row.ece << ", " << row.samples << " samples");
+      CHECK(row.samples > 10000);
+      CHECK(row.ece <= 0.03);
+    }
+  }
+}
+#endif

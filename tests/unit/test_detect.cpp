@@ -129,6 +129,32 @@ TEST_CASE("the per-language vector helpers agree with their scalar loops") {
     REQUIRE(best == sorted[0]);
     REQUIRE(second == sorted[1]);
   }
+  // exp_scaled: e^(t (x - top)) within a relative 1e-5, 0 under 2^-100, the SSE2 path (n a
+  // multiple of 4) the scalar one's floats, and the sum of the four partial sums.
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t n = 4 * (1 + rng() % 60);
+    std::vector<float> x(n), y(n), z(n + 1);
+    for (std::size_t k = 0; k < n; ++k) x[k] = -static_cast<float>(rng() % 200000) * 0.01f;
+    x[rng() % n] = -3.0e38f;  // kNoScore
+    x[rng() % n] = -std::numeric_limits<float>::infinity();
+    x[rng() % n] = 0;
+    const float t = 0.001f + static_cast<float>(rng() % 1000) * 0.0005f;
+    const float sum = exp_scaled(y.data(), x.data(), 0.0f, t, n);
+    float s4[4] = {0, 0, 0, 0};
+    for (std::size_t k = 0; k < n; ++k) {
+      const double want = std::exp(static_cast<double>(t) * x[k]);
+      INFO(x[k] << " " << t << " " << y[k] << " " << want);
+      if (static_cast<double>(t) * x[k] < -69.5) CHECK(y[k] < 1e-30f);  // 2^-100 = e^-69.3
+      else if (static_cast<double>(t) * x[k] > -69.0) CHECK(std::fabs(y[k] - want) <= 1e-5 * want);
+      s4[k % 4] += y[k];
+    }
+    CHECK(sum == (s4[0] + s4[1]) + (s4[2] + s4[3]));
+    // n + 1 (not a multiple of 4): the scalar loop, the same floats for the first n
+    std::vector<float> x1 = x;
+    x1.push_back(-1.0f);
+    exp_scaled(z.data(), x1.data(), 0.0f, t, n + 1);
+    REQUIRE(std::equal(y.begin(), y.end(), z.begin()));
+  }
   const float none = -3.0e38f;
   std::vector<float> v(32, none);
   v[5] = 2.0f;  // one language: the second is the padding's
@@ -186,25 +212,175 @@ TEST_CASE("Simplified or Traditional Chinese: the forms a text writes decide (CL
   CHECK(detail::detect_stage::han_form_balance(std::string_view("\xE9\x80", 2)) == 0);  // truncated UTF-8: no crash, no count
 }
 
-TEST_CASE("confidence is the model's calibration of the margin, and script-decided text has no rival") {
+namespace {
+
+/// The invariants of detection::probabilities (docs/detection.md, "Probabilities"): at most
+/// top_k, in (0, 1], descending, summing to at most 1, distinct codes the model (or a script)
+/// answers; confidence is the top language's probability.
+void check_probabilities(const model& m, const detection& d, std::size_t k) {
+  CHECK(d.probability_count <= std::min(k, max_top_k));
+  double sum = 0;
+  for (std::size_t i = 0; i < d.probability_count; ++i) {
+    const language_probability& p = d.probabilities[i];
+    INFO(p.code << " " << p.p);
+    CHECK(p.p > 0.0f);
+    CHECK(p.p <= 1.0f);
+    if (i) CHECK(p.p <= d.probabilities[i - 1].p);
+    const std::string_view code = p.code;
+    CHECK(unknown_codes(m, std::span<const std::string_view>(&code, 1)).empty());
+    for (std::size_t j = 0; j < i; ++j) CHECK(d.probabilities[j].code != p.code);
+    sum += p.p;
+  }
+  CHECK(sum <= 1.0);
+  if (!d.count) {
+    CHECK(d.probability_count == 0);
+    CHECK(d.confidence == 0.0f);
+  } else if (k > 0 && d.probabilities[0].code == d.language()) {
+    CHECK(d.confidence == d.probabilities[0].p);
+  }
+}
+
+double probability_of(const detection& d, std::string_view code) {
+  for (std::size_t i = 0; i < d.probability_count; ++i)
+    if (d.probabilities[i].code == code) return d.probabilities[i].p;
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("the margin is the top language's lead over another base's language, and script-decided text has no rival") {
   const langsift::model& m = langsift::default_model();
-  const auto& P = m.params();
   for (const char* text : {"O menino comeu o bolo todo ontem", "el perro", "taal", "De kat zit op de mat en slaapt"}) {
     INFO(text);
     const auto d = langsift::detect(m, text);
     REQUIRE(d.count > 0);
     REQUIRE(std::isfinite(d.margin));
     CHECK(d.margin >= 0);
-    const double z = static_cast<double>(P.calibration_a) * d.margin + P.calibration_b;
-    CHECK(d.confidence == Approx(1 / (1 + std::exp(-z))).margin(1e-5));
+    CHECK(d.confidence > 0.0f);
+    CHECK(d.confidence < 1.0f);  // a scored language keeps the calibration's rest for "other"
   }
   const auto el = langsift::detect(m, "Η γλώσσα");  // Greek: decided by its script
   CHECK(el.language() == "el");
   CHECK(std::isinf(el.margin));
   CHECK(el.confidence == 1.0f);
+  CHECK(el.probability_count == 1);
+  CHECK(el.probabilities[0].code == "el");
+  CHECK(el.probabilities[0].p == 1.0f);
   const auto none = langsift::detect(m, "12345 !!!");
   CHECK(none.language() == "und");
   CHECK(none.margin == 0);
+  CHECK(none.probability_count == 0);
+}
+
+TEST_CASE("probabilities: a clear sentence is sure, a short ambiguous one spread between close languages") {
+  detect_options o;
+  o.top_k = 5;
+  const detection de = detect(M(), "Ich habe heute leider keine Zeit, weil ich bis spät am Abend arbeiten muss.", o);
+  check_probabilities(M(), de, 5);
+  CHECK(de.language() == "de");
+  REQUIRE(de.probability_count >= 1);
+  CHECK(de.probabilities[0].code == "de");
+  CHECK(de.probabilities[0].p > 0.9f);
+  CHECK(de.confidence == de.probabilities[0].p);
+  CHECK(de.reliable);
+  // Dutch or Afrikaans: both written so.
+  const detection nl = detect(M(), "Dit is een huis", o);
+  check_probabilities(M(), nl, 5);
+  REQUIRE(nl.probability_count >= 2);
+  CHECK(nl.probabilities[0].code == "nl");
+  CHECK(nl.probabilities[0].p < 0.9f);
+  CHECK(probability_of(nl, "af") > 0.1);
+  CHECK(probability_of(nl, "nl") + probability_of(nl, "af") > 0.95);
+  CHECK_FALSE(nl.reliable);
+  // top_k 1 (the default) keeps the top one; 0 none, with the same confidence.
+  const detection one = detect(M(), "Dit is een huis");
+  CHECK(one.probability_count == 1);
+  CHECK(one.probabilities[0].code == "nl");
+  CHECK(one.probabilities[0].p == nl.probabilities[0].p);
+  o.top_k = 0;
+  const detection zero = detect(M(), "Dit is een huis", o);
+  CHECK(zero.probability_count == 0);
+  CHECK(zero.confidence == one.confidence);
+  CHECK(zero.language() == "nl");
+}
+
+TEST_CASE("probabilities: a text in two languages spreads them by the languages' shares") {
+  const std::string de =
+      "Der Bundestag hat am Donnerstag ein neues Gesetz beschlossen, das die Rechte der Mieter in den großen Städten "
+      "stärken soll. Die Opposition kritisierte den Entwurf als unzureichend und kündigte Widerstand im Bundesrat an. ";
+  const std::string fr =
+      "Le gouvernement français a annoncé hier une série de mesures pour soutenir les agriculteurs touchés par la "
+      "sécheresse de cet été. ";
+  detect_options o;
+  o.top_k = 4;
+  const detection d = detect(M(), de + fr, o);
+  check_probabilities(M(), d, 4);
+  REQUIRE(d.count == 2);
+  CHECK(d.language() == "de");
+  const double share = static_cast<double>(d.languages[0].percent) / 100.0;  // about 0.6
+  INFO("de " << d.languages[0].percent << " %");
+  CHECK(share > 0.5);
+  CHECK(share < 0.75);
+  CHECK(probability_of(d, "de") == Approx(share).margin(0.05));
+  CHECK(probability_of(d, "fr") == Approx(1 - share).margin(0.05));
+  CHECK(d.confidence == Approx(share).margin(0.05));  // not 0.99: 40 % of the text is French
+  CHECK_FALSE(d.reliable);
+}
+
+TEST_CASE("probabilities: top_k beyond the candidates, beyond max_top_k, restrictions and hints") {
+  detect_options o;
+  o.top_k = max_top_k;
+  const std::vector<std::string_view> two = {"de", "nl"};
+  o.only = two;
+  const detection d = detect(M(), "Haus", o);  // a restriction leaves two candidates
+  check_probabilities(M(), d, max_top_k);
+  CHECK(d.probability_count == 2);
+  for (std::size_t i = 0; i < d.probability_count; ++i) CHECK((d.probabilities[i].code == "de" || d.probabilities[i].code == "nl"));
+  o.only = {};
+  const detection all = detect(M(), "Haus", o);
+  check_probabilities(M(), all, max_top_k);
+  CHECK(all.probability_count == max_top_k);  // a word has many candidates
+  // Beyond max_top_k: an error, not a silent cut.
+  o.top_k = max_top_k + 1;
+  const detection bad = detect(M(), "Haus", o);
+  CHECK(bad.st == status::invalid_argument);
+  CHECK(bad.language() == "und");
+  CHECK(bad.probability_count == 0);
+  // A hint is a prior: it moves probability to the hinted language.
+  detect_options h;
+  h.top_k = 3;
+  const double plain = probability_of(detect(M(), "Dit is een huis", h), "af");
+  h.hints.languages = "af";
+  const double hinted = probability_of(detect(M(), "Dit is een huis", h), "af");
+  CHECK(hinted > plain);
+}
+
+TEST_CASE("probabilities: the model's calibration, fitted per built-in model, settable for another") {
+  const model* wide = nullptr;
+  REQUIRE(builtin_model("wide", wide) == status::ok);
+  const probability_calibration& c = M().probability_calibration();
+  CHECK(c.scale > 0);
+  CHECK(c.rest > 0);
+  CHECK(c.rest < 0.05f);
+  // The default model's file, loaded from disk, is recognised by its checksum.
+  model file;
+  REQUIRE(model::load_file(std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/default.lsm", file) == status::ok);
+  CHECK(file.probability_calibration().scale == c.scale);
+  CHECK(file.probability_calibration().rest == c.rest);
+  CHECK(wide->probability_calibration().rest != c.rest);  // a fit of its own
+  // A calibration of one's own changes the probabilities, not the answer.
+  detect_options o;
+  o.top_k = 2;
+  const detection before = detect(file, "Dit is een huis", o);
+  CHECK(file.set_probability_calibration({c.scale * 4, c.rest}) == status::ok);
+  const detection sharper = detect(file, "Dit is een huis", o);
+  CHECK(sharper.language() == before.language());
+  CHECK(sharper.confidence > before.confidence);
+  CHECK(file.set_probability_calibration({0, 0.01f}) == status::invalid_argument);
+  CHECK(file.set_probability_calibration({0.1f, -1}) == status::invalid_argument);
+  CHECK(file.set_probability_calibration({std::numeric_limits<float>::infinity(), 0.01f}) == status::invalid_argument);
+  CHECK(file.set_probability_calibration({0.1f, std::numeric_limits<float>::quiet_NaN()}) == status::invalid_argument);
+  CHECK(file.probability_calibration().scale == c.scale * 4);  // unchanged by the refused ones
 }
 
 TEST_CASE("two languages: percent and bytes follow the byte shares") {
@@ -372,6 +548,35 @@ TEST_CASE("filters keep a page when one language passes every enabled filter (NC
   t.languages[0] = {"zh-Hant", 100, 90, 1.0f};
   CHECK(keep(t, zh));
   CHECK_FALSE(keep(detection{}, zh));  // und is dropped by any filter
+}
+
+TEST_CASE("filters: min_probability keeps a page only when its top language is that probable") {
+  detection d;
+  d.count = 2;
+  d.languages[0] = {"de", 60, 600, 1.0f};
+  d.languages[1] = {"fr", 40, 400, 1.0f};
+  d.confidence = 0.6f;
+  language_filter f;
+  f.use_min_probability = true;
+  f.min_probability = 0.5f;
+  CHECK(f.enabled());
+  CHECK(keep(d, f));
+  f.min_probability = 0.7f;
+  CHECK_FALSE(keep(d, f));  // the top probability is below P
+  f.min_probability = 0.3f;
+  f.use_labels = true;
+  f.labels = {"fr"};
+  CHECK_FALSE(keep(d, f));  // only the top language can pass
+  f.labels = {"de"};
+  CHECK(keep(d, f));
+  CHECK(passes(d.languages[1], language_filter{}));
+  CHECK_FALSE(keep(detection{}, f));
+  // On detections: a clear German sentence passes 0.9, a Dutch/Afrikaans guess does not.
+  language_filter p;
+  p.use_min_probability = true;
+  p.min_probability = 0.9f;
+  CHECK(keep(detect(M(), "Ich habe heute leider keine Zeit, weil ich bis spät am Abend arbeiten muss."), p));
+  CHECK_FALSE(keep(detect(M(), "Dit is een huis"), p));
 }
 
 TEST_CASE("invalid UTF-8, NUL bytes and binary data never crash") {

@@ -304,8 +304,14 @@ TEST_CASE("stage 6, und/confidence: the margin over another base's language, or 
   CHECK(d.count >= 1);
   CHECK(d.margin > 0);
   CHECK(std::isfinite(d.margin));
-  const double z = M().params().calibration_a * d.margin + M().params().calibration_b;
-  CHECK(d.confidence == Approx(1.0 / (1.0 + std::exp(-z))).epsilon(1e-4));
+  // The confidence is the calibrated probability of nl over the pooled scores of its units.
+  REQUIRE(langsift::detail::pool_scores(M(), M().find_language("nl"), s) > 0);
+  CHECK(langsift::detail::margin_of(M(), M().find_language("nl"), s) == Approx(d.margin).epsilon(1e-5));
+  CHECK(d.confidence > 0.9f);
+  CHECK(d.confidence < 1.0f / (1.0f + M().probability_calibration().rest) + 1e-6f);
+  REQUIRE(d.probability_count == 1);  // top_k 1
+  CHECK(d.probabilities[0].code == "nl");
+  CHECK(d.probabilities[0].p == d.confidence);
   CHECK(d.reliable);
 
   // The same answer with the text's signs of code: und.

@@ -69,6 +69,7 @@ struct detector_settings {
   std::string model_path;           ///< langsift: a model file instead of the built-in model
   std::string fasttext_model_path;  ///< fastText: lid.176.ftz / .bin
   bool cld2_best_effort = false;
+  std::size_t top_k = 1;            ///< langsift: detect_options::top_k (to measure its cost)
 };
 
 /// A loaded detector, or why it could not be loaded.

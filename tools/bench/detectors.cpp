@@ -16,9 +16,10 @@ namespace {
 
 class langsift_worker final : public worker {
  public:
-  explicit langsift_worker(const model& m) : model_(m) {}
+  langsift_worker(const model& m, std::size_t top_k) : model_(m), top_k_(top_k) {}
   std::string_view detect(std::string_view text, const page_hints* hints) override {
     detect_options o;
+    o.top_k = top_k_;
     if (hints) {  // as `langsift detect` does with a page's <html lang> and Content-Language
       o.hints.html_lang = hints->html_lang;
       o.hints.content_language = hints->content_language;
@@ -28,16 +29,18 @@ class langsift_worker final : public worker {
 
  private:
   const model& model_;
+  std::size_t top_k_;
 };
 
 class langsift_detector final : public detector {
  public:
-  explicit langsift_detector(const model& m) : model_(m) {}
-  std::unique_ptr<worker> make_worker() const override { return std::make_unique<langsift_worker>(model_); }
+  langsift_detector(const model& m, std::size_t top_k) : model_(m), top_k_(top_k) {}
+  std::unique_ptr<worker> make_worker() const override { return std::make_unique<langsift_worker>(model_, top_k_); }
   std::string subtag(std::string_view raw) const override { return primary_subtag(raw); }
 
  private:
   const model& model_;
+  std::size_t top_k_;
 };
 
 // A model loaded from a file must outlive the detector: kept here for the process lifetime.
@@ -72,7 +75,7 @@ loaded_detector load_langsift(const detector_settings& s) {
       return r;
     }
     r.description = describe(*m, "built-in model " + name);
-    r.det = std::make_unique<langsift_detector>(*m);
+    r.det = std::make_unique<langsift_detector>(*m, s.top_k);
     return r;
   }
   auto& fm = file_model();
@@ -87,7 +90,7 @@ loaded_detector load_langsift(const detector_settings& s) {
     return r;
   }
   r.description = describe(*fm, "model " + s.model_path);
-  r.det = std::make_unique<langsift_detector>(*fm);
+  r.det = std::make_unique<langsift_detector>(*fm, s.top_k);
   return r;
 }
 

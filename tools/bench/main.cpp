@@ -25,6 +25,7 @@
 
 #include "bench/bench.hpp"
 #include "common/cli.hpp"
+#include "langsift/detector.hpp"
 #include "langsift/encoding.hpp"
 #include "langsift/html.hpp"
 #include "langsift/version.hpp"
@@ -73,6 +74,8 @@ void usage(std::FILE* out) {
       "  --peers LIST         detectors, in the order they run: langsift,cld2,fasttext (default:\n"
       "                       every one available; a peer that cannot be loaded is then skipped\n"
       "                       with a message, while one named here is an error)\n"
+      "  --top-k K            langsift: the K (0..16) most probable languages with each answer\n"
+      "                       (detect_options::top_k; default 1, as the library)\n"
       "  --model NAME|FILE    langsift: a built-in model (`default`, `wide`) or a model file\n"
       "                       (default: `default`; a built-in name wins over a file so named)\n"
       "  --fasttext-model F   fastText model (default: $LANGSIFT_FASTTEXT_MODEL, else\n"
@@ -462,6 +465,7 @@ void measure_memory(const settings& s, entrant& e) {
   if (!s.det.model_path.empty()) cmd += " --model " + shell_quote(s.det.model_path);
   if (!s.det.fasttext_model_path.empty()) cmd += " --fasttext-model " + shell_quote(s.det.fasttext_model_path);
   if (s.det.cld2_best_effort) cmd += " --cld2-best-effort";
+  if (s.det.top_k != 1) cmd += " --top-k " + std::to_string(s.det.top_k);
   for (const auto& in : s.inputs) cmd += " " + shell_quote(in);
   std::fflush(stdout);
   std::FILE* f = ::popen(cmd.c_str(), "r");
@@ -582,6 +586,13 @@ int parse_args(int argc, char** argv, settings& s, bool& help) {
     } else if (cli::take_option(argc, argv, i, "--model", value, missing)) {
       if (!need("--model")) return 2;
       s.det.model_path = value;
+    } else if (cli::take_option(argc, argv, i, "--top-k", value, missing)) {
+      const auto k = missing ? std::nullopt : cli::parse_size(value);
+      if (!k || *k > langsift::max_top_k) {
+        std::fprintf(stderr, "langsift-bench: --top-k needs 0..%zu\n", langsift::max_top_k);
+        return 2;
+      }
+      s.det.top_k = static_cast<std::size_t>(*k);
     } else if (cli::take_option(argc, argv, i, "--fasttext-model", value, missing)) {
       if (!need("--fasttext-model")) return 2;
       s.det.fasttext_model_path = value;

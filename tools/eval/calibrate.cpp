@@ -4,8 +4,18 @@
 // language and its best rival (`detection::margin`, read without early exit, so that the fit does
 // not depend on the calibration the model already has) is recorded with whether the answer was
 // right, and
-// confidence = logistic(A × margin + B) is fitted by maximum likelihood. Prints "A,B" for
-// `langsift-train --calibration`, and how precise the answers with confidence >= 0.9 were.
+// logistic(A × margin + B) is fitted by maximum likelihood. Prints "A,B" for
+// `langsift-train --calibration` (early exit and short runs use it), and how precise the answers
+// with a value >= 0.9 were.
+//
+// `langsift-eval calibrate --probability MODEL DIR [MODEL DIR...]` fits the calibration of the
+// probabilities (model::probability_calibration: scale and rest) on single words, word pairs,
+// lines and documents of at least 400 bytes (consecutive lines) of each DIR, detected as `detect`
+// does by default with MODEL, the model that did not see DIR's lines. Each pair is typically a
+// training source and the model retrained without it (scripts/loso-eval.py), so that the fit
+// sees text of another domain than the model's, as the web is. Prints "SCALE,REST".
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -17,13 +27,254 @@
 
 #include "common/cli.hpp"
 #include "eval_modes.hpp"
+#include "langsift/detail/detect_stages.hpp"
 #include "langsift/detector.hpp"
+#include "lang_common.hpp"
 
 namespace fs = std::filesystem;
 
+namespace {
+
+using namespace langsift;
+using langsift::cli::fail;
+using langsift::cli::stdout_failed;
+
+/// The evidence of one language's units in one sample, for the probability fit: its share of the
+/// attributed bytes, the features read, and the pooled scores of the candidates less than
+/// kReach behind the best (the others weigh 0 at any sensible scale), padded to a multiple of 4
+/// with kNoScore, as detect's weights are computed (detail::exp_scaled).
+struct item_evidence {
+  static constexpr float kReach = 5000;
+  float share = 0, features = 0, top = 0;
+  std::vector<float> score;
+  std::vector<std::uint8_t> answer;  // the candidate is the answer
+};
+
+/// One sample: the probability its answer gets is `fixed` (languages decided by their script) plus
+/// the share-weighted probabilities of `items`.
+struct prob_sample {
+  std::size_t kind;  // 0 words, 1 word pairs, 2 lines, 3 documents
+  bool ok = false;
+  double fixed = 0;
+  std::vector<item_evidence> items;
+};
+
+constexpr const char* kKinds[] = {"single words", "word pairs", "lines", "documents"};
+
+/// Runs detect's stages on `text` as `detect(m, text)` does, keeping the scores of each
+/// language's units (detail::pool_scores) for the fit.
+bool collect_sample(const model& m, detail::detect_scratch& s, const std::string& text, std::string_view truth,
+                    std::size_t kind, prob_sample& out) {
+  namespace stage = detail::detect_stage;
+  const detect_options opt;
+  detection d;
+  stage::begin(m, opt, s);
+  stage::sample(text, opt, s);
+  stage::script_units(m, opt, text, s);
+  if (s.text_bytes == 0) return false;
+  stage::score(m, opt, s);
+  stage::segment(m, opt, s);
+  stage::top_three(m, opt, text.size(), s, d);
+  if (d.count) stage::und_confidence(m, opt, s, d);
+  if (!d.count) return false;  // und: no probability to fit
+  out = prob_sample{};
+  out.kind = kind;
+  const std::string_view answer = d.languages[0].code;
+  out.ok = eval::codes_match(answer, truth, false);
+  double attributed = 0;
+  for (const auto& it : s.items) attributed += it.bytes;
+  for (const auto& it : s.items) {
+    const double share = it.bytes / attributed;
+    const float features = it.lang >= 0 ? detail::pool_scores(m, it.lang, s) : -1.0f;
+    if (features < 0 || !std::isfinite(detail::margin_of(m, it.lang, s))) {  // decided: all to itself
+      if (it.code == answer) out.fixed += share;
+      continue;
+    }
+    const group_table& g = m.group(m.language(static_cast<std::size_t>(it.lang)).group);
+    item_evidence e;
+    e.share = static_cast<float>(share);
+    e.features = features;
+    e.top = *std::max_element(s.own.begin(), s.own.begin() + static_cast<std::ptrdiff_t>(g.size()));
+    for (std::size_t c = 0; c < g.size(); ++c)
+      if (s.own[c] > e.top - item_evidence::kReach) {
+        e.score.push_back(s.own[c]);
+        e.answer.push_back(m.language_code(g.langs[c]) == answer);
+      }
+    while (e.score.size() % 4) {
+      e.score.push_back(detail::kNoScore);
+      e.answer.push_back(0);
+    }
+    out.items.push_back(std::move(e));
+  }
+  return true;
+}
+
+/// The probability `c` gives a sample's answer, as detect computes it (detail::group_weights).
+double answer_probability(const prob_sample& x, const probability_calibration& c, std::vector<float>& w) {
+  double p = x.fixed;
+  for (const item_evidence& e : x.items) {
+    const float tau = c.scale / std::sqrt(std::max(1.0f, e.features));
+    w.resize(e.score.size());
+    const double sum = static_cast<double>(c.rest) + detail::exp_scaled(w.data(), e.score.data(), e.top, tau, w.size());
+    double ans = 0;
+    for (std::size_t k = 0; k < w.size(); ++k)
+      if (e.answer[k]) ans += w[k];
+    p += e.share * ans / sum;
+  }
+  return std::min(p, 1.0);
+}
+
+/// Mean over the kinds of sample of the mean log-loss of "the answer is right" (each kind weighs
+/// the same, whatever its number of samples).
+double log_loss(const std::vector<prob_sample>& v, const probability_calibration& c) {
+  double sum[4] = {}, n[4] = {};
+  std::vector<float> w;
+  for (const prob_sample& x : v) {
+    const double p = std::clamp(answer_probability(x, c, w), 1e-7, 1 - 1e-7);
+    sum[x.kind] -= x.ok ? std::log(p) : std::log(1 - p);
+    ++n[x.kind];
+  }
+  double loss = 0;
+  for (int k = 0; k < 4; ++k)
+    if (n[k] > 0) loss += sum[k] / n[k];
+  return loss;
+}
+
+/// Expected calibration error (15 equal-width bins) of the answers' probabilities.
+double ece_of(const std::vector<std::pair<double, bool>>& pv) {
+  double conf[15] = {}, right[15] = {}, count[15] = {};
+  for (const auto& [p, ok] : pv) {
+    const int b = std::min(14, static_cast<int>(p * 15));
+    conf[b] += p;
+    right[b] += ok;
+    ++count[b];
+  }
+  double e = 0;
+  for (int b = 0; b < 15; ++b)
+    if (count[b] > 0) e += std::fabs(conf[b] - right[b]) / static_cast<double>(pv.size());
+  return e;
+}
+
+/// Reads "a,b,c" or "@FILE" (codes separated by whitespace; '#' starts a comment), as
+/// `langsift-train --langs` does. False when FILE cannot be read.
+bool read_codes(const std::string& arg, std::vector<std::string>& out) {
+  std::string text = arg;
+  if (!arg.empty() && arg[0] == '@') {
+    std::ifstream in(arg.substr(1));
+    if (!in) return false;
+    text.clear();
+    for (std::string line; std::getline(in, line);) text += line.substr(0, line.find('#')) + " ";
+  }
+  for (char& c : text)
+    if (c == ',') c = ' ';
+  std::istringstream ss(text);
+  for (std::string c; ss >> c;) out.push_back(c);
+  return true;
+}
+
+int fit_probability(const std::vector<std::pair<std::string, std::string>>& pairs, unsigned long long per_language,
+                    std::size_t doc_bytes, const std::vector<std::string>& langs) {
+  constexpr const char* kProgram = "langsift-eval calibrate";
+  std::vector<prob_sample> v;
+  detail::detect_scratch scratch;
+  for (const auto& [model_path, dir] : pairs) {
+    model m;
+    std::string error;
+    if (model::load_file(model_path, m, &error) != status::ok) return fail(kProgram, error);
+    std::vector<eval::language_file> files;
+    if (!eval::list_language_files(dir, files, error)) return fail(kProgram, error);
+    std::mt19937 rng(5);
+    for (const auto& f : files) {
+      if (m.find_language(f.code) < 0) continue;
+      if (!langs.empty() && std::find(langs.begin(), langs.end(), f.code) == langs.end()) continue;
+      std::vector<std::string> lines;
+      if (!eval::read_samples(f.path, 0, lines, error)) return fail(kProgram, error);
+      // Documents from consecutive lines, at most per_language / 3 of them, spread over the file.
+      std::vector<std::string> docs = eval::build_documents(lines, doc_bytes);
+      const std::size_t max_docs = std::max<std::size_t>(1, per_language / 3);
+      for (std::size_t i = 0; i < std::min(docs.size(), max_docs); ++i) {
+        prob_sample x;
+        if (collect_sample(m, scratch, docs[i * docs.size() / std::min(docs.size(), max_docs)], f.code, 3, x)) v.push_back(std::move(x));
+      }
+      unsigned long long n = 0;
+      for (const std::string& line : lines) {
+        if (n >= per_language) break;
+        std::vector<std::string> w;
+        std::istringstream ss(line);
+        for (std::string x; ss >> x;) w.push_back(x);
+        if (w.size() < 3) continue;
+        ++n;
+        for (std::size_t k = 0; k < 3; ++k) {
+          std::string t;
+          if (k == 2) {
+            t = line;
+          } else {
+            const std::size_t len = k + 1, at = rng() % (w.size() - len + 1);
+            for (std::size_t j = 0; j < len; ++j) t += (j ? " " : "") + w[at + j];
+          }
+          prob_sample x;
+          if (collect_sample(m, scratch, t, f.code, k, x)) v.push_back(std::move(x));
+        }
+      }
+    }
+  }
+  std::size_t per_kind[4] = {};
+  for (const prob_sample& x : v) ++per_kind[x.kind];
+  for (int k = 0; k < 4; ++k)
+    if (per_kind[k] < 20)
+      return fail(kProgram, std::string("too few held-out samples of ") + kKinds[k] + " (" + std::to_string(per_kind[k]) + ")");
+  // Pattern search over (log scale, log rest): deterministic, and the loss is smooth in both.
+  double x[2] = {std::log(0.1), std::log(0.005)}, step[2] = {0.5, 1.0};
+  auto cal = [](const double* y) { return probability_calibration{static_cast<float>(std::exp(y[0])), static_cast<float>(std::exp(y[1]))}; };
+  double best = log_loss(v, cal(x));
+  while (std::max(step[0], step[1]) > 1e-4) {
+    bool moved = false;
+    for (int i = 0; i < 2 && !moved; ++i)
+      for (const double dir : {1.0, -1.0}) {
+        double y[2] = {x[0], x[1]};
+        y[i] += dir * step[i];
+        const double l = log_loss(v, cal(y));
+        if (l < best) {
+          best = l;
+          x[0] = y[0];
+          x[1] = y[1];
+          moved = true;
+          break;
+        }
+      }
+    if (!moved) step[0] /= 2, step[1] /= 2;
+  }
+  const probability_calibration c = cal(x);
+  std::printf("%.4g,%.4g\n", static_cast<double>(c.scale), static_cast<double>(c.rest));
+  if (stdout_failed(kProgram, true)) return 1;
+  std::vector<float> w;
+  for (std::size_t k = 0; k < 4; ++k) {
+    std::vector<std::pair<double, bool>> pv;
+    std::size_t ok = 0;
+    double mean = 0;
+    for (const prob_sample& y : v)
+      if (y.kind == k) {
+        pv.emplace_back(answer_probability(y, c, w), y.ok);
+        ok += y.ok;
+        mean += pv.back().first;
+      }
+    std::fprintf(stderr, "%s: %s: %zu samples, %.2f %% right, mean probability %.2f %%, ECE %.4f\n", kProgram, kKinds[k],
+                 pv.size(), 100.0 * static_cast<double>(ok) / static_cast<double>(pv.size()),
+                 100.0 * mean / static_cast<double>(pv.size()), ece_of(pv));
+  }
+  return 0;
+}
+
+}  // namespace
+
 int langsift::cli::eval_calibrate(int argc, char** argv) {
   constexpr const char* kProgram = "langsift-eval calibrate";
-  std::string model_path, dir, value;
+  constexpr const char* kUsage =
+      "usage: langsift-eval calibrate [--lines N] MODEL DIR\n"
+      "       langsift-eval calibrate --probability [--lines N] [--langs CODES|@FILE] (MODEL DIR)... | --loso WORK";
+  std::string model_path, dir, value, loso, langs_arg;
+  std::vector<std::string> positional;
+  bool probability = false;
   unsigned long long per_language = 150;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -31,24 +282,58 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
     if (a == "--version") return langsift::cli::print_version("langsift-eval calibrate");
     if (a == "-h" || a == "--help") {
       std::printf(
-          "usage: langsift-eval calibrate [--lines N] MODEL DIR\n\n"
-          "Fits confidence = logistic(A x margin + B) on held-out lines DIR/<code>.txt (single words, word\n"
-          "pairs and whole lines, N lines per language, default 150) and prints A,B for\n"
-          "`langsift-train --calibration A,B`. The lines must not have been trained on.\n");
+          "%s\n\n"
+          "Fits logistic(A x margin + B) on held-out lines DIR/<code>.txt (single words, word pairs and\n"
+          "whole lines, N lines per language, default 150) and prints A,B for `langsift-train\n"
+          "--calibration A,B` (early exit and short runs use it). The lines must not have been trained on.\n"
+          "\n"
+          "--probability fits the calibration of detection's probabilities (model::probability_calibration)\n"
+          "on single words, word pairs, lines and documents of at least 400 bytes (consecutive lines,\n"
+          "N/3 per language) of each DIR, detected with its MODEL as `detect` does by default, and\n"
+          "prints SCALE,REST; the ECE per kind of sample goes to stderr. Give pairs of a model and text\n"
+          "it was not trained on, best of another source than its training text: --loso WORK takes\n"
+          "every WORK/S.lsm with WORK/S/ as `scripts/loso-eval.py --work WORK` leaves them. --langs a,b or\n"
+          "--langs @FILE fits on the samples of those languages only (the model's others still compete).\n",
+          kUsage);
       return 0;
     } else if (take_option(argc, argv, i, "--lines", value, missing)) {
       auto v = missing ? std::nullopt : parse_size(value);
       if (!v || *v == 0) return fail(kProgram, "--lines needs a positive number") + 1;
       per_language = *v;
-    } else if (model_path.empty()) {
-      model_path = std::string(a);
-    } else if (dir.empty()) {
-      dir = std::string(a);
+    } else if (a == "--probability") {
+      probability = true;
+    } else if (take_option(argc, argv, i, "--langs", langs_arg, missing)) {
+      if (missing) return fail(kProgram, "--langs needs codes or @FILE") + 1;
+    } else if (take_option(argc, argv, i, "--loso", loso, missing)) {
+      if (missing) return fail(kProgram, "--loso needs a directory") + 1;
+    } else if (a.size() > 1 && a[0] == '-') {
+      return fail(kProgram, "unknown option '" + std::string(a) + "'; see --help") + 1;
     } else {
-      return fail(kProgram, "usage: langsift-eval calibrate [--lines N] MODEL DIR") + 1;
+      positional.emplace_back(a);
     }
   }
-  if (dir.empty()) return fail(kProgram, "usage: langsift-eval calibrate [--lines N] MODEL DIR") + 1;
+  if (probability) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    if (!loso.empty()) {
+      std::error_code ec;
+      if (!fs::is_directory(loso, ec)) return fail(kProgram, loso + ": not a directory");
+      std::vector<std::string> names;
+      for (const auto& e : fs::directory_iterator(loso, ec))
+        if (e.path().extension() == ".lsm" && fs::is_directory(fs::path(loso) / e.path().stem(), ec)) names.push_back(e.path().stem().string());
+      std::sort(names.begin(), names.end());
+      for (const std::string& n : names) pairs.emplace_back((fs::path(loso) / (n + ".lsm")).string(), (fs::path(loso) / n).string());
+      if (pairs.empty()) return fail(kProgram, loso + ": no S.lsm beside a directory S");
+    }
+    if (positional.size() % 2 != 0 || (positional.empty() && pairs.empty())) return fail(kProgram, kUsage) + 1;
+    for (std::size_t i = 0; i < positional.size(); i += 2) pairs.emplace_back(positional[i], positional[i + 1]);
+    std::vector<std::string> langs;
+    if (!langs_arg.empty() && (!read_codes(langs_arg, langs) || langs.empty()))
+      return fail(kProgram, "--langs: no codes in " + langs_arg);
+    return fit_probability(pairs, per_language, 400, langs);
+  }
+  if (positional.size() != 2 || !loso.empty()) return fail(kProgram, kUsage) + 1;
+  model_path = positional[0];
+  dir = positional[1];
   model m;
   std::string error;
   if (model::load_file(model_path, m, &error) != status::ok) return fail(kProgram, error);

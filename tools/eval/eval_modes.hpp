@@ -10,7 +10,8 @@ int eval_docs(int argc, char** argv);   // lang_docs.cpp
 int eval_mixed(int argc, char** argv);  // lang_mixed.cpp
 int eval_spans(int argc, char** argv);  // lang_spans.cpp
 
-int eval_calibrate(int argc, char** argv);  // calibrate.cpp
+int eval_calibrate(int argc, char** argv);    // calibrate.cpp
+int eval_calibration(int argc, char** argv);  // calibration.cpp
 int eval_url(int argc, char** argv);        // url.cpp
 
 }  // namespace langsift::cli

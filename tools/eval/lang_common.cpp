@@ -80,6 +80,20 @@ bool read_samples(const fs::path& path, std::size_t limit, std::vector<std::stri
   return true;
 }
 
+std::vector<std::string> build_documents(const std::vector<std::string>& sentences, std::size_t min_bytes) {
+  std::vector<std::string> docs;
+  std::string cur;
+  for (const std::string& s : sentences) {
+    if (!cur.empty()) cur += ' ';
+    cur += s;
+    if (cur.size() >= min_bytes) {
+      docs.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  return docs;
+}
+
 std::size_t utf8_length(std::string_view s) noexcept {
   std::size_t n = 0;
   for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;

@@ -31,6 +31,10 @@ std::vector<std::string> list_sample_sets(const std::filesystem::path& dir);
 bool read_samples(const std::filesystem::path& path, std::size_t limit, std::vector<std::string>& out,
                   std::string& error);
 
+/// Consecutive samples joined by a space until at least `min_bytes`; the short tail is dropped
+/// (the documents of `langsift-eval docs` and `calibration --docs`).
+std::vector<std::string> build_documents(const std::vector<std::string>& sentences, std::size_t min_bytes);
+
 /// Number of code points in UTF-8 text (bytes that are not continuation bytes).
 std::size_t utf8_length(std::string_view s) noexcept;
 

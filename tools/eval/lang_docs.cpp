@@ -45,21 +45,6 @@ void usage(std::FILE* out) {
       kClueWebLangs, kDetectorOptionsHelp);
 }
 
-/// Consecutive samples joined by a space until at least `min_bytes`; the short tail is dropped.
-std::vector<std::string> build_documents(const std::vector<std::string>& sentences, std::size_t min_bytes) {
-  std::vector<std::string> docs;
-  std::string cur;
-  for (const std::string& s : sentences) {
-    if (!cur.empty()) cur += ' ';
-    cur += s;
-    if (cur.size() >= min_bytes) {
-      docs.push_back(std::move(cur));
-      cur.clear();
-    }
-  }
-  return docs;
-}
-
 struct lang_counts {
   std::size_t documents = 0, correct = 0, answered_as = 0;
   double precision() const {

@@ -17,7 +17,9 @@ struct mode {
 
 constexpr mode kModes[] = {
     {"calibrate", langsift::cli::eval_calibrate,
-     "fit a model's confidence calibration on held-out lines (for langsift-train --calibration)"},
+     "fit a model's calibrations on held-out lines (langsift-train --calibration; --probability)"},
+    {"calibration", langsift::cli::eval_calibration,
+     "ECE and reliability table of detection's probabilities on <code>.txt sample sets"},
     {"encoding", langsift::cli::eval_encoding,
      "score encoding detection on a directory laid out as <lang>/<charset>.txt"},
     {"main-content", langsift::cli::eval_main_content, "score HTML main-content extraction against gold texts"},
@@ -39,7 +41,7 @@ void usage(std::FILE* out) {
 namespace {
 int run_main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "langsift-eval: a mode is needed (lang, docs, mixed, spans, url, encoding, main-content, calibrate); see --help\n");
+    std::fprintf(stderr, "langsift-eval: a mode is needed (lang, docs, mixed, spans, url, encoding, main-content, calibrate, calibration); see --help\n");
     return 2;
   }
   std::string_view m = argv[1];

@@ -63,7 +63,8 @@ void usage(std::FILE* out) {
       "  code                the top language code only (FILE<TAB> first when reading files), and\n"
       "                      <TAB>truncated when the input was cut (--max-input-bytes)\n"
       "  tsv                 code<TAB>langs<TAB>text_bytes<TAB>reliable<TAB>short<TAB>score, langs\n"
-      "                      = code:percent:bytes,... (up to three); FILE<TAB> first when reading\n"
+      "                      = code:percent:bytes,... (up to three); with --top-k <TAB>code:p,...\n"
+      "                      after score; FILE<TAB> first when reading\n"
       "                      files; with HTML also <TAB>encoding<TAB>encoding-source; with a\n"
       "                      filter <TAB>keep|drop; last <TAB>status: ok, truncated (the input was\n"
       "                      cut: the languages are those of its first part), empty_input,\n"
@@ -71,6 +72,9 @@ void usage(std::FILE* out) {
       "                      written \\\\, \\t, \\n, \\r\n"
       "  jsonl               one JSON object per document (\"status\" when it is not ok)\n"
       "  --header            tsv: a first line naming the columns\n"
+      "  --top-k K           the K most probable languages with their calibrated probabilities\n"
+      "                      (1..16): jsonl \"probabilities\": [[\"de\",0.9712],[\"nl\",0.0213]], tsv a\n"
+      "                      column code:p,... after score\n"
       "  --codes iso639-1|iso639-3  language codes: ISO 639-1 where one exists (default), or\n"
       "                      ISO 639-3 for every language (as Common Crawl's index); --only and\n"
       "                      --label take either form\n"
@@ -120,6 +124,9 @@ void usage(std::FILE* out) {
       "  --min-bytes N       the language has at least N bytes of text\n"
       "  --max-bytes N       the language has at most N bytes of text\n"
       "  --min-percent P     the language has at least P percent of the text\n"
+      "  --min-probability P the language is the top one and its calibrated probability\n"
+      "                      (`confidence`) is at least P (0..1): a document whose top probability\n"
+      "                      is below P is not kept\n"
       "  --kept-only         print only the documents the filters keep\n"
       "\n"
       "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
@@ -150,6 +157,7 @@ struct settings {
   bool jsonl = false;              // --jsonl: JSON lines in, each written back with the result added
   std::string text_field = "text"; // --text-field: the member holding the text
   unsigned threads = 1;            // -j
+  bool probabilities = false;  // --top-k: print detection::probabilities
   langsift::code_style codes = langsift::code_style::iso639_1;
   std::string content_type, encoding, hint, url_host;
   std::size_t max_input_bytes = 16u << 20;  // per file or line: memory stays bounded
@@ -211,6 +219,16 @@ void print_result(const settings& s, const std::string* name, const langsift::de
     std::snprintf(buf, sizeof buf, "\t%zu\t%d\t%d\t%.3f", d.text_bytes, d.reliable ? 1 : 0, d.is_short ? 1 : 0,
                   d.count ? d.languages[0].score : 0.0f);
     line += buf;
+    if (s.probabilities) {  // code:p,... (- for none)
+      line += '\t';
+      for (std::size_t i = 0; i < d.probability_count; ++i) {
+        if (i) line += ',';
+        line += code_in_style(d.probabilities[i].code, s.codes);
+        std::snprintf(buf, sizeof buf, ":%.4g", static_cast<double>(d.probabilities[i].p));
+        line += buf;
+      }
+      if (!d.probability_count) line += '-';
+    }
     if (page.html || !page.encoding.empty()) line += "\t" + page.encoding + "\t" + page.encoding_source;
     if (s.filtering) line += keep ? "\tkeep" : "\tdrop";
     line += '\t';
@@ -225,6 +243,7 @@ void print_result(const settings& s, const std::string* name, const langsift::de
     line += ',';
   }
   json::detection_fields(line, d, s.codes);
+  if (s.probabilities) json::probabilities_field(line, d, s.codes);
   if (!page.encoding.empty()) {
     line += ",\"encoding\":";
     json::string(line, page.encoding);
@@ -775,6 +794,18 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       const float x = missing ? -1 : std::strtof(value.c_str(), &end);
       if (missing || !end || *end || !(x >= 0) || x > 1e6f) return fail(kProgram, "--switch-penalty needs a number >= 0") + 1;
       s.opt.switch_penalty = x;
+    } else if (take_option(argc, argv, i, "--top-k", value, missing)) {
+      const auto k = missing ? std::nullopt : parse_size(value);
+      if (!k || *k < 1 || *k > langsift::max_top_k)
+        return fail(kProgram, "--top-k needs 1.." + std::to_string(langsift::max_top_k)) + 1;
+      s.opt.top_k = static_cast<std::size_t>(*k);
+      s.probabilities = true;
+    } else if (take_option(argc, argv, i, "--min-probability", value, missing)) {
+      char* end = nullptr;
+      const float p = missing ? -1 : std::strtof(value.c_str(), &end);
+      if (missing || !end || *end || !(p >= 0 && p <= 1)) return fail(kProgram, "--min-probability needs 0..1") + 1;
+      s.filter.min_probability = p;
+      s.filter.use_min_probability = true;
     } else if (take_option(argc, argv, i, "--label", labels_arg, missing)) {
       if (missing) return fail(kProgram, "--label needs language codes") + 1;
     } else if (take_option(argc, argv, i, "--min-bytes", value, missing)) {
@@ -837,7 +868,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     s.filter.labels = label_codes;
     s.filter.use_labels = true;
   }
-  s.filtering = s.filter.use_labels || s.filter.use_min_bytes || s.filter.use_max_bytes || s.filter.use_min_percent;
+  s.filtering = s.filter.enabled();
   if (s.kept_only && !s.filtering) return fail(kProgram, "--kept-only needs a filter (--label, --min-bytes...)") + 1;
 
   langsift::model loaded;
@@ -861,6 +892,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     const bool named = !s.lines && (files.size() > 1 || files[0] != "-");
     std::string h = named ? "file\t" : "";
     h += "language\tlanguages\ttext_bytes\treliable\tshort\tscore";
+    if (s.probabilities) h += "\tprobabilities";
     if (!s.lines) h += "\tencoding\tencoding_source";
     if (s.filtering) h += "\tkeep";
     put(h + "\tstatus\n");

@@ -90,6 +90,8 @@ class Detection:
     @property
     def confidence(self) -> float: ...
     @property
+    def probabilities(self) -> Tuple[Tuple[str, float], ...]: ...
+    @property
     def margin(self) -> float: ...
     @property
     def sampled(self) -> bool: ...
@@ -159,6 +161,7 @@ def detect(
     max_input_bytes: int = 16777216,
     spans: bool = False,
     keep: Optional[_CodeList] = None,
+    k: int = 0,
 ) -> Detection: ...
 def detect_many(
     texts: Iterable[str],
@@ -171,6 +174,7 @@ def detect_many(
     max_text_bytes: int = 65536,
     short_text_bytes: int = 400,
     max_input_bytes: int = 16777216,
+    k: int = 0,
 ) -> list[Detection]: ...
 def detect_page(
     body: Union[bytes, bytearray, memoryview],
@@ -188,6 +192,7 @@ def detect_page(
     max_text_bytes: int = 65536,
     short_text_bytes: int = 400,
     max_input_bytes: int = 16777216,
+    k: int = 0,
 ) -> PageResult: ...
 def extract_text(
     body: Union[bytes, bytearray, memoryview],
@@ -316,6 +321,7 @@ class LanguageFilter:
         max_bytes: Optional[int] = None,
         min_percent: Optional[int] = None,
         model: _ModelArg = None,
+        min_probability: Optional[float] = None,
     ) -> None: ...
     def keep(self, detection: Detection) -> bool: ...
     def __call__(self, detection: Detection) -> bool: ...
@@ -331,6 +337,8 @@ class LanguageFilter:
     def max_bytes(self) -> Optional[int]: ...
     @property
     def min_percent(self) -> Optional[int]: ...
+    @property
+    def min_probability(self) -> Optional[float]: ...
 
 class FrontierGuess:
     @property

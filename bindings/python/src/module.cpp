@@ -272,6 +272,13 @@ double round3(double v) {
   return std::strtod(buf, nullptr);
 }
 
+/// Rounds as `%.4g` does for the probabilities of the JSON lines (detail::json::probabilities_field).
+double round4g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return std::strtod(buf, nullptr);
+}
+
 // ------------------------------------------------------------------------------------------------
 // Models
 
@@ -683,6 +690,11 @@ struct py_span {
   code_value code;
 };
 
+struct py_probability {
+  code_value code;
+  float p = 0;
+};
+
 struct py_detection {
   std::array<py_language, 3> langs{};
   std::uint8_t count = 0;
@@ -690,14 +702,21 @@ struct py_detection {
   float confidence = 0, margin = 0;
   bool reliable = false, is_short = false, sampled = false;
   status st = status::ok;
+  bool with_probabilities = false;   // k > 0 was asked: to_dict() has "probabilities" (even empty)
+  std::vector<py_probability> probs;  // detection::probabilities (no allocation when k = 0)
 
-  static py_detection of(const detection& d, code_style style) {
+  /// `k`: the probabilities asked for (detect(k=)), which `d` was detected with (top_k >= k).
+  static py_detection of(const detection& d, code_style style, std::size_t k = 0) {
     py_detection r;
-    fill(r, d, style);
+    fill(r, d, style, k);
     return r;
   }
   /// Writes every field of `r` (whatever it held before).
-  static void fill(py_detection& r, const detection& d, code_style style) {
+  static void fill(py_detection& r, const detection& d, code_style style, std::size_t k = 0) {
+    r.with_probabilities = k > 0;
+    r.probs.clear();
+    for (std::size_t i = 0; i < std::min(k, d.probability_count); ++i)
+      r.probs.push_back({code_value::of(d.probabilities[i].code, style), d.probabilities[i].p});
     r.count = static_cast<std::uint8_t>(d.count);
     for (std::size_t i = 0; i < d.count; ++i) {
       r.langs[i].code = code_value::of(d.languages[i].code, style);
@@ -764,7 +783,24 @@ py::dict detection_dict(const py_detection& d) {
   x["confidence"] = round3(d.confidence);
   if (d.sampled) x["sampled"] = true;
   if (d.st != status::ok) x["status"] = std::string(status_name(d.st));
+  if (d.with_probabilities) {  // as `langsift detect --top-k` (JSON arrays: lists)
+    py::list ps;
+    for (const py_probability& q : d.probs) {
+      py::list pair;
+      pair.append(to_py(q.code.view()));
+      pair.append(round4g(q.p));
+      ps.append(pair);
+    }
+    x["probabilities"] = ps;
+  }
   return x;
+}
+
+/// detect(k=): Detection.probabilities, a tuple of (code, p).
+py::tuple probabilities_tuple(const py_detection& d) {
+  py::tuple t(d.probs.size());
+  for (std::size_t i = 0; i < d.probs.size(); ++i) t[i] = py::make_tuple(to_py(d.probs[i].code.view()), static_cast<double>(d.probs[i].p));
+  return t;
 }
 
 std::string fmt_float(double v, const char* f = "%.3f") {
@@ -783,8 +819,14 @@ std::string detection_repr(const py_detection& d) {
   for (std::size_t i = 0; i < d.count; ++i) r += (i ? ", " : "") + language_repr(d.langs[i]);
   r += "], text_bytes=" + std::to_string(d.text_bytes) + ", reliable=" + (d.reliable ? "True" : "False") +
        ", is_short=" + (d.is_short ? "True" : "False") + ", confidence=" + fmt_float(d.confidence) + ", status='" +
-       std::string(status_name(d.st)) + "')";
-  return r;
+       std::string(status_name(d.st)) + "'";
+  if (d.with_probabilities) {
+    r += ", probabilities=(";
+    for (std::size_t i = 0; i < d.probs.size(); ++i)
+      r += (i ? ", " : "") + std::string("('") + std::string(d.probs[i].code.view()) + "', " + fmt_float(d.probs[i].p, "%.4g") + ")";
+    r += d.probs.size() == 1 ? ",)" : ")";
+  }
+  return r + ")";
 }
 
 status status_of(std::string_view name) {
@@ -878,11 +920,14 @@ py::tuple detection_state(const py_detection& d) {
   py::tuple ls(d.count);
   for (std::size_t i = 0; i < d.count; ++i) ls[i] = language_state(d.langs[i]);
   return py::make_tuple(ls, d.text_bytes, d.examined_bytes, static_cast<double>(d.confidence),
-                        static_cast<double>(d.margin), d.reliable, d.is_short, d.sampled, std::string(status_name(d.st)));
+                        static_cast<double>(d.margin), d.reliable, d.is_short, d.sampled, std::string(status_name(d.st)),
+                        d.with_probabilities ? py::object(probabilities_tuple(d)) : py::object(py::none()));
 }
 
 py_detection detection_from_state(py::handle h) {
-  const state_reader r(h, "Detection", 9);
+  // 10 fields; 9 in pickles made before probabilities (#30).
+  const bool has_probabilities = PyTuple_Check(h.ptr()) && PyTuple_GET_SIZE(h.ptr()) == 10;
+  const state_reader r(h, "Detection", has_probabilities ? 10 : 9);
   py_detection d;
   for (py::handle l : r.items(0, 3)) d.langs[d.count++] = language_from_state(l);
   d.text_bytes = r.uint(1);
@@ -893,6 +938,15 @@ py_detection detection_from_state(py::handle h) {
   d.is_short = r.flag(6);
   d.sampled = r.flag(7);
   d.st = r.checked([&] { return status_of(r.str(8)); });
+  if (has_probabilities && !r.at(9).is_none()) {
+    d.with_probabilities = true;
+    for (py::handle x : r.items(9, max_top_k)) {
+      const state_reader q(x, "Detection", 2);
+      const float p = q.real(1);
+      if (!(p >= 0 && p <= 1)) r.fail();
+      d.probs.push_back({q.code(0), p});
+    }
+  }
   return d;
 }
 
@@ -967,11 +1021,19 @@ PyObject* new_language(const py_language& l) {
   return reinterpret_cast<PyObject*>(o);
 }
 
+// The value is constructed in the object's memory (PyObject_New runs no constructor) and
+// destroyed in detection_dealloc: it holds a vector (the probabilities, empty unless asked for).
 PyObject* new_detection(const py_detection& d) {
   auto* o = PyObject_New(detection_object, g_detection_type);
   if (!o) return nullptr;
-  o->v = d;
-  o->languages = o->spans = o->kept = nullptr;
+  o->languages = o->spans = o->kept = nullptr;  // before anything can fail: dealloc reads them
+  try {
+    new (&o->v) py_detection(d);
+  } catch (std::bad_alloc&) {
+    new (&o->v) py_detection();
+    Py_DECREF(reinterpret_cast<PyObject*>(o));
+    return PyErr_NoMemory();
+  }
   return reinterpret_cast<PyObject*>(o);
 }
 
@@ -979,7 +1041,10 @@ PyObject* new_detection(const py_detection& d) {
 /// each result once, instead of over a default value).
 detection_object* new_detection_unfilled() {
   auto* o = PyObject_New(detection_object, g_detection_type);
-  if (o) o->languages = o->spans = o->kept = nullptr;
+  if (o) {
+    new (&o->v) py_detection();
+    o->languages = o->spans = o->kept = nullptr;
+  }
   return o;
 }
 
@@ -994,6 +1059,7 @@ void detection_dealloc(PyObject* self) {
   Py_XDECREF(reinterpret_cast<detection_object*>(self)->languages);
   Py_XDECREF(reinterpret_cast<detection_object*>(self)->spans);
   Py_XDECREF(reinterpret_cast<detection_object*>(self)->kept);
+  reinterpret_cast<detection_object*>(self)->v.~py_detection();
   PyObject_Free(self);
   Py_DECREF(tp);
 }
@@ -1101,6 +1167,9 @@ PyObject* detection_is_short(PyObject* self, void*) { return PyBool_FromLong(det
 PyObject* detection_sampled(PyObject* self, void*) { return PyBool_FromLong(det_of(self).sampled); }
 PyObject* detection_confidence(PyObject* self, void*) { return PyFloat_FromDouble(det_of(self).confidence); }
 PyObject* detection_margin(PyObject* self, void*) { return PyFloat_FromDouble(det_of(self).margin); }
+PyObject* detection_probabilities(PyObject* self, void*) {
+  return guarded([&] { return probabilities_tuple(det_of(self)).release().ptr(); });
+}
 PyObject* detection_status(PyObject* self, void*) { return str_of(status_name(det_of(self).st)); }
 /// The spans (a tuple of Span) or the kept text of a Detection: a new reference, None when not asked.
 PyObject* new_ref_or_none(PyObject* x) {
@@ -1183,8 +1252,10 @@ Py_hash_t detection_hash(PyObject* self) {
 bool same_detection(const py_detection& x, const py_detection& y) {
   if (x.count != y.count || x.text_bytes != y.text_bytes || x.examined_bytes != y.examined_bytes ||
       x.confidence != y.confidence || x.margin != y.margin || x.reliable != y.reliable || x.is_short != y.is_short ||
-      x.sampled != y.sampled || x.st != y.st)
+      x.sampled != y.sampled || x.st != y.st || x.with_probabilities != y.with_probabilities || x.probs.size() != y.probs.size())
     return false;
+  for (std::size_t i = 0; i < x.probs.size(); ++i)
+    if (x.probs[i].code.view() != y.probs[i].code.view() || x.probs[i].p != y.probs[i].p) return false;
   for (std::size_t i = 0; i < x.count; ++i) {
     const py_language &a = x.langs[i], &b = y.langs[i];
     if (a.code.view() != b.code.view() || a.percent != b.percent || a.bytes != b.bytes || a.score != b.score) return false;
@@ -1217,7 +1288,13 @@ PyGetSetDef detection_getset[] = {
      nullptr},
     {"is_short", detection_is_short, nullptr, "Fewer than short_text_bytes (400) text bytes: the guess is still given.",
      nullptr},
-    {"confidence", detection_confidence, nullptr, "0..1: how clearly the top language beats the runner-up.", nullptr},
+    {"confidence", detection_confidence, nullptr,
+     "Calibrated probability (0..1) that `language` is right: among answers given p, about p are right. 0 for 'und'.",
+     nullptr},
+    {"probabilities", detection_probabilities, nullptr,
+     "The k most probable labels as (code, p), most probable first (detect(k=); () when k is 0, the default). "
+     "They sum to at most 1; a text in several languages spreads them by its languages' shares.",
+     nullptr},
     {"margin", detection_margin, nullptr, "The score lead behind `confidence` (model units).", nullptr},
     {"sampled", detection_sampled, nullptr, "The text exceeded max_text_bytes and was sampled.", nullptr},
     {"status", detection_status, nullptr,
@@ -1238,7 +1315,8 @@ PyGetSetDef detection_getset[] = {
 PyMethodDef detection_methods[] = {
     {"to_dict", detection_to_dict, METH_NOARGS,
      "to_dict() -> dict: the fields of `langsift detect --format jsonl`: language, languages [{code, percent, bytes, "
-     "score}], text_bytes, reliable, short, confidence, and sampled / status when they say something."},
+     "score}], text_bytes, reliable, short, confidence, and sampled / status when they say something; "
+     "probabilities [[code, p], ...] when k was given (as --top-k)."},
     {"__reduce__", detection_reduce, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
@@ -1290,17 +1368,20 @@ PyObject* value_from_state_raw(PyObject*, PyObject* args) {
 
 PyObject* detection_from_state_raw(PyObject*, PyObject* arg) {
   return guarded([&]() -> PyObject* {
-    // Nine fields (detection_state), or eleven with the spans and the kept text.
-    const bool with_spans = PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) == 11;
+    // detection_state's ten fields (nine before probabilities), and with spans two more: the
+    // spans and the kept text (twelve; eleven before probabilities).
+    const Py_ssize_t n = PyTuple_Check(arg) ? PyTuple_GET_SIZE(arg) : 0;
+    const bool with_spans = n == 11 || n == 12;
+    const Py_ssize_t base = with_spans ? n - 2 : n;
     py::object state = py::reinterpret_borrow<py::object>(arg);
-    if (with_spans) state = py::reinterpret_steal<py::object>(PyTuple_GetSlice(arg, 0, 9));
+    if (with_spans) state = py::reinterpret_steal<py::object>(PyTuple_GetSlice(arg, 0, base));
     py::object o = py::reinterpret_steal<py::object>(new_detection(detection_from_state(state)));
     if (!o || !with_spans) return o.release().ptr();
-    const state_reader r(arg, "Detection", 11);
-    const py::tuple ss = r.items(9, SIZE_MAX);
+    const state_reader r(arg, "Detection", static_cast<std::size_t>(n));
+    const py::tuple ss = r.items(static_cast<std::size_t>(base), SIZE_MAX);
     py::tuple spans(ss.size());
     for (std::size_t i = 0; i < ss.size(); ++i) spans[i] = py::cast(span_from_state(ss[i]));
-    const py::handle kept = r.at(10);
+    const py::handle kept = r.at(static_cast<std::size_t>(base) + 1);
     if (!kept.is_none() && !PyUnicode_Check(kept.ptr())) r.fail();
     auto* d = reinterpret_cast<detection_object*>(o.ptr());
     d->spans = spans.release().ptr();
@@ -1355,9 +1436,9 @@ struct py_page {
   std::uint64_t replaced_bytes = 0;
   std::optional<std::string> text;  // the page's text (page_result::text), when it was kept
 
-  static py_page of(const page_result& p, code_style style) {
+  static py_page of(const page_result& p, code_style style, std::size_t k = 0) {
     py_page r;
-    r.detection = py_detection::of(p.detection, style);
+    r.detection = py_detection::of(p.detection, style, k);
     r.encoding = p.encoding.name;
     r.encoding_source = std::string(encoding_source_name(p.encoding.source));
     r.encoding_confidence = p.encoding.confidence;
@@ -1485,6 +1566,9 @@ py::dict url_dict(const py_url_result& u) {
 // ------------------------------------------------------------------------------------------------
 // Detection entry points
 
+/// The k argument of the detect functions: how many probabilities (0..max_top_k).
+std::size_t k_arg(int_in k) { return static_cast<std::size_t>(int_arg(k, "k", 0, max_top_k)); }
+
 /// The spans of `text` (UTF-8 of a str) as a tuple of Span in str indices: a byte offset's index
 /// is the number of code points before it (every byte but the continuation bytes starts one).
 py::tuple spans_tuple(std::string_view text, const std::vector<langsift::span>& spans, code_style style) {
@@ -1506,9 +1590,10 @@ py::tuple spans_tuple(std::string_view text, const std::vector<langsift::span>& 
 
 py::object detect_one(str_in text, model_in model, codes_in only, hints_in hints, choice_in codes,
                       int_in max_text_bytes, int_in short_text_bytes, int_in max_input_bytes, bool_in spans_h,
-                      codes_in keep_h) {
+                      codes_in keep_h, int_in k) {
   call_options c;
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  c.opt.top_k = k_arg(k);
   std::vector<std::string> keep_codes;
   std::vector<std::string_view> keep_views;
   if (!keep_h.is_none()) {
@@ -1532,7 +1617,7 @@ py::object detect_one(str_in text, model_in model, codes_in only, hints_in hints
       if (!keep_views.empty()) kept = langsift::kept_text(t.view, spans, keep_views);
     }
   }
-  py_detection r = py_detection::of(d, c.codes);
+  py_detection r = py_detection::of(d, c.codes, c.opt.top_k);
   mark_input(r, t.truncated, t.replaced);
   py::object o = py::reinterpret_steal<py::object>(new_detection(r));
   if (!o) throw py::error_already_set();
@@ -1549,7 +1634,7 @@ PyObject* g_detect_general = nullptr;  // langsift._langsift._detect (borrowed f
 
 constexpr const char* kDetectDoc =
     "detect(text, /, *, model=None, only=None, hints=None, codes='iso639-1', max_text_bytes=65536, "
-    "short_text_bytes=400, max_input_bytes=16777216, spans=False, keep=None)\n--\n\nThe languages of a text (str): up to three, with percent of the text and bytes.\n"
+    "short_text_bytes=400, max_input_bytes=16777216, spans=False, keep=None, k=0)\n--\n\nThe languages of a text (str): up to three, with percent of the text and bytes.\n"
     "\n"
     "    >>> langsift.detect(\"Der schnelle braune Fuchs springt über den faulen Hund.\").language\n"
     "    'de'\n"
@@ -1570,6 +1655,8 @@ constexpr const char* kDetectDoc =
     "  sampled); a span is never shorter than 40 bytes unless it is the only one.\n"
     "keep: codes (as `only`): `kept_text` is the text of the spans in these languages, each stretch\n"
     "  of them without its outer whitespace, joined by '\\n' (implies spans).\n"
+    "k: Detection.probabilities holds the k (0..16) most probable languages as (code, p), calibrated\n"
+    "  probabilities; `confidence` is the top language's whatever k is.\n"
     "\n"
     "Lone surrogates are replaced (status 'invalid_utf8'). Raises TypeError for anything but a str.\n"
     "The GIL is released while detecting; any number of threads may call it at once.";
@@ -1583,10 +1670,15 @@ PyObject* fast_detect(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     utf8_text t;
     take_utf8(args[0], kMaxInputBytes, t, "detect");
     const model& md = *builtin_model()->m;
+    static const detect_options no_probabilities = [] {  // k=0: confidence only
+      detect_options o;
+      o.top_k = 0;
+      return o;
+    }();
     detection d;
     {
       gil_released nogil;
-      d = langsift::detect(md, t.view);
+      d = langsift::detect(md, t.view, no_probabilities);
     }
     py_detection r = py_detection::of(d, code_style::iso639_1);
     mark_input(r, t.truncated, t.replaced);
@@ -1595,7 +1687,7 @@ PyObject* fast_detect(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
 }
 
 py::list detect_many(texts_in texts, int_in threads_h, model_in model, codes_in only, hints_in hints, choice_in codes,
-                     int_in max_text_bytes, int_in short_text_bytes, int_in max_input_bytes_h) {
+                     int_in max_text_bytes, int_in short_text_bytes, int_in max_input_bytes_h, int_in k_h) {
   if (texts.is_none()) throw py::type_error("detect_many() takes an iterable of str, not None");
   if (PyUnicode_Check(texts.ptr()) || PyBytes_Check(texts.ptr()))
     throw py::type_error("detect_many() takes an iterable of str (a list of texts), not a single str or bytes");
@@ -1603,6 +1695,7 @@ py::list detect_many(texts_in texts, int_in threads_h, model_in model, codes_in 
   const auto max_input_bytes = static_cast<std::size_t>(int_arg(max_input_bytes_h, "max_input_bytes", 0, SIZE_MAX));
   call_options c;
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  c.opt.top_k = k_arg(k_h);
   // A copy of the list (or the items of any iterable): it holds a reference to every text while the
   // GIL is released, even if another thread empties the caller's list meanwhile.
   py::list seq = list_arg(texts, "detect_many(): texts", "str");
@@ -1637,7 +1730,7 @@ py::list detect_many(texts_in texts, int_in threads_h, model_in model, codes_in 
     gil_released nogil;
     langsift::parallel_for(n, threads, 16, 16, [&](std::size_t i) {
       py_detection& d = out[i]->v;
-      py_detection::fill(d, langsift::detect(*c.model->m, in[i].text, c.opt), c.codes);
+      py_detection::fill(d, langsift::detect(*c.model->m, in[i].text, c.opt), c.codes, c.opt.top_k);
       mark_input(d, in[i].truncated, in[i].replaced);
     });
   }
@@ -1655,9 +1748,10 @@ page_kind parse_kind(py::handle h) {
 py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content_language, opt_str_in url,
                        opt_str_in encoding, choice_in kind, bool_in main_content, model_in model, codes_in only,
                        hints_in hints, choice_in codes, int_in max_text_bytes, int_in short_text_bytes,
-                       int_in max_input_bytes_h) {
+                       int_in max_input_bytes_h, int_in k) {
   call_options c;
   fill_options(c, model, only, hints, codes, max_text_bytes, short_text_bytes);
+  c.opt.top_k = k_arg(k);
   const auto max_input_bytes = static_cast<std::size_t>(int_arg(max_input_bytes_h, "max_input_bytes", 0, SIZE_MAX));
   byte_input b;
   take_bytes(body, max_input_bytes, b, "detect_page");
@@ -1682,7 +1776,7 @@ py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content
     gil_released nogil;
     pr = langsift::detect_page(*c.model->m, b.view, po);
   }
-  py_page r = py_page::of(pr, c.codes);
+  py_page r = py_page::of(pr, c.codes, c.opt.top_k);
   r.text = std::move(pr.text);
   mark_input(r.detection, b.truncated, false);
   return r;
@@ -2260,13 +2354,16 @@ py::tuple filter_state(const language_filter& f) {
     labels = t;
   }
   return py::make_tuple(labels, opt(f.use_min_bytes, f.min_bytes), opt(f.use_max_bytes, f.max_bytes),
-                        opt(f.use_min_percent, static_cast<std::uint64_t>(f.min_percent)));
+                        opt(f.use_min_percent, static_cast<std::uint64_t>(f.min_percent)),
+                        f.use_min_probability ? py::object(py::float_(f.min_probability)) : py::object(py::none()));
 }
 
 /// The filter a state holds, its labels as they were accepted (by the built-in models, or by the
 /// model the filter was made with): not checked again.
 language_filter filter_from_state(py::handle h) {
-  const state_reader r(h, "LanguageFilter", 4);
+  // 5 fields; 4 in pickles made before min_probability (#30).
+  const bool has_probability = PyTuple_Check(h.ptr()) && PyTuple_GET_SIZE(h.ptr()) == 5;
+  const state_reader r(h, "LanguageFilter", has_probability ? 5 : 4);
   language_filter f;
   if (!r.at(0).is_none()) {
     for (py::handle l : r.items(0, SIZE_MAX)) f.labels.push_back(r.checked([&] { return str_value(l, ""); }));
@@ -2280,6 +2377,11 @@ language_filter filter_from_state(py::handle h) {
   f.min_bytes = static_cast<std::size_t>(opt(1, SIZE_MAX, f.use_min_bytes));
   f.max_bytes = static_cast<std::size_t>(opt(2, SIZE_MAX, f.use_max_bytes));
   f.min_percent = static_cast<int>(opt(3, 100, f.use_min_percent));
+  if (has_probability && !r.at(4).is_none()) {
+    f.min_probability = r.real(4);
+    if (!(f.min_probability >= 0 && f.min_probability <= 1)) r.fail();
+    f.use_min_probability = true;
+  }
   return f;
 }
 
@@ -2574,7 +2676,7 @@ PYBIND11_MODULE(_langsift, m) {
   m.def("_detect", &detect_one, py::arg("text"), py::kw_only(), py::arg("model") = nullptr, py::arg("only") = py::none(),
         py::arg("hints") = py::none(), py::arg("codes") = "iso639-1", py::arg("max_text_bytes") = dflt.max_text_bytes,
         py::arg("short_text_bytes") = dflt.short_text_bytes, py::arg("max_input_bytes") = kMaxInputBytes,
-        py::arg("spans") = false, py::arg("keep") = py::none(),
+        py::arg("spans") = false, py::arg("keep") = py::none(), py::arg("k") = 0,
         "detect() with keyword arguments (detect() itself takes the common call, one str, without them).");
   g_detect_general = m.attr("_detect").ptr();
   static PyMethodDef detect_def = {"detect", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_detect)),
@@ -2585,6 +2687,7 @@ PYBIND11_MODULE(_langsift, m) {
         py::arg("model") = nullptr, py::arg("only") = py::none(), py::arg("hints") = py::none(),
         py::arg("codes") = "iso639-1", py::arg("max_text_bytes") = dflt.max_text_bytes,
         py::arg("short_text_bytes") = dflt.short_text_bytes, py::arg("max_input_bytes") = kMaxInputBytes,
+        py::arg("k") = 0,
         R"doc(detect() on many texts at once: a list of Detection, in order.
 
 The batch crosses into C++ once and runs with the GIL released on `threads` threads (0: one per
@@ -2595,7 +2698,7 @@ CPU; batches under 16 texts a thread use fewer). Other arguments as for detect()
         py::arg("kind") = "sniff", py::arg("main_content") = false, py::arg("model") = nullptr,
         py::arg("only") = py::none(), py::arg("hints") = py::none(), py::arg("codes") = "iso639-1",
         py::arg("max_text_bytes") = dflt.max_text_bytes, py::arg("short_text_bytes") = dflt.short_text_bytes,
-        py::arg("max_input_bytes") = kMaxInputBytes,
+        py::arg("max_input_bytes") = kMaxInputBytes, py::arg("k") = 0,
         R"doc(The whole page pipeline on an HTTP body (bytes in any encoding, HTML or text).
 
 Encoding: BOM, then the Content-Type charset, then <meta>, then detection; decoded to UTF-8. HTML:
@@ -2865,10 +2968,11 @@ next call raises ValueError saying so.)doc");
   value_type(py::class_<language_filter>(m, "LanguageFilter",
       "NCL-Crawl's result filters, each switchable: a page is kept when one of its languages passes "
       "every enabled filter (its code is among `labels`, it has at least `min_bytes` and at most "
-      "`max_bytes` of text, and at least `min_percent` of the text). A filter given as None is off; "
-      "with every filter off, every page is kept.")
+      "`max_bytes` of text, and at least `min_percent` of the text; with `min_probability`, only the "
+      "top language passes, and only when its calibrated probability, Detection.confidence, is at least "
+      "that). A filter given as None is off; with every filter off, every page is kept.")
       .def(py::init([](codes_in labels, opt_int_in min_bytes, opt_int_in max_bytes, opt_int_in min_percent,
-                       model_in model) {
+                       model_in model, py::handle min_probability) {
              language_filter f;
              const std::shared_ptr<py_model> also = model_arg(model);
              if (!labels.is_none()) {
@@ -2890,10 +2994,15 @@ next call raises ValueError saying so.)doc");
                f.min_percent = static_cast<int>(*v);
                f.use_min_percent = true;
              }
+             if (!min_probability.is_none()) {
+               f.min_probability = static_cast<float>(float_arg(min_probability, "min_probability", 0, 1));
+               f.use_min_probability = true;
+             }
              return f;
            }),
            py::kw_only(), py::arg("labels") = py::none(), py::arg("min_bytes") = py::none(),
            py::arg("max_bytes") = py::none(), py::arg("min_percent") = py::none(), py::arg("model") = py::none(),
+           py::arg("min_probability") = py::none(),
            "labels: language codes (either ISO form) that no built-in model can answer raise ValueError; "
            "model: a Model (or a built-in model's name, or a model file's path) whose codes are accepted too "
            "(a trained model's). A filter given as None is off.")
@@ -2918,6 +3027,11 @@ next call raises ValueError saying so.)doc");
       .def_property_readonly("min_percent", [](const language_filter& f) -> py::object {
         return f.use_min_percent ? py::object(py::int_(f.min_percent)) : py::object(py::none());
       })
+      .def_property_readonly("min_probability", [](const language_filter& f) -> py::object {
+        // the float as given (0.7, not 0.699999988: the filter holds a float)
+        return f.use_min_probability ? py::object(py::float_(std::strtod(fmt_float(f.min_probability, "%.7g").c_str(), nullptr)))
+                                     : py::object(py::none());
+      })
       .def("__repr__", [](const language_filter& f) {
         std::string r = "LanguageFilter(";
         std::string labels;
@@ -2926,6 +3040,7 @@ next call raises ValueError saying so.)doc");
         r += ", min_bytes=" + (f.use_min_bytes ? std::to_string(f.min_bytes) : std::string("None"));
         r += ", max_bytes=" + (f.use_max_bytes ? std::to_string(f.max_bytes) : std::string("None"));
         r += ", min_percent=" + (f.use_min_percent ? std::to_string(f.min_percent) : std::string("None"));
+        if (f.use_min_probability) r += ", min_probability=" + fmt_float(f.min_probability, "%.7g");
         return r + ")";
       }),
              filter_state, filter_from_state);

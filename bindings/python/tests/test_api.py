@@ -87,6 +87,66 @@ def test_detect_page_equals_the_command_line_tool():
     assert binary.detection.status == "binary_input" and binary.language == "und"
 
 
+def test_probabilities_are_calibrated_descending_and_as_the_command_line_tool_prints_them():
+    """detect(k=): Detection.probabilities, (code, p) of the k most probable languages."""
+    d = langsift.detect(GERMAN, k=5)
+    assert d.probabilities[0][0] == "de" and d.probabilities[0][1] > 0.9
+    assert d.confidence == d.probabilities[0][1]
+    ps = [p for _, p in d.probabilities]
+    assert 1 <= len(ps) <= 5 and ps == sorted(ps, reverse=True) and all(0 < p <= 1 for p in ps) and sum(ps) <= 1
+    assert all(isinstance(c, str) for c, _ in d.probabilities)
+    # A short text written alike in Dutch and Afrikaans: spread between them.
+    nl = dict(langsift.detect("Dit is een huis", k=3).probabilities)
+    assert nl["nl"] < 0.9 and nl["af"] > 0.1
+    # k=0 (the default): none; the confidence is the same.
+    plain = langsift.detect(GERMAN)
+    assert plain.probabilities == () and plain.confidence == d.confidence
+    assert "probabilities" not in plain.to_dict() and "probabilities" not in repr(plain)
+    # In the codes of the call; und has none.
+    assert langsift.detect(GERMAN, k=1, codes="iso639-3").probabilities[0][0] == "deu"
+    assert langsift.detect("12345", k=3).probabilities == ()
+    # A text 60 % German, 40 % French: about 0.6 and 0.4, not 0.99.
+    french = ("Le gouvernement français a annoncé hier une série de mesures pour soutenir les agriculteurs "
+              "touchés par la sécheresse de cet été.")
+    mixed = langsift.detect(GERMAN + " Die Opposition kritisierte den Entwurf als unzureichend und kündigte an, "
+                            "im Bundesrat dagegen zu stimmen. " + french, k=2)
+    share = mixed.languages[0].percent / 100
+    assert mixed.language == "de" and 0.5 < share < 0.8, mixed
+    assert abs(dict(mixed.probabilities)["de"] - share) < 0.05 and abs(dict(mixed.probabilities)["fr"] - (1 - share)) < 0.05
+    # to_dict() equals the JSON line of `langsift detect --top-k K`.
+    texts = [GERMAN, "Dit is een huis", "12345", KNOWN[0]]
+    out = run_tool("langsift", "detect", "--lines", "--format", "jsonl", "--top-k", "3", input=("\n".join(texts) + "\n").encode())
+    cli = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert len(cli) == len(texts) and cli[0]["probabilities"][0][0] == "de"
+    for text, expected in zip(texts, cli):
+        assert langsift.detect(text, k=3).to_dict() == expected, text
+    # detect_many and detect_page take k too.
+    many = langsift.detect_many([GERMAN, "Dit is een huis"], k=2)
+    assert [m.probabilities for m in many] == [langsift.detect(t, k=2).probabilities for t in (GERMAN, "Dit is een huis")]
+    page = langsift.detect_page(GERMAN.encode(), k=2)
+    assert page.detection.probabilities == langsift.detect(GERMAN, k=2).probabilities
+    # Values: equality, pickling and repr include them.
+    assert pickle.loads(pickle.dumps(d)) == d and repr(pickle.loads(pickle.dumps(d))) == repr(d)
+    assert langsift.detect(GERMAN, k=2) != langsift.detect(GERMAN, k=3) != plain
+    assert "probabilities=(('de', 0.99" in repr(d)
+    # k is 0..16.
+    for bad in (17, -1):
+        with pytest.raises(ValueError, match="k must be 0..16"):
+            langsift.detect(GERMAN, k=bad)
+    with pytest.raises(TypeError, match="k must be an int"):
+        langsift.detect_many([GERMAN], k=1.5)
+    with pytest.raises(ValueError, match="k must be 0..16"):
+        langsift.detect_page(b"x", k=99)
+
+
+def test_detection_pickles_made_before_probabilities_still_load():
+    d = langsift.detect(GERMAN)
+    fn, (old_state,) = d.__reduce__()
+    assert len(old_state) == 10 and old_state[9] is None
+    back = fn(old_state[:9])  # a state of 9 fields, as before #30
+    assert back == d and back.probabilities == ()
+
+
 def test_only_hints_and_codes():
     # A close pair: `only` and hints decide.
     assert langsift.detect("Dobar dan, kako ste danas?", only=["sr", "hr"]).language in ("hr", "sr-Latn", "sr")
@@ -266,7 +326,7 @@ def value_examples() -> dict:
 
     decisions = frontier_decisions()
     return {
-        langsift.Detection: (langsift.detect(GERMAN), langsift.detect(GERMAN), langsift.detect(KNOWN[0])),
+        langsift.Detection: (langsift.detect(GERMAN, k=3), langsift.detect(GERMAN, k=3), langsift.detect(GERMAN)),
         langsift.Language: (langsift.detect(GERMAN).languages[0], langsift.detect(GERMAN).languages[0],
                             langsift.detect(KNOWN[0]).languages[0]),
         langsift.Span: (langsift.detect(GERMAN, spans=True).spans[0], langsift.detect(GERMAN, spans=True).spans[0],
@@ -709,6 +769,31 @@ def test_language_filter():
     with pytest.raises(ValueError, match="enabled but empty"):
         langsift.language_filter_from_config({"filter.lang.enable": "true", "filter.lang.label.enable": "true"})
     assert repr(f).startswith("LanguageFilter(labels=['de', 'nl']")
+
+
+def test_language_filter_min_probability_keeps_pages_whose_top_language_is_that_probable():
+    sure, unsure = langsift.detect(GERMAN), langsift.detect("Dit is een huis")
+    f = langsift.LanguageFilter(min_probability=0.9)
+    assert f.enabled and f.min_probability == 0.9
+    assert f.keep(sure) and not f.keep(unsure)
+    assert langsift.LanguageFilter(min_probability=0.5).keep(unsure)
+    # Only the top language passes: a secondary one never does.
+    mixed = langsift.detect(GERMAN + " " + KNOWN[0] * 2)
+    top, second = (l.code for l in mixed.languages)
+    assert {top, second} == {"de", "en"}
+    assert not langsift.LanguageFilter(labels=[second], min_probability=0.01).keep(mixed)
+    assert langsift.LanguageFilter(labels=[second]).keep(mixed)
+    assert langsift.LanguageFilter(labels=[top], min_probability=0.01).keep(mixed)
+    assert not langsift.LanguageFilter(min_probability=0.0).keep(langsift.detect("12345"))  # und
+    assert repr(f).endswith(", min_percent=None, min_probability=0.9)")
+    back = pickle.loads(pickle.dumps(f))
+    assert back == f and back.min_probability == 0.9 and back.keep(sure) and not back.keep(unsure)
+    assert f != langsift.LanguageFilter(min_probability=0.8) and langsift.LanguageFilter().min_probability is None
+    for bad in (1.5, -0.1, float("nan")):
+        with pytest.raises(ValueError, match="min_probability must be 0..1"):
+            langsift.LanguageFilter(min_probability=bad)
+    with pytest.raises(TypeError, match="min_probability must be a number"):
+        langsift.LanguageFilter(min_probability="0.9")
 
 
 def filter_config(labels: str) -> dict:

@@ -110,6 +110,12 @@ def check_detection(d: langsift.Detection, input_bytes: int | None) -> None:
     assert [l.bytes for l in d.languages] == sorted((l.bytes for l in d.languages), reverse=True)
     for l in d.languages:  # every answer is a code the checks accept, in either form
         assert known_code(l.code) and known_code(langsift.to_iso639_3(l.code)), l.code
+    # Probabilities (k): descending, in (0, 1], summing to at most 1, distinct known codes; none for und.
+    ps = [p for _, p in d.probabilities]
+    assert ps == sorted(ps, reverse=True) and all(0 < p <= 1 for p in ps) and sum(ps) <= 1
+    assert len({c for c, _ in d.probabilities}) == len(ps) and all(known_code(c) for c, _ in d.probabilities)
+    if not d.languages:
+        assert d.probabilities == () and d.confidence == 0
     if d.languages:
         assert langsift.LanguageFilter(labels=[d.language])(d)
     x = d.to_dict()
@@ -139,6 +145,12 @@ def test_detect_on_any_text(text: str):
     assert [langsift.to_iso639_1(l.code) for l in d3.languages] == [l.code for l in d.languages]
     if d.languages:  # a restriction to its own answer gives that answer
         assert langsift.detect(text, only=[d.language]).language == d.language
+    dk = langsift.detect(text, k=16)  # the probabilities change nothing else
+    check_detection(dk, utf8_size(text))
+    check_value(dk)
+    assert dk.confidence == d.confidence and dk.languages == d.languages and len(dk.probabilities) <= 16
+    if dk.probabilities and dk.probabilities[0][0] == d.language:
+        assert dk.probabilities[0][1] == d.confidence
 
 
 @given(texts, st.integers(0, 5000), st.integers(256, 100_000))

@@ -9,7 +9,7 @@
 //   3 score          n-gram scores of the units, per language of their script's group
 //   4 segment        a language per unit (Viterbi over each run); unclear short runs unattributed
 //   5 top_three      bytes per language: the top three with percent, bytes and fit
-//   6 und_confidence confidence of the top language, or und for text that is not language
+//   6 und_confidence probabilities and confidence, or und for text that is not language
 #pragma once
 
 #include <array>
@@ -107,9 +107,23 @@ struct detect_scratch {
   std::vector<language_bytes> items;  // most bytes first
   double top_fit_letters = 0;         // letters behind the top language's fit
 
-  // 6. Und, confidence
-  std::vector<float> own;  // per language of the top's group: scores summed over the top's units
+  // 6. Und, confidence, probabilities
+  std::vector<float> own;      // per language of a group: scores summed over one language's units
+  std::vector<float> weights;  // their exp_scaled weights
+  std::vector<double> prob;    // per model language: its probability (0 but for `touched`)
+  std::vector<std::uint16_t> touched;  // the languages whose `prob` the last call set
+  std::vector<std::pair<std::string_view, double>> dist;  // decided outside the model; then the top_k
 };
+
+/// Stage 6's parts (also for the probability fit of `langsift-eval calibrate --probability`):
+/// sums the scores of model language `l`'s scored units into s.own (size_pad floats of its group,
+/// the padding lanes kNoScore) and returns the features read on them, or -1 when none is scored
+/// (the language was decided by its script);
+float pool_scores(const model& m, int l, detect_scratch& s);
+/// and the margin of model language `top` on the scores pool_scores left (s.own, unchanged on
+/// return): its lead over the best language of another base (zh-Hant is not zh's rival, nor
+/// sr-Latn sr's); infinity when none scores.
+double margin_of(const model& m, int top, detect_scratch& s) noexcept;
 
 /// The stages, in the order `detect` calls them (see the top of this file).
 namespace detect_stage {
@@ -141,8 +155,9 @@ void segment(const model& m, const detect_options& opt, detect_scratch& s);
 /// 5. Bytes per language into `items`, and the top three into `d` (percent of text bytes,
 /// bytes scaled to the whole input of `input_bytes`, fit); `d.count` is 0 when no unit has a language.
 void top_three(const model& m, const detect_options& opt, std::size_t input_bytes, detect_scratch& s, detection& d);
-/// 6. The top language's confidence and margin, `reliable`, or und (d.count = 0) when the text
-/// is not natural language. Needs d.count > 0.
+/// 6. The top language's margin, the labels' probabilities (`confidence`, the top_k of
+/// `probabilities`), `reliable`; or und (d.count = 0) when the text is
+/// not natural language. Needs d.count > 0.
 void und_confidence(const model& m, const detect_options& opt, detect_scratch& s, detection& d);
 
 }  // namespace detect_stage

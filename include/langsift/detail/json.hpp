@@ -108,4 +108,19 @@ inline void detection_fields(std::string& out, const langsift::detection& d, cod
   }
 }
 
+/// `,"probabilities":[["de",0.9712],["nl",0.0213]]`: detection::probabilities (code, p), most
+/// probable first (`langsift detect --top-k`); p with 4 significant digits.
+inline void probabilities_field(std::string& out, const langsift::detection& d, code_style codes = code_style::iso639_1) {
+  out += ",\"probabilities\":[";
+  for (std::size_t i = 0; i < d.probability_count; ++i) {
+    if (i) out += ',';
+    out += '[';
+    code(out, d.probabilities[i].code, codes);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ",%.4g]", static_cast<double>(d.probabilities[i].p));
+    out += buf;
+  }
+  out += ']';
+}
+
 }  // namespace langsift::detail::json

@@ -43,7 +43,7 @@ inline detect_scratch& thread_scratch() {
 LANGSIFT_INLINE detection detect(const model& m, std::string_view text, const detect_options& opt) {
   namespace stage = detail::detect_stage;
   detection d;
-  if (m.language_count() == 0) {
+  if (m.language_count() == 0 || opt.top_k > max_top_k) {
     d.st = status::invalid_argument;
     return d;
   }

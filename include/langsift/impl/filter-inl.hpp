@@ -21,7 +21,9 @@ LANGSIFT_INLINE bool passes(const language_estimate& e, const language_filter& f
 
 LANGSIFT_INLINE bool keep(const detection& d, const language_filter& f) noexcept {
   if (!f.enabled()) return true;
-  for (std::size_t i = 0; i < d.count; ++i)
+  // min_probability: only the top language, and only when it is that probable.
+  const std::size_t n = f.use_min_probability ? (d.count && d.confidence >= f.min_probability ? 1 : 0) : d.count;
+  for (std::size_t i = 0; i < n; ++i)
     if (passes(d.languages[i], f)) return true;
   return false;
 }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -281,6 +283,52 @@ LANGSIFT_INLINE void top_two(const float* v, std::size_t n, float& best, float& 
       second = v[k];
     }
   }
+}
+
+/// 2^f for f in [-0.5, 0.5]: its Taylor polynomial of degree 5 in f·ln 2 (relative error under
+/// 3e-6 there: far below what a probability's calibration can tell).
+inline constexpr float kExp2Poly[6] = {1.0f, 0.693147181f, 0.240226507f, 0.0555041087f, 0.00961812911f, 0.00133335581f};
+
+/// y[k] = e^(t × (x[k] − top)) for k < n, for x[k] <= top and t > 0: 2^n × 2^f with n the
+/// nearest integer to t × (x[k] − top) × log2(e) and 2^f from kExp2Poly; 0 where the exponent
+/// (base 2) is below −100 (padding lanes, kNoScore, −inf). Returns their sum, added in four
+/// partial sums by k mod 4 ((s0 + s1) + (s2 + s3)). SSE2 four at a time (n a multiple of 4) and
+/// the scalar loop compute the same floats.
+LANGSIFT_INLINE float exp_scaled(float* __restrict y, const float* __restrict x, float top, float t, std::size_t n) noexcept {
+  const float tl = t * 1.44269504f;  // log2(e)
+  const float* c = kExp2Poly;
+#if defined(__SSE2__)
+  if (n % 4 == 0) {
+    const __m128 vtop = _mm_set1_ps(top), vtl = _mm_set1_ps(tl), floor = _mm_set1_ps(-100.0f);
+    __m128 sum = _mm_setzero_ps();
+    for (std::size_t k = 0; k < n; k += 4) {
+      const __m128 e = _mm_max_ps(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(x + k), vtop), vtl), floor);
+      const __m128i ni = _mm_cvtps_epi32(e);  // nearest (the default rounding mode)
+      const __m128 f = _mm_sub_ps(e, _mm_cvtepi32_ps(ni));
+      __m128 p = _mm_set1_ps(c[5]);
+      for (int j = 4; j >= 0; --j) p = _mm_add_ps(_mm_mul_ps(p, f), _mm_set1_ps(c[j]));
+      const __m128 scale = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(ni, _mm_set1_epi32(127)), 23));
+      const __m128 v = _mm_and_ps(_mm_mul_ps(p, scale), _mm_cmpgt_ps(e, floor));
+      _mm_storeu_ps(y + k, v);
+      sum = _mm_add_ps(sum, v);
+    }
+    alignas(16) float s4[4];
+    _mm_store_ps(s4, sum);
+    return (s4[0] + s4[1]) + (s4[2] + s4[3]);
+  }
+#endif
+  float s4[4] = {0, 0, 0, 0};
+  for (std::size_t k = 0; k < n; ++k) {
+    const float e = std::max((x[k] - top) * tl, -100.0f);
+    const int ni = static_cast<int>(std::nearbyint(e));
+    const float f = e - static_cast<float>(ni);
+    float p = c[5];
+    for (int j = 4; j >= 0; --j) p = p * f + c[j];
+    const float scale = std::bit_cast<float>(static_cast<std::uint32_t>(ni + 127) << 23);
+    y[k] = e > -100.0f ? p * scale : 0.0f;
+    s4[k % 4] += y[k];
+  }
+  return (s4[0] + s4[1]) + (s4[2] + s4[3]);
 }
 
 }  // namespace detail

@@ -8,8 +8,10 @@ import java.util.function.Function;
 /**
  * NCL-Crawl's language filters (Table 1): keep a page when one of its detected languages passes every
  * enabled filter — its code is among the labels, it has at least minBytes and at most maxBytes of
- * text, and at least minPercent of the text. With no filter enabled every page is kept; "und" pages
- * are kept only then. The same rules as langsift's C++ {@code language_filter}.
+ * text, and at least minPercent of the text; with minProbability, only the top language passes, and
+ * only when its calibrated probability ({@link Detection#confidence}) is at least that. With no filter
+ * enabled every page is kept; "und" pages are kept only then. The same rules as langsift's C++
+ * {@code language_filter}.
  *
  * <p>{@link #fromConfig} reads the NCL-Crawl configuration names ({@code filter.lang.enable},
  * {@code filter.lang.label}, {@code filter.lang.minSize.bytes}, {@code filter.lang.maxSize.bytes},
@@ -22,13 +24,22 @@ public final class LanguageFilter {
   public final long minBytes; // < 0 when off
   public final long maxBytes; // < 0 when off
   public final int minPercent; // < 0 when off
+  public final float minProbability; // < 0 when off; 0..1
 
   public LanguageFilter(List<String> labels, long minBytes, long maxBytes, int minPercent) {
+    this(labels, minBytes, maxBytes, minPercent, -1);
+  }
+
+  /** @throws IllegalArgumentException for a minProbability over 1 (or NaN) */
+  public LanguageFilter(List<String> labels, long minBytes, long maxBytes, int minPercent, float minProbability) {
+    if (Float.isNaN(minProbability) || minProbability > 1)
+      throw new IllegalArgumentException("minProbability must be 0..1 (or negative: off), not " + minProbability);
     this.labels = labels;
     this.minBytes = minBytes;
     this.maxBytes = maxBytes;
     this.minPercent = minPercent;
-    this.enabled = labels != null || minBytes >= 0 || maxBytes >= 0 || minPercent >= 0;
+    this.minProbability = minProbability;
+    this.enabled = labels != null || minBytes >= 0 || maxBytes >= 0 || minPercent >= 0 || minProbability >= 0;
   }
 
   /** No filter: every page is kept. */
@@ -64,12 +75,14 @@ public final class LanguageFilter {
   /** True when the page is kept. */
   public boolean keep(Detection d) {
     if (!enabled) return true;
-    for (Language l : d.languages)
-      if (passes(l)) return true;
+    // minProbability: only the top language, and only when it is that probable.
+    int n = minProbability >= 0 ? (!d.languages.isEmpty() && d.confidence >= minProbability ? 1 : 0) : d.languages.size();
+    for (int i = 0; i < n; i++)
+      if (passes(d.languages.get(i))) return true;
     return false;
   }
 
-  /** True when one language passes every enabled filter. */
+  /** True when one language passes every enabled filter but minProbability (a page's: keep()). */
   public boolean passes(Language l) {
     if (labels != null) {
       boolean found = false;

@@ -107,6 +107,20 @@ public final class LangSiftTest {
           "French page dropped");
       check(!lf.keep(ls.detect(new byte[0], null, null)), "und dropped when a filter is on");
     }
+    // minProbability: the top language at that calibrated probability.
+    try (LangSift ls = new LangSift()) {
+      Detection sure = ls.detectText("Ich habe heute leider keine Zeit, weil ich bis sp\u00e4t arbeiten muss.");
+      Detection unsure = ls.detectText("Dit is een huis");
+      LanguageFilter p9 = new LanguageFilter(null, -1, -1, -1, 0.9f);
+      check(p9.enabled && p9.keep(sure) && !p9.keep(unsure), "minProbability 0.9: " + sure + " / " + unsure);
+      check(new LanguageFilter(null, -1, -1, -1, 0.5f).keep(unsure), "minProbability 0.5 keeps " + unsure);
+      check(!new LanguageFilter(List.of("af"), -1, -1, -1, 0.0f).keep(unsure), "only the top language passes");
+      check(!p9.keep(ls.detect(new byte[0], null, null)), "und dropped by minProbability");
+      check(!new LanguageFilter(null, -1, -1, -1).enabled && new LanguageFilter(null, -1, -1, -1).minProbability < 0,
+          "the four-argument constructor: no minProbability");
+    }
+    expectThrows(IllegalArgumentException.class, () -> new LanguageFilter(null, -1, -1, -1, 1.5f), "minProbability 1.5");
+    expectThrows(IllegalArgumentException.class, () -> new LanguageFilter(null, -1, -1, -1, Float.NaN), "minProbability NaN");
     conf.put("filter.lang.minSize.bytes.enable", "true");
     conf.put("filter.lang.minSize.bytes", "many");
     expectThrows(IllegalArgumentException.class, () -> LanguageFilter.fromConfig(conf::get), "bad number");
