@@ -2,7 +2,8 @@
 # Installs every Debian package langsift's build, tests, benchmarks and comparisons need.
 # Nothing else is downloaded at build or run time. Safe to run repeatedly. Python: Debian's own
 # python3 and its packages (the Python package, its Scrapy and Dask modules, their tests and the
-# Python benchmark's peers fastText and langdetect); nothing comes from PyPI. help2man makes the man
+# Python benchmark's peers fastText and langdetect; zstandard for the Dask job's .zst outputs;
+# readability for the corpus benchmark's Python pipeline); nothing comes from PyPI. help2man makes the man
 # pages at build time; dpkg-dev's dpkg-shlibdeps gives the .deb its dependencies (docs/packaging.md).
 set -eu
 
@@ -16,7 +17,8 @@ PKGS="g++ cmake ninja-build pkg-config
   python3 python3-dev python3-pybind11 pybind11-dev python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
   python3-scrapy python3-dask python3-distributed python3-fsspec
-  python3-fasttext python3-langdetect python3-hypothesis"
+  python3-fasttext python3-langdetect python3-hypothesis
+  python3-zstandard python3-readability"
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 

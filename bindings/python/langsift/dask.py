@@ -11,7 +11,10 @@ or from a shell (``/usr/bin/python3`` on Debian, where python3-dask lives)::
     python3 -m langsift.dask --workers 2 -o out/ crawl-*.warc.gz
     python3 -m langsift.dask --scheduler tcp://scheduler:8786 -o out/ --inputs-from paths.txt
 
-For every input, ``OUTDIR/<name>.jsonl`` holds exactly the lines ``langsift warc INPUT`` prints;
+For every input, ``OUTDIR/<name>.jsonl`` holds exactly the lines ``langsift warc INPUT`` prints
+(with ``--text``, ``--schema corpus``, ``--languages``, ``--min-probability``: those of ``langsift
+warc`` with the same options; with ``--split-languages``, the lines of each language go to
+``OUTDIR/<language>/<name>.jsonl``; ``--compression gz|zst`` adds ``.gz`` / ``.zst``);
 ``OUTDIR/stats.tsv`` (or ``stats_path``) holds the tables of ``langsift warc --stats`` over all the
 inputs, and ``OUTDIR/report.json`` what happened to each input. The engine is Dask's
 (``distributed``): its scheduler hands the inputs to the workers and, when a worker dies, gives the
@@ -19,7 +22,8 @@ dead worker's task to another one. What makes that safe is here:
 
 - A task is a pure function of its input: it reads the whole input with
   :func:`langsift.read_warc`, writes its lines to a temporary file beside the final one
-  (``.<name>.jsonl.<pid>.<random>.tmp``), fsyncs it and renames it over the final name. An attempt
+  (``.<name>.jsonl.<pid>.<random>.tmp``; one per language with split_languages), fsyncs it and
+  renames it over the final name once the whole input is read. An attempt
   that dies leaves a temporary file, never a partial output; the attempt that succeeds writes the
   whole file again, so no line appears twice. The temporary files of dead attempts are removed
   when the job ends (and counted in the report).
@@ -61,6 +65,7 @@ import sys
 import threading
 import time
 import uuid
+import zlib
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, NoReturn, Optional, Sequence, Tuple, Union
 
 import langsift
@@ -88,7 +93,12 @@ MAX_PROBLEMS = 100
 
 _PROG = "langsift.dask"
 _READ_OPTIONS = ("all", "any_type", "main_content", "max_record_bytes", "codes", "max_text_bytes",
-                 "short_text_bytes", "model")
+                 "short_text_bytes", "text", "schema", "languages", "min_probability")
+#: process_shard's options: read_warc's, the model, and whether to write one file per language.
+_SHARD_OPTIONS = _READ_OPTIONS + ("model", "split_languages")
+#: --compression: the suffix of the output names (the compression follows the name, as for
+#: `langsift warc -o FILE.gz`).
+COMPRESSIONS = {None: "", "gz": ".gz", "zst": ".zst"}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -100,7 +110,10 @@ class ShardResult:
     """What one task did with one input (made on the worker, sent back to the client).
 
     `output` is the JSONL file written (an absolute path), None when nothing was written because
-    the input could not be read (`error` says why). `malformed` lists (offset, message) for input
+    the input could not be read (`error` says why), and None with split_languages: then `outputs`
+    lists the files written, (language, path, lines) sorted by language, one per language that
+    has lines (none for an input without any). `lines` counts the lines written, `filtered` the
+    pages left out by `languages` / `min_probability`. `malformed` lists (offset, message) for input
     that was not a well-formed record, exactly what ``langsift warc`` reports on stderr for it: the
     first MAX_PROBLEMS (100) of them; `malformed_count` counts them all. `stats_tsv` is the input's
     ``langsift warc --stats`` table. `worker` and `pid` name the worker (and process) of the
@@ -114,6 +127,8 @@ class ShardResult:
     records: int = 0
     pages: int = 0
     input_bytes: int = 0
+    filtered: int = 0
+    outputs: Tuple[Tuple[str, str, int], ...] = ()
     malformed: Tuple[Tuple[int, str], ...] = ()
     malformed_count: int = 0
     error: Optional[str] = None
@@ -152,6 +167,7 @@ class ShardResult:
         d = dataclasses.asdict(self)
         d.pop("stats_tsv")
         d["malformed"] = [[off, msg] for off, msg in self.malformed]
+        d["outputs"] = [[lang, path, n] for lang, path, n in self.outputs]
         d["seconds"] = round(self.seconds, 3)
         return d
 
@@ -204,6 +220,7 @@ class Report:
             "stats": self.stats_path,
             "records": self.stats.records,
             "pages": self.stats.pages,
+            "filtered": self.stats.filtered,
             "malformed": self.stats.malformed,
             "unreadable": len(self.failed),
             "seconds": round(self.seconds, 3),
@@ -265,13 +282,25 @@ def output_names(inputs: Sequence[str]) -> List[str]:
 # The files the job writes in an output directory, and only those: outputs (output_names), the
 # default statistics and report, and the temporary files of each (_temp_path). overwrite=True
 # removes these and nothing else.
-_OUTPUT_NAME = r"[A-Za-z0-9_+=@,-][A-Za-z0-9._+=@,-]*\.jsonl"
+_OUTPUT_NAME = r"[A-Za-z0-9_+=@,-][A-Za-z0-9._+=@,-]*\.jsonl(?:\.gz|\.zst)?"
 _JOB_NAME = rf"(?:{_OUTPUT_NAME}|stats\.tsv|report\.json)"
 _JOB_FILE = re.compile(rf"{_JOB_NAME}|\.({_JOB_NAME})\.[0-9]+\.[0-9a-f]{{12}}\.tmp")
+# In a language directory (split_languages: OUTDIR/<language>/<output name>): outputs and their
+# temporary files only. A language directory's name is a language code made safe (_language_dir):
+# letters, digits, '-' and '_' (de, zh-Hant, deu, und; a trained model's codes too).
+_LANGUAGE_FILE = re.compile(rf"{_OUTPUT_NAME}|\.({_OUTPUT_NAME})\.[0-9]+\.[0-9a-f]{{12}}\.tmp")
+_LANGUAGE_DIR = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 def _is_job_file(name: str) -> bool:
     return _JOB_FILE.fullmatch(name) is not None
+
+
+def _language_dir(code: str) -> str:
+    """The directory of a language's outputs (split_languages): its code, any character outside
+    ``A-Za-z0-9_-`` replaced by ``_`` (codes are ``de``, ``zh-Hant``, ``deu``, ``und``)."""
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", code)[:64]
+    return name if _LANGUAGE_DIR.fullmatch(name) else ("x" + name)[:64]
 
 
 def _temp_path(final_path: str) -> str:
@@ -280,25 +309,44 @@ def _temp_path(final_path: str) -> str:
 
 
 def _remove_job_files(directory: str, which: Callable[[str, str], bool]) -> Dict[str, int]:
-    """Removes the job's files in `directory` (not directories) for which ``which(name, final)``
-    is true, `final` being the name the file has or is a temporary file of; returns how many were
-    removed per final name. One pass over the directory, however many inputs."""
+    """Removes the job's files in `directory` and in its language directories (split_languages)
+    for which ``which(name, final)`` is true, `final` being the name the file has or is a
+    temporary file of; returns how many were removed per final name. A language directory that
+    this leaves empty is removed too. One pass over the directories, however many inputs."""
     removed: Dict[str, int] = {}
-    try:
-        entries = list(os.scandir(directory))
-    except FileNotFoundError:
-        return removed
-    for e in entries:
-        m = _JOB_FILE.fullmatch(e.name)
-        if m is None or e.is_dir(follow_symlinks=False):
-            continue
-        final = m.group(1) or e.name
-        if which(e.name, final):
-            try:
-                os.unlink(e.path)
-            except FileNotFoundError:
+
+    def scan(d: str, pattern: "re.Pattern[str]", subdirs: Optional[List[str]]) -> bool:
+        try:
+            entries = list(os.scandir(d))
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        any_removed = False
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                if subdirs is not None and _LANGUAGE_DIR.fullmatch(e.name):
+                    subdirs.append(e.path)
                 continue
-            removed[final] = removed.get(final, 0) + 1
+            m = pattern.fullmatch(e.name)
+            if m is None:
+                continue
+            final = m.group(1) or e.name
+            if which(e.name, final):
+                try:
+                    os.unlink(e.path)
+                except FileNotFoundError:
+                    continue
+                removed[final] = removed.get(final, 0) + 1
+                any_removed = True
+        return any_removed
+
+    subdirs: List[str] = []
+    scan(directory, _JOB_FILE, subdirs)
+    for d in subdirs:
+        if scan(d, _LANGUAGE_FILE, None):
+            try:
+                os.rmdir(d)  # only when empty now
+            except OSError:
+                pass
     return removed
 
 
@@ -559,95 +607,224 @@ def _worker_address() -> str:
         return socket.gethostname()
 
 
+def _compression(path: str) -> Optional[str]:
+    """The compression an output's name asks for, as `langsift warc -o FILE` decides it."""
+    for kind, suffix in COMPRESSIONS.items():
+        if kind is not None and path.endswith(suffix):
+            return kind
+    return None
+
+
+def _compressor(kind: Optional[str]) -> Any:
+    """A compressobj (compress(), flush() ending the stream) for `kind`, or None. The parameters
+    are `langsift warc -o`'s: gzip level 3 (one member; zlib's header, mtime 0, so that every
+    attempt writes the same bytes), zstd level 3 (one frame with its checksum)."""
+    if kind is None:
+        return None
+    if kind == "gz":
+        return zlib.compressobj(3, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    import zstandard  # Debian python3-zstandard (process_archives checks it on the client first)
+
+    return zstandard.ZstdCompressor(level=3, write_checksum=True).compressobj()
+
+
+class _Output:
+    """One output file being written: its lines go to a temporary file beside `path`
+    (``.<name>.<pid>.<random>.tmp``), compressed as `path`'s name says. finish() flushes and
+    fsyncs it, commit() renames it over `path`; discard() removes it unless committed."""
+
+    _BATCH = 32 << 10  # characters of lines encoded and compressed at once
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.compressor = _compressor(_compression(path))
+        self.tmp = _temp_path(path)
+        try:
+            self.file = open(self.tmp, "wb")
+        except BaseException:
+            self.tmp = ""
+            raise
+        self.pending: List[str] = []
+        self.pending_chars = 0
+        self.lines = 0
+
+    def write(self, line: str) -> None:
+        self.pending.append(line)
+        self.pending_chars += len(line)
+        self.lines += 1
+        if self.pending_chars >= self._BATCH:
+            self._drain()
+
+    def _drain(self) -> None:
+        if not self.pending:
+            return
+        self.pending.append("")
+        data = "\n".join(self.pending).encode("utf-8")
+        self.pending, self.pending_chars = [], 0
+        self.file.write(self.compressor.compress(data) if self.compressor is not None else data)
+
+    def finish(self) -> None:
+        self._drain()
+        if self.compressor is not None:
+            self.file.write(self.compressor.flush())
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+
+    def commit(self) -> None:
+        os.replace(self.tmp, self.path)
+        self.tmp = ""
+
+    def discard(self) -> None:
+        if not self.file.closed:
+            try:
+                self.file.close()
+            except OSError:
+                pass
+        if self.tmp:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+            self.tmp = ""
+
+
+class _NamedStream:
+    """A binary stream under another name: read_warc takes a file object's ``name`` as the corpus
+    documents' ``source``, which is the input as given to the job (what ``langsift warc INPUT``
+    writes), not the absolute path or URL object the worker opened."""
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self.read = stream.read
+        self.name = name
+
+
 def process_shard(source: Union[str, bytes, "os.PathLike[Any]"], output_path: Union[str, bytes, "os.PathLike[Any]"],
                   options: Optional[Mapping[str, Any]] = None,
-                  storage_options: Optional[Mapping[str, Any]] = None) -> ShardResult:
+                  storage_options: Optional[Mapping[str, Any]] = None, *,
+                  name: Union[None, str, bytes, "os.PathLike[Any]"] = None) -> ShardResult:
     """Reads one WARC/WET input and writes its JSON lines to `output_path`, atomically.
 
     The Dask task of :func:`process_archives`, usable on its own. `source` is a local path (str,
     bytes or os.PathLike; a name that is not UTF-8 is read as Python's open reads it) or an
     fsspec URL (opened with `storage_options`); `options` are :func:`langsift.read_warc`'s
-    (all, any_type, main_content, max_record_bytes, codes, max_text_bytes, short_text_bytes) and
-    ``model``, a built-in model's name or a model file's path. The lines go to a temporary file
-    in the output's directory (``.<name>.<pid>.<random>.tmp``), which is fsynced and renamed to
-    `output_path` once the input has been read to its end; so running this again, or twice at
-    once, leaves one whole file. Malformed input is listed in the result (the first MAX_PROBLEMS,
-    all counted); an input that cannot be opened or read gives a result with `error` set and
-    writes nothing. Raises only for a bad option or an unloadable model.
+    (all, any_type, main_content, max_record_bytes, codes, max_text_bytes, short_text_bytes,
+    text, schema, languages, min_probability), ``model`` (a built-in model's name or a model
+    file's path) and ``split_languages``. `name` is the input's name in corpus documents
+    (``source``; default: `source`). The lines are ``langsift warc``'s with the same options.
+
+    The output is compressed as its name says (``.gz``: gzip, ``.zst``: zstd, else plain), as
+    for ``langsift warc -o``. With ``split_languages``, each line goes to
+    ``dirname(output_path)/<language>/basename(output_path)`` instead, `<language>` being the
+    line's ``language`` (made safe for a file name), so that each language's file holds that
+    language's lines, in input order.
+
+    The lines go to a temporary file in the output's directory (``.<name>.<pid>.<random>.tmp``),
+    which is fsynced and renamed to its final name once the input has been read to its end; so
+    running this again, or twice at once, leaves whole files. Malformed input is listed in the
+    result (the first MAX_PROBLEMS, all counted); an input that cannot be opened or read gives a
+    result with `error` set and writes nothing. Raises only for a bad option or an unloadable
+    model.
     """
     t0 = time.monotonic()
     source = _fs_str(source, "source")
     output_path = _fs_str(output_path, "output_path")
+    name = source if name is None else _fs_str(name, "name")
     opts = dict(options or {})
-    unknown = set(opts) - set(_READ_OPTIONS)
+    unknown = set(opts) - set(_SHARD_OPTIONS)
     if unknown:
         raise TypeError(f"process_shard: unknown option(s) {', '.join(sorted(unknown))}")
     model = _model(opts.pop("model", None))
+    split = bool(opts.pop("split_languages", False))
+    named = opts.get("schema", "default") == "corpus"  # the documents name their source
     base = ShardResult(input=source, worker=_worker_address(), pid=os.getpid())
 
     def failed(error: str) -> ShardResult:
         return dataclasses.replace(base, error=error, seconds=time.monotonic() - t0)
 
+    def cannot_write(path: str, e: BaseException) -> ShardResult:
+        return failed(f"cannot write {path}: {_os_error_text(e)}")
+
     stream = None
-    tmp = ""
+    outputs: Dict[str, _Output] = {}
+    committed: List[str] = []
+    done = False
     try:
-        try:  # the input: a path read by the library itself, or a file object of fsspec's
+        try:  # the input: a path read by the library itself, or a file object
             if _is_url(source):
                 import fsspec
 
                 stream = fsspec.open(source, "rb", **dict(storage_options or {})).open()
-                reader = langsift.read_warc(stream, errors="ignore", model=model, **opts)
+                reader = langsift.read_warc(_NamedStream(stream, name) if named else stream, errors="ignore",
+                                            model=model, **opts)
+            elif named:
+                stream = open(os.open(source, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)), "rb", buffering=0)
+                reader = langsift.read_warc(_NamedStream(stream, name), errors="ignore", model=model, **opts)
             else:
                 reader, stream = _read_local(source, model, opts)
         except (OSError, EOFError) as e:  # unreadable: no output, the other inputs go on
             return failed(_os_error_text(e))
-        tmp = _temp_path(output_path)
-        try:
-            out = open(tmp, "w", encoding="utf-8", newline="\n")
-        except OSError as e:
-            tmp = ""
-            return failed(f"cannot write {output_path}: {_os_error_text(e)}")
-        lines = 0
-        with out:
-            records = iter(reader)
-            while True:
-                try:
-                    rec = next(records)
-                except StopIteration:
-                    break
-                except (OSError, EOFError) as e:  # a read error half-way: no output either
-                    return failed(_os_error_text(e))
-                try:
-                    out.write(rec.json)
-                    out.write("\n")
-                except OSError as e:
-                    return failed(f"cannot write {output_path}: {_os_error_text(e)}")
-                lines += 1
+        out_dir, out_name = os.path.split(output_path)
+        if not split:
             try:
-                out.flush()
-                os.fsync(out.fileno())
+                outputs[""] = _Output(output_path)
             except OSError as e:
-                return failed(f"cannot write {output_path}: {_os_error_text(e)}")
-        try:
-            os.replace(tmp, output_path)
-        except OSError as e:
-            return failed(f"cannot write {output_path}: {_os_error_text(e)}")
-        tmp = ""
-        _fsync_dir(os.path.dirname(output_path) or ".")
+                return cannot_write(output_path, e)
+        lines = 0
+        records = iter(reader)
+        while True:
+            try:
+                rec = next(records)
+            except StopIteration:
+                break
+            except (OSError, EOFError) as e:  # a read error half-way: no output either
+                return failed(_os_error_text(e))
+            key = rec.language if split else ""
+            out = outputs.get(key)
+            path = output_path
+            try:
+                if out is None:  # the first line of a language
+                    path = os.path.join(out_dir, _language_dir(key), out_name)
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    out = outputs[key] = _Output(path)
+                path = out.path
+                out.write(rec.json)
+            except OSError as e:
+                return cannot_write(path, e)
+            lines += 1
+        for out in outputs.values():
+            try:
+                out.finish()
+            except OSError as e:
+                return cannot_write(out.path, e)
+        for key in sorted(outputs):
+            out = outputs[key]
+            try:
+                out.commit()
+            except OSError as e:
+                return cannot_write(out.path, e)
+            committed.append(out.path)
+        for d in sorted({os.path.dirname(o.path) for o in outputs.values()} | ({out_dir} if split else set())):
+            _fsync_dir(d or ".")
+        done = True
     finally:
         if stream is not None:
             stream.close()
-        if tmp:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        for out in outputs.values():
+            out.discard()
+        if not done:  # a failed commit: no output of this attempt stays, whole or not
+            for path in committed:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
     stats = reader.stats
     errors = reader.errors  # the reader keeps the first 100 (#29); before that, every one of them
     count = getattr(reader, "error_count", None)
     return dataclasses.replace(
-        base, output=output_path, lines=lines, records=stats.records, pages=stats.pages,
-        input_bytes=reader.input_bytes,
+        base, output=None if split else output_path, lines=lines, records=stats.records, pages=stats.pages,
+        filtered=stats.filtered, input_bytes=reader.input_bytes,
+        outputs=tuple((k, outputs[k].path, outputs[k].lines) for k in sorted(outputs)) if split else (),
         malformed=tuple((int(o), str(m)) for o, m in itertools.islice(errors, MAX_PROBLEMS)),
         malformed_count=int(count) if count is not None else len(errors),
         stats_tsv=stats.to_tsv(), seconds=time.monotonic() - t0)
@@ -751,7 +928,7 @@ class _Job:
     sources: List[str]       # the inputs as given (str; surrogate escapes for names not UTF-8)
     located: List[str]       # what the workers open: absolute paths, URLs
     sizes: List[int]         # the Dask priority of each: its size (0 when unknown)
-    names: List[str]         # output_names(sources)
+    names: List[str]         # output_names(sources), with the compression's suffix
     out_dir: str
     stats_file: str
     report_file: str
@@ -773,7 +950,7 @@ def _run_tasks(c: "Client", job: _Job, storage_options: Mapping[str, Any], retri
         run = uuid.uuid4().hex[:8]
         for i, (src, dst) in enumerate(zip(job.located, job.outputs)):
             # the biggest inputs first, so that a big one does not start last
-            futures.append(c.submit(process_shard, src, dst, job.options, dict(storage_options),
+            futures.append(c.submit(process_shard, src, dst, job.options, dict(storage_options), name=job.sources[i],
                                     key=f"langsift-{run}-{i:06d}-{job.names[i]}", pure=False, retries=retries,
                                     priority=job.sizes[i]))
         index = {f.key: i for i, f in enumerate(futures)}
@@ -797,7 +974,7 @@ def _run_tasks(c: "Client", job: _Job, storage_options: Mapping[str, Any], retri
 
 
 def _prepare(inputs: Iterable[Any], output_dir: Any, stats_path: Any, report_path: Any, overwrite: bool,
-             options: Dict[str, Any], model: Any) -> _Job:
+             options: Dict[str, Any], model: Any, compression: Optional[str]) -> _Job:
     """Checks the arguments (nothing is started or written before they are all right)."""
     sources = [_fs_str(s, "inputs") for s in inputs]
     for s in sources:
@@ -816,6 +993,17 @@ def _prepare(inputs: Iterable[Any], output_dir: Any, stats_path: Any, report_pat
             model_path = _absolute(model_path)
         _model(model_path)  # loaded here first, so that a bad model fails the job, not every task
         options["model"] = model_path
+    if compression not in COMPRESSIONS:
+        raise ValueError(f"compression must be None, 'gz' or 'zst', not {compression!r}")
+    if compression == "zst":
+        try:
+            import zstandard  # noqa: F401
+        except ImportError as e:
+            raise ImportError(f"zstd outputs need the Python module zstandard (Debian: python3-zstandard): {e}") from e
+    # read_warc checks the reading options as the workers will use them (languages against the
+    # model, the choices that exclude each other), so that a bad one fails here, not every task
+    read_options = {k: v for k, v in options.items() if k in _READ_OPTIONS}
+    langsift.read_warc(b"", model=_model(options.get("model")), **read_options).close()
     out_dir = _fs_str(output_dir, "output_dir")
     if _is_url(out_dir):
         raise ValueError("output_dir must be a directory path (a shared file system), not a URL")
@@ -826,7 +1014,7 @@ def _prepare(inputs: Iterable[Any], output_dir: Any, stats_path: Any, report_pat
         sources=sources,
         located=[s if _is_url(s) else _absolute(s) for s in sources],
         sizes=[st.st_size if st is not None and stat.S_ISREG(st.st_mode) else 0 for st in local_stats],
-        names=output_names(sources),
+        names=[n + COMPRESSIONS[compression] for n in output_names(sources)],
         out_dir=out_dir,
         stats_file=(_absolute(_fs_str(stats_path, "stats_path")) if stats_path is not None
                     else os.path.join(out_dir, "stats.tsv")),
@@ -854,6 +1042,12 @@ def process_archives(
     max_record_bytes: int = 4 << 20,
     codes: str = "iso639-1",
     model: Union[None, str, bytes, "os.PathLike[Any]"] = None,
+    text: bool = False,
+    schema: str = "default",
+    languages: Union[None, str, Iterable[str]] = None,
+    min_probability: float = 0.0,
+    split_languages: bool = False,
+    compression: Optional[str] = None,
 ) -> Report:
     """Identifies the pages of WARC/WET files on a Dask cluster, one task per input.
 
@@ -863,11 +1057,16 @@ def process_archives(
       twice is a ValueError, under any two names (``x``, ``./x``, its absolute path, a symlink or
       hard link to it, a ``file://`` URL of it; URLs compared after normalising); so is ``-``.
     output_dir: created if needed; gets ``<name>.jsonl`` per input (:func:`output_names`), with
-      the lines ``langsift warc INPUT`` prints, plus ``stats.tsv`` and ``report.json``. A
-      directory that is not empty is refused (OutputDirectoryNotEmpty, a FileExistsError) unless
-      `overwrite` is true: then, once the cluster is reached, the files there that the job writes
-      (``*.jsonl`` of output names, ``stats.tsv``, ``report.json`` and their temporary files)
-      are removed, whichever run wrote them, before the tasks start; other files are left alone.
+      the lines ``langsift warc INPUT`` prints (with the same options), plus ``stats.tsv`` and
+      ``report.json``. With `split_languages`, the lines of each language go to
+      ``<language>/<name>.jsonl`` instead (one file per language that has lines). `compression`
+      ``"gz"`` or ``"zst"`` compresses each output (``<name>.jsonl.gz``, ``.jsonl.zst``; zstd needs
+      Debian's python3-zstandard), as ``langsift warc -o FILE.gz`` does. A directory that is not
+      empty is refused (OutputDirectoryNotEmpty, a FileExistsError) unless `overwrite` is true:
+      then, once the cluster is reached, the files there that the job writes (outputs of output
+      names, ``stats.tsv``, ``report.json`` and their temporary files; outputs in language
+      directories, and those directories once empty) are removed, whichever run wrote them,
+      before the tasks start; other files are left alone.
     client: a ``distributed.Client``, a scheduler address (``tcp://host:8786``), or None to start a
       ``LocalCluster`` of `n_workers` processes (default: one per core) with `threads_per_worker`
       threads (default 1), closed at the end. A client given is left open.
@@ -876,12 +1075,16 @@ def process_archives(
     retries: how often Dask reruns a task that raised (not needed for worker deaths: the scheduler
       reschedules those by itself, up to ``distributed.scheduler.allowed-failures`` times).
     on_result: called on the client with each ShardResult as it arrives (progress).
-    all, any_type, main_content, max_record_bytes, codes: as for :func:`langsift.read_warc` and
-      ``langsift warc``; model: a built-in model's name ("wide") or a model file's path, readable by
+    all, any_type, main_content, max_record_bytes, codes, text, schema, languages, min_probability:
+      as for :func:`langsift.read_warc` and ``langsift warc`` (``--text``, ``--schema corpus``,
+      ``--languages``, ``--min-probability``; pages left out are counted in ``stats.filtered``);
+      corpus documents name their ``source`` as the input was given here; model: a built-in model's name ("wide") or a model file's path, readable by
       the client (which loads it once to check it) and by the workers (each process loads it once).
 
     Returns a Report (its `exit_status` is ``langsift warc``'s: 0, 3 malformed, 1 unreadable).
-    Prints nothing. Raises ValueError/TypeError for bad arguments, OutputDirectoryNotEmpty,
+    Prints nothing. Raises ValueError/TypeError for bad arguments (also those read_warc refuses:
+    an unknown language, `all` with a filter...), ImportError for zstd without zstandard,
+    OutputDirectoryNotEmpty,
     langsift.ModelError for a model that does not load, and OSError when the scheduler cannot be
     reached or the output directory, the statistics or the report cannot be written. Interrupted
     (KeyboardInterrupt or any other exception while the tasks run), it cancels them, closes the
@@ -890,9 +1093,20 @@ def process_archives(
     t0 = time.monotonic()
     if retries < 0:
         raise ValueError("retries must be >= 0")
-    job = _prepare(inputs, output_dir, stats_path, report_path, overwrite,
-                   {"all": all, "any_type": any_type, "main_content": main_content,
-                    "max_record_bytes": int(max_record_bytes), "codes": codes}, model)
+    options: Dict[str, Any] = {"all": all, "any_type": any_type, "main_content": main_content,
+                               "max_record_bytes": int(max_record_bytes), "codes": codes}
+    # the new options only when used, so that the tasks of a plain job are called as before
+    if text:
+        options["text"] = True
+    if schema != "default":
+        options["schema"] = schema
+    if languages is not None:
+        options["languages"] = languages if isinstance(languages, str) else list(languages)
+    if min_probability != 0.0:
+        options["min_probability"] = min_probability
+    if split_languages:
+        options["split_languages"] = True
+    job = _prepare(inputs, output_dir, stats_path, report_path, overwrite, options, model, compression)
     finals = set(job.names)
 
     def temp_of_an_output(name: str, final: str) -> bool:
@@ -910,9 +1124,9 @@ def process_archives(
         raise
     by_name = _remove_job_files(job.out_dir, temp_of_an_output)  # of attempts that died
     removed = {src: by_name[n] for src, n in zip(job.sources, job.names) if n in by_name}
-    for r, dst in zip(shards, job.outputs):
-        if r.error is not None and os.path.lexists(dst):  # an attempt renamed it, then its worker died
-            os.unlink(dst)
+    failed = {n for r, n in zip(shards, job.names) if r.error is not None}
+    if failed:  # an attempt renamed its output(s), then its worker died
+        _remove_job_files(job.out_dir, lambda name, final: name == final and final in failed)
 
     stats = langsift.WarcStats()
     for r in shards:
@@ -958,12 +1172,23 @@ def _positive(text: str) -> int:
     return n
 
 
+def _probability(text: str) -> float:
+    try:
+        p = float(text)
+    except ValueError:
+        p = -1.0
+    if not 0.0 <= p <= 1.0:  # NaN too
+        raise argparse.ArgumentTypeError(f"needs a probability from 0 to 1, not {text!r}")
+    return p
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=f"python3 -m {_PROG}",
         description="Identifies the language and encoding of every page of WARC/WET files on a Dask "
         "cluster, one task per file. Writes OUTDIR/<file name>.jsonl per input (the lines "
-        "`langsift warc FILE` prints), OUTDIR/stats.tsv (the tables of `langsift warc --stats` over "
+        "`langsift warc FILE` prints with the same options; with --split-languages, "
+        "OUTDIR/<language>/<file name>.jsonl), OUTDIR/stats.tsv (the tables of `langsift warc --stats` over "
         "all the inputs) and OUTDIR/report.json. Malformed input is reported on stderr as "
         "'INPUT: offset N: what' and the job goes on; a worker that dies has its file redone.",
         epilog="Exit status: 0 all well, 3 some input was malformed (reported), 1 an input could not "
@@ -976,8 +1201,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--stats", metavar="FILE", help="write the merged statistics to FILE (default OUTDIR/stats.tsv)")
     p.add_argument("--report", metavar="FILE", help="write the report to FILE (default OUTDIR/report.json)")
     p.add_argument("--overwrite", action="store_true",
-                   help="OUTDIR may hold an earlier run's files: the job's own (*.jsonl outputs, stats.tsv, "
-                   "report.json, temporary files) are removed before the tasks start; other files stay. "
+                   help="OUTDIR may hold an earlier run's files: the job's own (*.jsonl[.gz|.zst] outputs, also in "
+                   "language directories, stats.tsv, report.json, temporary files) are removed before the tasks "
+                   "start; other files stay. "
                    "Without it, an OUTDIR that is not empty is refused")
     g = p.add_argument_group("cluster (default: a local cluster, one worker process per core)")
     g.add_argument("--scheduler", metavar="ADDR", help="use the Dask scheduler at ADDR (tcp://host:8786)")
@@ -994,6 +1220,23 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep at most N bytes of a record's block (default 4M)")
     r.add_argument("--model", metavar="NAME|FILE",
                    help="a built-in model (default, wide) or a model file (default: the built-in default)")
+    r.add_argument("--codes", choices=("iso639-1", "iso639-3"), default="iso639-1",
+                   help="language codes in the lines and the statistics (default iso639-1)")
+    r.add_argument("--text", action="store_true", help="add each page's text to its line")
+    r.add_argument("--schema", choices=("default", "corpus"), default="default",
+                   help="corpus: one document per page, {id, source, url, language, language_score, metadata, "
+                   "text}, as datatrove and Dolma read them")
+    r.add_argument("--languages", metavar="CODES",
+                   help="write only the pages whose top language is one of CODES (de,fr; the others are counted "
+                   "as filtered)")
+    r.add_argument("--min-probability", type=_probability, default=0.0, metavar="P",
+                   help="write only the pages whose language has at least the calibrated probability P")
+    w = p.add_argument_group("outputs")
+    w.add_argument("--split-languages", action="store_true",
+                   help="one file per language and input, OUTDIR/<language>/<name>.jsonl, instead of one per input")
+    w.add_argument("--compression", choices=("gz", "zst"),
+                   help="compress the outputs: <name>.jsonl.gz (gzip) or <name>.jsonl.zst (zstd; needs Debian's "
+                   "python3-zstandard)")
     p.add_argument("--timing", action="store_true",
                    help="print inputs, records, pages, seconds and pages/s to stderr at the end")
     return p
@@ -1041,7 +1284,9 @@ def _run_main(a: argparse.Namespace, storage: Dict[str, Any], err: Any) -> int:
             inputs, a.output_dir, client=a.scheduler, n_workers=a.workers, threads_per_worker=a.threads_per_worker,
             stats_path=a.stats, report_path=a.report, storage_options=storage, retries=a.retries,
             overwrite=a.overwrite, all=a.all, any_type=a.any_type, main_content=a.main,
-            max_record_bytes=a.max_record_bytes, model=a.model)
+            max_record_bytes=a.max_record_bytes, codes=a.codes, model=a.model, text=a.text, schema=a.schema,
+            languages=a.languages, min_probability=a.min_probability, split_languages=a.split_languages,
+            compression=a.compression)
     except OutputDirectoryNotEmpty as e:
         _say(err, f"{_PROG}: {e.filename}: the output directory is not empty: --overwrite replaces an earlier "
                   "run's files (see --help)")
@@ -1056,6 +1301,9 @@ def _run_main(a: argparse.Namespace, storage: Dict[str, Any], err: Any) -> int:
     except ValueError as e:
         _say(err, f"{_PROG}: {e} (see --help)")
         return EXIT_USAGE
+    except ImportError as e:  # zstd outputs without the zstandard module
+        _say(err, f"{_PROG}: {e}")
+        return EXIT_UNREADABLE
     # The report is written: from here a signal ends the process as it would any other.
     if threading.current_thread() is threading.main_thread():
         for s in (signal.SIGINT, signal.SIGTERM):
@@ -1067,7 +1315,8 @@ def _run_main(a: argparse.Namespace, storage: Dict[str, Any], err: Any) -> int:
         s = report.stats
         secs = max(report.seconds, 1e-9)
         mb = sum(r.input_bytes for r in report.shards) / 1e6
-        _say(err, f"{_PROG}: {len(report.shards)} inputs, {s.records} records, {s.pages} pages, {mb:.1f} MB read, "
+        filtered = f", {s.filtered} filtered" if s.filtered else ""
+        _say(err, f"{_PROG}: {len(report.shards)} inputs, {s.records} records, {s.pages} pages{filtered}, {mb:.1f} MB read, "
                   f"{report.seconds:.2f} s, {s.pages / secs:.0f} pages/s, {report.workers} workers"
                   + (f", {sum(report.removed_partial.values())} partial outputs of dead attempts removed"
                      if report.removed_partial else ""))

@@ -138,8 +138,51 @@ def client() -> Iterator[Client]:
         cluster.close()
 
 
-def cli(*paths: object, stats: bool = False) -> subprocess.CompletedProcess:
-    return run_tool("langsift", "warc", *(["--stats"] if stats else []), *paths, check_status=None)
+def cli(*paths: object, stats: bool = False, flags: tuple[str, ...] | list[str] = ()) -> subprocess.CompletedProcess:
+    return run_tool("langsift", "warc", *flags, *(["--stats"] if stats else []), *paths, check_status=None)
+
+
+def decompressed(path: Path) -> bytes:
+    """An output's bytes, decompressed by Debian's gzip or zstd (not by the code that wrote them)."""
+    tool = {".gz": ["gzip", "-dc"], ".zst": ["zstd", "-dcq"]}.get(path.suffix)
+    if tool is None:
+        return path.read_bytes()
+    return subprocess.run([*tool, str(path)], capture_output=True, check=True, timeout=60).stdout
+
+
+def by_language(lines: bytes) -> dict[str, bytes]:
+    """The lines of each language ("language" field), in order."""
+    out: dict[str, list[bytes]] = {}
+    for line in lines.splitlines(keepends=True):
+        out.setdefault(json.loads(line)["language"], []).append(line)
+    return {k: b"".join(v) for k, v in out.items()}
+
+
+def check_job_outputs(report, out: Path, inputs: list[Path | str], flags: list[str], split: bool,
+                      suffix: str) -> None:
+    """Each input's output(s) hold the lines of `langsift warc FLAGS INPUT`, byte for byte once
+    decompressed by Debian's tools; split: one file per language, OUT/<language>/<name>, each with
+    that language's lines in input order; nothing else is in OUT."""
+    names = [n + suffix for n in output_names([str(i) for i in inputs])]
+    files = {"stats.tsv", "report.json"}
+    for shard, path, name in zip(report.shards, inputs, names):
+        expected = cli(path, flags=flags)
+        assert expected.returncode == 0 and shard.ok, (path, expected.stderr)
+        assert shard.lines == len(expected.stdout.splitlines())
+        if not split:
+            assert shard.output == str(out / name) and shard.outputs == ()
+            assert decompressed(out / name) == expected.stdout, path
+            files.add(name)
+            continue
+        want = by_language(expected.stdout)
+        assert shard.output is None
+        assert [(lang, n) for lang, _, n in shard.outputs] == sorted((k, len(v.splitlines())) for k, v in want.items())
+        for lang, file, _ in shard.outputs:
+            assert file == str(out / lang / name)
+            assert decompressed(Path(file)) == want[lang], (path, lang)
+            files.add(f"{lang}/{name}")
+    assert {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} == files
+    assert not [p for p in out.iterdir() if p.is_dir() and not any(p.iterdir())]  # no empty directory
 
 
 def check_outputs(report, inputs: list[Path | str], cli_inputs: list[Path] | None = None) -> None:
@@ -175,6 +218,11 @@ def test_output_names_are_deterministic_and_unique():
     assert output_names([".hidden", "we ird|name", "http://host/"]) == ["hidden.jsonl", "we_ird_name.jsonl", "host.jsonl"]
     many = output_names([f"d{i}/x" for i in range(50)] + ["x"])
     assert len(set(many)) == 51 and all(not n.startswith(".") for n in many)
+    # language directories (split_languages): the code, made safe; recognised by --overwrite
+    from langsift.dask import _LANGUAGE_DIR, _language_dir
+    dirs = [_language_dir(c) for c in ("de", "zh-Hant", "deu", "und", "quc_2", "a/b", "_x", "..")]
+    assert dirs == ["de", "zh-Hant", "deu", "und", "quc_2", "a_b", "x_x", "x__"]
+    assert all(_LANGUAGE_DIR.fullmatch(d) for d in dirs)
 
 
 def test_a_stats_or_report_path_that_is_a_fifo_is_written_in_place(tmp_path: Path):
@@ -270,6 +318,117 @@ def test_fsspec_url_inputs_on_the_cluster(tmp_path: Path, client: Client, shards
     assert report.stats.to_tsv() == cli(*shards[:4], stats=True).stdout.decode()
 
 
+# ---- text, corpus documents, the language filter, one file per language, compression -----------
+
+CORPUS_CASES = {
+    "text, main": (dict(text=True, main_content=True), ["--text", "--main"], False, None),
+    "corpus, languages, min-probability, gz": (
+        dict(schema="corpus", languages="de,fr,ru,ja,zh", min_probability=0.9),
+        ["--schema", "corpus", "--languages", "de,fr,ru,ja,zh", "--min-probability", "0.9"], False, "gz"),
+    "text, all, per language, zst": (dict(text=True, all=True), ["--text", "--all"], True, "zst"),
+    "corpus, min-probability, iso639-3, per language": (
+        dict(schema="corpus", min_probability=0.5, codes="iso639-3", languages=["de", "ukr", "zh"]),
+        ["--schema", "corpus", "--min-probability", "0.5", "--codes", "iso639-3", "--languages", "de,ukr,zh"],
+        True, None),
+}
+
+
+@pytest.mark.parametrize("case", list(CORPUS_CASES))
+def test_text_corpus_documents_and_the_filter_equal_the_command_line_tool(
+        tmp_path: Path, client: Client, shards: list[Path], monkeypatch: pytest.MonkeyPatch, case: str):
+    """--text, --schema corpus, --languages and --min-probability mean what they mean for
+    `langsift warc`: every output (one per input, or one per language and input) holds that
+    tool's lines for the input, byte for byte, after decompression by Debian's gzip and zstd. The
+    inputs are named relative to the working directory: a corpus document's `source` is the input
+    as given, as the command line writes it. The statistics count the pages left out (filtered)."""
+    kwargs, flags, split, compression = CORPUS_CASES[case]
+    top = shards[0].parent
+    monkeypatch.chdir(top)
+    inputs = [Path(os.path.relpath(p, top)) for p in shards]
+    out = tmp_path / "out"
+    report = process_archives(inputs, out, client=client, split_languages=split, compression=compression, **kwargs)
+    assert report.exit_status == 0 and report.messages() == []
+    check_job_outputs(report, out, inputs, flags, split, {None: "", "gz": ".gz", "zst": ".zst"}[compression])
+    expected = cli(*inputs, flags=flags, stats=True)
+    assert expected.returncode == 0 and report.stats.to_tsv() == expected.stdout.decode()
+    assert (out / "stats.tsv").read_bytes() == expected.stdout
+    filtered = report.stats.filtered
+    assert filtered == sum(s.filtered for s in report.shards)
+    assert (filtered > 0) == ("languages" in kwargs or "min_probability" in kwargs)
+    rj = json.loads((out / "report.json").read_text())
+    assert rj["filtered"] == filtered and [e["filtered"] for e in rj["inputs"]] == [s.filtered for s in report.shards]
+    if split:
+        assert [[list(o) for o in s.outputs] for s in report.shards] == [e["outputs"] for e in rj["inputs"]]
+        assert len({lang for s in report.shards for lang, _, _ in s.outputs}) >= 3
+    if kwargs.get("schema") == "corpus":  # the source is the input as given, relative here
+        line = decompressed(Path(report.shards[1].output or report.shards[1].outputs[0][1])).splitlines()[0]
+        assert json.loads(line)["source"] == str(inputs[1])
+
+
+def test_process_shard_names_the_source_of_corpus_documents(tmp_path: Path):
+    """The task alone: an fsspec memory:// input in the corpus schema names its documents' source
+    by the URL (or by `name`), as `langsift warc --schema corpus --name NAME -` does from stdin."""
+    import fsspec
+
+    data = (WARC_DIR / "sample.warc.gz").read_bytes()
+    fsspec.filesystem("memory").pipe("/langsift-test/corpus.warc.gz", data)
+    url = "memory://langsift-test/corpus.warc.gz"
+    for name in (None, "crawl/CC-MAIN-00000.warc.gz"):
+        out = tmp_path / "corpus.jsonl.zst"
+        r = process_shard(url, out, {"schema": "corpus", "languages": "de,ru,fr"}, name=name)
+        expected = run_tool("langsift", "warc", "--schema", "corpus", "--languages", "de,ru,fr", "--name", name or url,
+                            "-", input=data)
+        assert r.ok and r.lines == 3 and r.filtered == 4 and decompressed(out) == expected.stdout
+    with pytest.raises(TypeError, match="unknown option"):
+        process_shard(url, tmp_path / "x.jsonl", {"split": True})
+
+
+def test_filter_and_compression_arguments_are_checked_before_anything_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """An unknown language, --all with a filter or the corpus schema, a probability out of range
+    and an unknown compression are refused by process_archives before it reaches the cluster
+    (client=42 would be a TypeError after them) or writes anything; zstd without the zstandard
+    module is an ImportError that says which package to install."""
+    warc = WARC_DIR / "sample.warc"
+    out = tmp_path / "o"
+    for kwargs, message in ((dict(languages="de-DE"), "did you mean 'de'"),
+                            (dict(languages=["de", "xx-Nope"]), "xx-Nope"),
+                            (dict(all=True, schema="corpus"), "choose one"),
+                            (dict(all=True, min_probability=0.5), "choose one"),
+                            (dict(min_probability=1.5), "0..1"),
+                            (dict(schema="dolma"), "schema"),
+                            (dict(compression="bz2"), "compression")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            process_archives([warc], out, client=42, **kwargs)
+    assert not out.exists()
+    monkeypatch.setitem(sys.modules, "zstandard", None)  # as if python3-zstandard were not installed
+    with pytest.raises(ImportError, match="python3-zstandard"):
+        process_archives([warc], out, client=42, compression="zst")
+    assert not out.exists()
+
+
+def test_overwrite_removes_an_earlier_runs_language_files_and_compressed_outputs(
+        tmp_path: Path, client: Client, shards: list[Path]):
+    """--overwrite after a run with one file per language: the language directories' outputs (and
+    temporary files) go, and so do the directories left empty; a file of the user's in one of them
+    stays, with its directory. A compressed output of an earlier run goes too."""
+    out = tmp_path / "out"
+    first = process_archives(shards[:3], out, client=client, split_languages=True, compression="gz")
+    langs = sorted({lang for s in first.shards for lang, _, _ in s.outputs})
+    assert first.exit_status == 0 and len(langs) > 5 and "de" in langs
+    (out / "de" / "notes.txt").write_text("mine\n")
+    (out / "fr" / ".pages.warc.gz.jsonl.gz.77.0123456789ab.tmp").write_text("a dead attempt\n")
+    n_outputs = sum(len(s.outputs) for s in first.shards)
+    second = process_archives(shards[5:7], out, client=client, overwrite=True, compression="zst")
+    assert second.exit_status == 0 and second.removed_earlier == n_outputs + 1 + 2  # + the temp, stats, report
+    check_outputs_files = {p.name for p in out.iterdir()}
+    assert check_outputs_files == {"de", "report.json", "stats.tsv", *(n + ".zst" for n in output_names(
+        [str(p) for p in shards[5:7]]))}
+    assert [p.name for p in (out / "de").iterdir()] == ["notes.txt"]
+    for shard, p in zip(second.shards, shards[5:7]):
+        assert decompressed(Path(shard.output)) == cli(p).stdout
+
+
 def test_corrupt_truncated_and_missing_shards_are_reported_and_the_others_complete(
         tmp_path: Path, client: Client, shards: list[Path], bad_shards: list[Path]):
     inputs = [bad_shards[0], shards[0], bad_shards[1], shards[1], bad_shards[2], bad_shards[3], shards[2],
@@ -321,6 +480,12 @@ def module_cli_bytes(*args: object, stdin: bytes | None = None) -> subprocess.Co
     (["-o", "OUT", "--max-record-bytes", "lots", "a.warc"], "not a size"),
     (["-o", "OUT", "--storage-option", "anon", "a.warc"], "KEY=VALUE"),
     (["-o", "OUT", "--frobnicate", "a.warc"], "unrecognized arguments: --frobnicate"),
+    (["-o", "OUT", "--min-probability", "2", "a.warc"], "needs a probability from 0 to 1"),
+    (["-o", "OUT", "--min-probability", "nan", "a.warc"], "needs a probability from 0 to 1"),
+    (["-o", "OUT", "--schema", "dolma", "a.warc"], "invalid choice: 'dolma'"),
+    (["-o", "OUT", "--compression", "bz2", "a.warc"], "invalid choice: 'bz2'"),
+    (["-o", "OUT", "--languages", "de-DE", str(WARC_DIR / "sample.warc")], "did you mean 'de'"),
+    (["-o", "OUT", "--all", "--schema", "corpus", str(WARC_DIR / "sample.warc")], "choose one"),
 ])
 def test_cli_usage_errors(tmp_path: Path, args: list[str], message: str):
     p = module_cli(*[a.replace("OUT", str(tmp_path / "o")) for a in args])
@@ -388,6 +553,27 @@ def test_cli_starts_its_own_local_cluster(tmp_path: Path, shards: list[Path], ba
     assert (tmp_path / "out1" / "sample.warc.jsonl").read_bytes() == cli(shards[5]).stdout
 
 
+def test_cli_corpus_per_language_compressed(tmp_path: Path, shards: list[Path]):
+    """The command line's new options: corpus documents of some languages, one gzip file per
+    language and input; the --timing line counts the pages left out."""
+    flags = ["--text", "--schema", "corpus", "--languages", "de,fr,ru,en", "--min-probability", "0.5"]
+    out = tmp_path / "out"
+    p = module_cli("--workers", 1, "--timing", "-o", out, *flags, "--split-languages", "--compression", "gz",
+                   *shards[:3])
+    assert p.returncode == 0, p.stderr
+    expected = cli(*shards[:3], flags=flags, stats=True)
+    filtered = int(re.search(r"^total\tfiltered\t(\d+)$", expected.stdout.decode(), re.M).group(1))
+    assert filtered > 0 and f" pages, {filtered} filtered, " in p.stderr.splitlines()[-1], p.stderr
+    assert (out / "stats.tsv").read_bytes() == expected.stdout
+    rj = json.loads((out / "report.json").read_text())
+    names = output_names([str(s) for s in shards[:3]])
+    for e, shard, name in zip(rj["inputs"], shards[:3], names):
+        want = by_language(cli(shard, flags=flags).stdout)
+        assert {lang for lang, _, _ in e["outputs"]} == set(want) <= {"de", "fr", "ru", "en"}
+        for lang in want:
+            assert decompressed(out / lang / f"{name}.gz") == want[lang]
+
+
 # ---- a worker dies in the middle of a task -----------------------------------------------------
 
 
@@ -435,13 +621,15 @@ def _release_readers(path: Path) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.parametrize("split", [False, True], ids=["one file per input", "per language, zstd, text"])
 def test_a_worker_killed_mid_task_loses_no_output_and_duplicates_nothing(
-        tmp_path: Path, client: Client, shards: list[Path]):
+        tmp_path: Path, client: Client, shards: list[Path], split: bool):
     """One input is a FIFO. Its first reader gets half of the shard's bytes and then waits; once the
-    task's temporary output file has lines in it, the test SIGKILLs the worker process whose pid
-    the file name carries. The scheduler gives the task to a worker again; its reader gets the
-    whole shard. Every output must equal the CLI's, the killed attempt's partial file must be gone,
-    and the statistics must count the FIFO shard once."""
+    task's temporary output file has lines in it (split: once it has temporary files, which zstd
+    may not have written to yet), the test SIGKILLs the worker process whose pid the file name
+    carries. The scheduler gives the task to a worker again; its reader gets the whole shard.
+    Every output must equal the CLI's, the killed attempt's partial files must be gone, and the
+    statistics must count the FIFO shard once."""
     source = shards[0]  # pages.warc.gz: 320 pages, ~130 KB of lines
     data = source.read_bytes()
     fifo = tmp_path / "fifo-pages.warc.gz"
@@ -474,9 +662,12 @@ def test_a_worker_killed_mid_task_loses_no_output_and_duplicates_nothing(
 
     outcome: dict[str, object] = {}
 
+    kwargs = dict(text=True, split_languages=True, compression="zst") if split else {}
+    temps = str(out / ("*/.fifo-pages.warc.gz.jsonl.zst.*.tmp" if split else ".fifo-pages.warc.gz.jsonl.*.tmp"))
+
     def run_job() -> None:
         try:
-            outcome["report"] = process_archives(inputs, out, client=client)
+            outcome["report"] = process_archives(inputs, out, client=client, **kwargs)
         except BaseException as e:
             outcome["error"] = e
 
@@ -492,13 +683,14 @@ def test_a_worker_killed_mid_task_loses_no_output_and_duplicates_nothing(
         while not partial:
             assert time.monotonic() < deadline, "the FIFO task never started writing"
             assert job.is_alive(), outcome
-            partial = [p for p in glob.glob(str(out / ".fifo-pages.warc.gz.jsonl.*.tmp")) if os.path.getsize(p) > 0]
+            partial = [p for p in glob.glob(temps) if split or os.path.getsize(p) > 0]
             time.sleep(0.01)
-        pid = int(re.search(r"\.jsonl\.(\d+)\.[0-9a-f]+\.tmp$", partial[0]).group(1))
+        pid = int(re.search(r"\.jsonl(?:\.zst)?\.(\d+)\.[0-9a-f]+\.tmp$", partial[0]).group(1))
         assert pid in client.run(os.getpid).values()  # a worker process, not this one
         partial_lines = Path(partial[0]).read_bytes().splitlines()
         os.kill(pid, signal.SIGKILL)
         _wait_until_dead(pid)  # its end of the FIFO is closed: the next reader is the retry's
+        partial = [p for p in glob.glob(temps) if f".{pid}." in os.path.basename(p)]  # all of the dead attempt's
         killed.set()
         job.join(180)
         assert not job.is_alive(), "the job did not finish after the worker was killed"
@@ -512,11 +704,22 @@ def test_a_worker_killed_mid_task_loses_no_output_and_duplicates_nothing(
     report = outcome["report"]
     assert report.exit_status == 0, report.messages()
     fifo_result = report.shards[0]
-    assert fifo_result.pid != pid and fifo_result.lines > len(partial_lines) > 0
-    assert report.removed_partial == {str(fifo): 1}  # the killed attempt's file, removed at the end
-    assert not os.path.exists(partial[0])
-    no_temp_files(out)
-    check_outputs(report, inputs, cli_inputs=[source, *shards])
+    assert fifo_result.pid != pid and fifo_result.lines > len(partial_lines) and (split or partial_lines)
+    assert report.removed_partial == {str(fifo): len(partial)}  # the killed attempt's files, removed at the end
+    assert partial and not any(os.path.exists(p) for p in partial)
+    assert not glob.glob(str(out / "**" / ".*"), recursive=True)  # no temporary file left
+    if split:  # the FIFO's files hold the shard's lines, as if `langsift warc --text` had read it
+        names = output_names([str(p) for p in inputs])
+        for r, p in zip(report.shards, [source, *shards]):
+            want = by_language(cli(p, flags=["--text"]).stdout)
+            assert [(lang, n) for lang, _, n in r.outputs] == sorted((k, len(v.splitlines())) for k, v in want.items())
+        for lang, file, _ in fifo_result.outputs:
+            assert file == str(out / lang / f"{names[0]}.zst")
+            got = decompressed(Path(file))
+            assert got == by_language(cli(source, flags=["--text"]).stdout)[lang]
+            assert len(got.splitlines()) == len(set(got.splitlines()))
+    else:
+        check_outputs(report, inputs, cli_inputs=[source, *shards])
     assert report.stats.to_tsv() == cli(source, *shards, stats=True).stdout.decode()
     assert (out / "stats.tsv").read_text() == report.stats.to_tsv()
     client.wait_for_workers(2, timeout=60)  # the nanny restarted the killed worker
@@ -613,6 +816,7 @@ def test_property_output_names_are_unique_plain_and_the_jobs(inputs: list[str]):
     assert len(names) == len(inputs) == len(set(names))
     for n in names:
         assert re.fullmatch(r"[A-Za-z0-9_+=@,-][A-Za-z0-9._+=@,-]*\.jsonl", n) and _is_job_file(n), n
+        assert _is_job_file(n + ".gz") and _is_job_file(n + ".zst") and _is_job_file(f".{n}.zst.12.0123456789ab.tmp")
     assert dict(zip(inputs, names)) == dict(zip(inputs[::-1], output_names(inputs[::-1])))
 
 
@@ -740,10 +944,12 @@ def test_problems_of_an_input_are_bounded_and_counted(tmp_path: Path, client: Cl
 # ---- SIGINT and SIGTERM ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sig, group", [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGTERM, True)],
-                         ids=["SIGINT to the process group", "SIGTERM to the job", "SIGTERM to the process group"])
+@pytest.mark.parametrize("sig, group, split", [(signal.SIGINT, True, False), (signal.SIGTERM, False, False),
+                                               (signal.SIGTERM, True, False), (signal.SIGINT, True, True)],
+                         ids=["SIGINT to the process group", "SIGTERM to the job", "SIGTERM to the process group",
+                              "SIGINT, per language"])
 def test_a_signal_stops_the_job_and_removes_its_temporary_files(tmp_path: Path, shards: list[Path],
-                                                                sig: signal.Signals, group: bool):
+                                                                sig: signal.Signals, group: bool, split: bool):
     """Ctrl-C (SIGINT to the whole process group, workers included) or SIGTERM to the job or its
     group while a task is writing: the job stops its cluster, removes the temporary files and
     exits 130 or 143 with one line and no traceback (it left the partial file and printed
@@ -759,7 +965,9 @@ def test_a_signal_stops_the_job_and_removes_its_temporary_files(tmp_path: Path, 
     start = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
              "signal.signal(signal.SIGTERM, signal.SIG_DFL); sys.argv[0] = 'langsift.dask'; "
              "runpy.run_module('langsift.dask', run_name='__main__', alter_sys=True)")
-    job = subprocess.Popen([sys.executable, "-c", start, "--workers", "1", "-o", str(out), str(fifo)],
+    more = ["--split-languages", "--compression", "gz"] if split else []
+    temps = str(out / ("*/.fifo.warc.gz.jsonl.gz.*.tmp" if split else ".fifo.warc.gz.jsonl.*.tmp"))
+    job = subprocess.Popen([sys.executable, "-c", start, "--workers", "1", *more, "-o", str(out), str(fifo)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     fd = None
     try:
@@ -769,9 +977,9 @@ def test_a_signal_stops_the_job_and_removes_its_temporary_files(tmp_path: Path, 
         partial: list[str] = []
         while not partial:
             assert time.monotonic() < deadline and job.poll() is None, "the task never started writing"
-            partial = [p for p in glob.glob(str(out / ".fifo.warc.gz.jsonl.*.tmp")) if os.path.getsize(p) > 0]
+            partial = [p for p in glob.glob(temps) if split or os.path.getsize(p) > 0]
             time.sleep(0.01)
-        worker = int(re.search(r"\.jsonl\.(\d+)\.[0-9a-f]+\.tmp$", partial[0]).group(1))
+        worker = int(re.search(r"\.jsonl(?:\.gz)?\.(\d+)\.[0-9a-f]+\.tmp$", partial[0]).group(1))
         ignored = int(re.search(r"^SigIgn:\s*([0-9a-f]+)$", Path(f"/proc/{worker}/status").read_text(), re.M).group(1), 16)
         assert ignored & (1 << (signal.SIGINT - 1)) and ignored & (1 << (signal.SIGTERM - 1)), hex(ignored)
         (os.killpg if group else os.kill)(job.pid, sig)
