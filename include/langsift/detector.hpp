@@ -94,7 +94,9 @@ struct detect_options {
   float exit_confidence = 0.9995f;
   /// Text with at least this many code-like ASCII symbols per letter ({}[]<>=;*/\\|&^~_#$@%+"():, a run
   /// of one symbol counting once) is not natural language (source code, markup, data): the answer
-  /// is und. 0 disables the test.
+  /// is und. So is text with marks of code inside two thirds of its words (token_code_marks), and
+  /// an answer with them in a quarter (an eighth with a poor fit) is not reliable. 0 disables these
+  /// tests of code (not the others: repetition, scrambled case, lorem ipsum, the fit).
   float max_code_symbols = 0.2f;
   /// detection::probabilities holds the `top_k` most probable languages (0: none; the top
   /// language's probability is `confidence` whatever top_k is), fewer when the others are
@@ -137,7 +139,7 @@ struct detection {
   /// it: a text 60 % de and 40 % fr gives de about 0.6, fr 0.4. Empty for und.
   std::array<language_probability, max_top_k> probabilities{};
   std::size_t probability_count = 0;
-  bool reliable = false; ///< confidence >= 0.9, the top language fits its profile and has >= 70 % of the text
+  bool reliable = false; ///< confidence >= 0.9, the top language fits its profile and has >= 70 % of the text, no signs of code
   bool is_short = false; ///< fewer than `short_text_bytes` text bytes (the guess is still given)
   bool sampled = false;  ///< the input exceeded `max_text_bytes` and was sampled
   status st = status::ok;  ///< empty_input when there is no letter at all
