@@ -82,6 +82,8 @@ void usage(std::FILE* out) {
       "model and classification:\n"
       "  --model NAME|FILE   a built-in model, `default` (%zu languages) or `wide` (%zu), or a\n"
       "                      model file (a built-in name wins: write ./wide for a file so named)\n"
+      "  --list-languages    print the model's language codes, one per line (as --codes says),\n"
+      "                      and exit: the codes --only, --hint, --label and --keep take\n"
       "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
       "                      loaded model keeps its file in memory; default: no cap)\n"
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
@@ -99,7 +101,7 @@ void usage(std::FILE* out) {
       "  --switch-penalty X  cost of a change of language between units (default 300; higher\n"
       "                      keeps documents more monolingual)\n"
       "\n"
-      "spans (where each language is; docs/detection.md, \"Spans\"):\n"
+      "spans (where each language is):\n"
       "  --spans             jsonl output gains \"spans\": [[begin, end, \"code\"], ...], byte\n"
       "                      offsets into the text classified (the line; a file's text decoded to\n"
       "                      UTF-8, and for HTML its text as `langsift text` prints it); they\n"
@@ -130,7 +132,7 @@ void usage(std::FILE* out) {
       "  --kept-only         print only the documents the filters keep\n"
       "\n"
       "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
-      "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too).\n"
+      "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too; --list-languages lists them).\n"
       "\n"
       "When stderr is a terminal, progress is shown there (MB read of the files' total, rate, time\n"
       "left); never when it is not.\n"
@@ -684,7 +686,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   settings s;
   std::vector<std::string> files;
   std::string model_path, only_arg, labels_arg, keep_arg, value;
-  bool format_given = false, spans_given = false;
+  bool format_given = false, spans_given = false, list_languages = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     bool missing = false;
@@ -704,6 +706,8 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       return 0;
     } else if (a == "--lines") {
       s.lines = true;
+    } else if (a == "--list-languages") {
+      list_languages = true;
     } else if (a == "--jsonl") {
       s.jsonl = true;
     } else if (take_option(argc, argv, i, "--text-field", s.text_field, missing)) {
@@ -881,9 +885,17 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   // A code that the model lacks is a usage error that names every such code: a typo would
   // otherwise restrict detection to fewer languages than asked for (--only), drop every document
   // (--label) or do nothing (--hint).
-  if (!check_language_codes(kProgram, "--only", *m, only_codes) || !check_language_codes(kProgram, "--label", *m, label_codes) ||
-      !check_language_codes(kProgram, "--hint", *m, hint_codes) ||
-      !check_language_codes(kProgram, "--keep", *m, s.keep_codes))
+  if (list_languages) {  // the model's codes, one per line, as --codes writes them
+    std::string out;
+    for (std::size_t l = 0; l < m->language_count(); ++l)
+      out += langsift::code_in_style(m->language_code(l), s.codes) + '\n';
+    put(out);
+    return 0;
+  }
+  if (!check_language_codes(kProgram, "--only", *m, only_codes, model_path) ||
+      !check_language_codes(kProgram, "--label", *m, label_codes, model_path) ||
+      !check_language_codes(kProgram, "--hint", *m, hint_codes, model_path) ||
+      !check_language_codes(kProgram, "--keep", *m, s.keep_codes, model_path))
     return 2;
 
   if (s.header && s.format == out_format::tsv && !s.kept_only && s.keep_codes.empty()) {

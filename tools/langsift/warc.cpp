@@ -50,7 +50,7 @@ void usage(std::FILE* out) {
       "pipeline of `langsift detect` (encoding, HTML text, languages with the URL's TLD, <html lang>\n"
       "and Content-Language as hints).\n"
       "\n"
-      "Output: one JSON object per line and record, in input order (docs/warc.md lists the fields):\n"
+      "Output: one JSON object per line and record, in input order, with the fields\n"
       "file (when several are read, or stdin has a --name), offset, length (the record's gzip member,\n"
       "or bytes of uncompressed input), warc_type, target_uri, record_id, warc_date, payload_digest\n"
       "(when the record has them), http_status,\n"
@@ -319,7 +319,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   if (languages_given) {
     std::vector<std::string> codes = split_list(languages_arg);
     for (std::string& c : codes) c = langsift::to_iso639_1(c);  // either ISO form is accepted
-    if (!check_language_codes(kProgram, "--languages", *s.model, codes)) return 2;
+    if (!check_language_codes(kProgram, "--languages", *s.model, codes, model_path)) return 2;
     s.report.languages = std::move(codes);
   }
   // -o and --stats-file: written atomically at the end; opened first, so that an unwritable place
