@@ -78,7 +78,7 @@ void usage(std::FILE* out) {
       "                         (out/ must exist; a directory named with {language} is made).\n"
       "                         Files are made on their language's first line (with --languages,\n"
       "                         those asked for, at the start) and renamed into place together\n"
-      "                         at the end, or none on an error (docs/warc.md)\n"
+      "                         at the end, or none on an error\n"
       "  --text                 add \"text\", the page's text (the HTML's text, with --main its main\n"
       "                         content, as `langsift text` gives it; a body that is not HTML: its\n"
       "                         decoded text), to each page's line\n"
