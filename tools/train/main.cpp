@@ -31,9 +31,11 @@ void usage(std::FILE* out) {
   std::fprintf(out,
       "usage: langsift-train [options] CORPUS_DIR -o MODEL\n"
       "       langsift-train url [options] ...\n"
+      "       langsift-train close [options] ...\n"
       "\n"
       "commands:\n"
       "  url           train the URL models instead (`langsift-train url --help`)\n"
+      "  close         train the discriminators of close groups (`langsift-train close --help`)\n"
       "\n"
       "Counts character n-grams (orders 1..5, with word-boundary padding) and whole words of each\n"
       "<code>.txt in CORPUS_DIR (UTF-8, any size, read line by line) and writes a model file.\n"
@@ -140,7 +142,8 @@ bool excluded_ranges(const std::string& manifest, const std::set<std::string>& e
 }  // namespace
 
 namespace langsift::cli {
-int train_url(int argc, char** argv);  // url_train.cpp
+int train_url(int argc, char** argv);    // url_train.cpp
+int train_close(int argc, char** argv);  // close_train.cpp
 }
 
 namespace {
@@ -182,6 +185,7 @@ bool add_word_list(language_counts& c, const std::string& dir, unsigned long lon
 int run_main(int argc, char** argv) {
   using namespace langsift::cli;
   if (argc > 1 && std::string_view(argv[1]) == "url") return train_url(argc - 1, argv + 1);
+  if (argc > 1 && std::string_view(argv[1]) == "close") return train_close(argc - 1, argv + 1);
   std::string corpus, output, langs_arg, manifest, exclude_arg, weights_arg, name, holdout_dir, value, calib_arg;
   std::vector<std::string> script_weights_args;
   train_config cfg;
