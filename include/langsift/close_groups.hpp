@@ -50,6 +50,13 @@ struct close_group_params {
   /// The stage runs only when the model's calibrated log-odds of the runner-up member against the
   /// best are above −trigger: a group is in play.
   float trigger = 12.0f;
+  /// The prior applies to a page: the group's units hold at least this many bytes of text
+  /// (ClueWeb09's "short" threshold by default). On shorter text the evidence is too little for
+  /// a prior not to decide alone, and it would sink the smaller member.
+  std::uint32_t prior_min_bytes = 400;
+  /// The stage decides text of at least this many bytes in the group's units: on a word or two
+  /// the discriminator only repeats what the model's own word features said.
+  std::uint32_t min_bytes = 32;
 };
 
 /// One group as a reader sees it.

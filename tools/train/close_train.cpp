@@ -53,8 +53,9 @@ void usage(std::FILE* out) {
       "  --model NAME|FILE       the model the groups are for (default: default): members are checked\n"
       "                          against it and its checksum recorded\n"
       "  --min-source-bytes N    a source is used when every member has N bytes of it (50000)\n"
-      "  --word-lists DIR        DIR/<code>.tsv word<TAB>count lists, a source when every member has one\n"
-      "  --word-list-weight W    a list weighs W times one text source (1)\n"
+      "  --word-lists DIR        DIR/<code>.tsv word<TAB>count lists: used when every member has one\n"
+      "                          that its text uses\n"
+      "  --word-list-weight W    the lists' log-odds (capped at +-3) weigh W against the text's (1)\n"
       "  --web-prior CSV         Common Crawl's languages.csv: each member's share of the web's pages\n"
       "  --alpha A               smoothing (2)\n"
       "  --min-log-odds X        keep a feature when the members' log-probabilities differ by X (1)\n"
@@ -62,7 +63,8 @@ void usage(std::FILE* out) {
       "  --pair-weight W         weight of word pairs against words (0.5)\n"
       "  --max-features N        per group at most N features, those the members differ on most (50000)\n"
       "  --model-weight A --discriminator-weight B --prior-weight G --prior-cap C --trigger T\n"
-      "                          the decision's parameters (close_group_params; 1 1 1 1.5 12)\n"
+      "  --prior-min-bytes N --min-bytes N\n"
+      "                          the decision's parameters (close_group_params; 1 1 1 1.5 12 400 32)\n"
       "  -o FILE                 the close-groups file to write\n");
 }
 
@@ -224,11 +226,50 @@ double web_share(const std::map<std::string, double>& prior, const std::string& 
   return it == prior.end() ? 0.0 : it->second;
 }
 
+/// Per feature (words: out[0], pairs: out[1]) seen min_count times in `cnt` (per member, its
+/// sources): each member's log-probability, its sources weighing the same (P = the mean of the
+/// feature's share of each source's tokens; smoothed (P N + alpha) / (N + alpha V), N the member's
+/// tokens, V the features kept), less the mean over the members.
+void log_odds(const std::vector<std::vector<counts>>& cnt, double alpha, double min_count,
+              std::unordered_map<std::uint64_t, std::vector<double>> out[2]) {
+  const std::size_t m = cnt.size();
+  for (int kind = 0; kind < 2; ++kind) {
+    std::unordered_map<std::uint64_t, double> total;
+    for (const auto& member : cnt)
+      for (const counts& c : member)
+        for (const auto& [h, n] : c.c[kind]) total[h] += n;
+    std::size_t v = 0;
+    for (const auto& [h, n] : total) v += n >= min_count;
+    const double V = static_cast<double>(std::max<std::size_t>(v, 1));
+    std::vector<double> lp(m);
+    for (const auto& [h, n] : total) {
+      if (n < min_count) continue;
+      double mean = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        double p = 0, z = 0, neff = 0;
+        for (const counts& c : cnt[i]) {
+          if (c.tokens[kind] <= 0) continue;
+          const auto it = c.c[kind].find(h);
+          p += (it == c.c[kind].end() ? 0.0 : it->second) / c.tokens[kind];
+          z += 1;
+          neff += c.tokens[kind];
+        }
+        p = z > 0 ? p / z : 0.0;
+        lp[i] = std::log((p * neff + alpha) / (neff + alpha * V));
+        mean += lp[i] / static_cast<double>(m);
+      }
+      std::vector<double>& w = out[kind][h];
+      w.resize(m);
+      for (std::size_t i = 0; i < m; ++i) w[i] = lp[i] - mean;
+    }
+  }
+}
+
 struct settings {
   std::string corpus, groups, manifest, output, word_lists, web_prior, model = "default";
   std::set<std::string> excluded;
   unsigned holdout = 0;
-  double min_source_bytes = 50000, list_weight = 1, alpha = 2, min_log_odds = 1, min_count = 2, pair_weight = 0.5;
+  double min_source_bytes = 50000, list_weight = 1, list_cap = 3, alpha = 2, min_log_odds = 1, min_count = 2, pair_weight = 0.5;
   std::size_t max_features = 50000;
   close_group_params params;
 };
@@ -253,67 +294,48 @@ bool train_group(const settings& st, const std::vector<std::string>& members, co
   if (shared.empty())
     std::fprintf(stderr, "%s: %s: warning: no source that every member has with %lld bytes\n", kProgram, members[0].c_str(),
                  static_cast<long long>(st.min_source_bytes));
-  // counts[member][source], the lists last.
+  // counts[member][source]
   std::vector<std::vector<counts>> cnt(m, std::vector<counts>(shared.size()));
-  std::vector<double> weight(shared.size(), 1.0);
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t k = 0; k < shared.size(); ++k)
       for (const source_text& t : text[i])
         if (t.name == shared[k]) count_text(t.lines, cnt[i][k]);
   std::string used;
   for (const std::string& s : shared) used += (used.empty() ? "" : "+") + s;
-  if (!st.word_lists.empty()) {
-    std::vector<counts> lists(m);
-    bool all = true;
-    for (std::size_t i = 0; i < m && all; ++i) {
-      counts whole;  // all the member's text, for the probe
-      for (const source_text& t : text[i]) count_text(t.lines, whole);
-      double probe = 0;
-      all = read_list(st.word_lists, members[i], whole, lists[i], probe, error) && probe >= 0.2;
-      if (!error.empty()) return false;
-    }
-    if (all) {
-      for (std::size_t i = 0; i < m; ++i) cnt[i].push_back(std::move(lists[i]));
-      weight.push_back(st.list_weight * static_cast<double>(std::max<std::size_t>(1, shared.size())));
-      used += shared.empty() ? "word-lists" : "+word-lists";
-    }
+  std::vector<counts> lists(m);
+  bool with_lists = !st.word_lists.empty();
+  for (std::size_t i = 0; i < m && with_lists; ++i) {
+    counts whole;  // all the member's text, for the probe
+    for (const source_text& t : text[i]) count_text(t.lines, whole);
+    double probe = 0;
+    with_lists = read_list(st.word_lists, members[i], whole, lists[i], probe, error) && probe >= 0.2;
+    if (!error.empty()) return false;
   }
-  const std::size_t ns = weight.size();
-  // Features: seen min_count times over the group's sources.
-  for (int kind = 0; kind < 2; ++kind) {
-    std::unordered_map<std::uint64_t, double> total;
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t k = 0; k < ns; ++k)
-        for (const auto& [h, n] : cnt[i][k].c[kind]) total[h] += k < shared.size() ? n : 1.0;  // a listed word counts once
-    std::size_t v = 0;
-    for (const auto& [h, n] : total) v += n >= st.min_count;
-    const double V = static_cast<double>(std::max<std::size_t>(v, 1));
-    std::vector<double> lp(m);
-    for (const auto& [h, n] : total) {
-      if (n < st.min_count) continue;
-      for (std::size_t i = 0; i < m; ++i) {
-        double p = 0, z = 0, neff = 0;
-        for (std::size_t k = 0; k < ns; ++k) {
-          const counts& c = cnt[i][k];
-          if (c.tokens[kind] <= 0) continue;
-          const auto it = c.c[kind].find(h);
-          p += weight[k] * (it == c.c[kind].end() ? 0.0 : it->second) / c.tokens[kind];
-          z += weight[k];
-          neff += k < shared.size() || shared.empty() ? c.tokens[kind] : 0.0;  // a list's size is not text seen
-        }
-        p = z > 0 ? p / z : 0.0;
-        lp[i] = std::log((p * neff + st.alpha) / (neff + st.alpha * V));
-      }
-      const auto [lo, hi] = std::minmax_element(lp.begin(), lp.end());
-      if (*hi - *lo < st.min_log_odds) continue;
-      double mean = 0;
-      for (const double x : lp) mean += x / static_cast<double>(m);
+  // Log-odds of the text (its sources weighing the same) and of the lists (an expert of their
+  // own, added with --word-list-weight): feature -> per member.
+  std::unordered_map<std::uint64_t, std::vector<double>> odds[2];
+  log_odds(cnt, st.alpha, st.min_count, odds);
+  if (with_lists) {
+    std::vector<std::vector<counts>> lc(m);
+    for (std::size_t i = 0; i < m; ++i) lc[i].push_back(std::move(lists[i]));
+    std::unordered_map<std::uint64_t, std::vector<double>> llo[2];
+    log_odds(lc, st.alpha, 1, llo);
+    for (auto& [h, v] : llo[0]) {
+      auto& t = odds[0][h];
+      if (t.empty()) t.assign(m, 0.0);
+      for (std::size_t i = 0; i < m; ++i) t[i] += st.list_weight * std::clamp(v[i], -st.list_cap, st.list_cap);
+    }
+    used += shared.empty() ? "word-lists" : "+word-lists";
+  }
+  for (int kind = 0; kind < 2; ++kind)
+    for (const auto& [h, v] : odds[kind]) {
+      const auto [a, b] = std::minmax_element(v.begin(), v.end());
+      if (*b - *a < st.min_log_odds) continue;
       std::vector<float> w(m);
       const double kw = kind == 0 ? 1.0 : st.pair_weight;
-      for (std::size_t i = 0; i < m; ++i) w[i] = static_cast<float>(kw * (lp[i] - mean));
+      for (std::size_t i = 0; i < m; ++i) w[i] = static_cast<float>(kw * v[i]);
       out.features.emplace_back(h, std::move(w));
     }
-  }
   if (out.features.size() > st.max_features) {  // those the members differ on most
     auto spread = [](const std::vector<float>& w) {
       const auto [lo, hi] = std::minmax_element(w.begin(), w.end());
@@ -412,6 +434,14 @@ int train_close(int argc, char** argv) {
       if (!par("--prior-weight", st.params.prior_weight)) return 2;
     } else if (take_option(argc, argv, i, "--prior-cap", value, missing)) {
       if (!par("--prior-cap", st.params.prior_cap)) return 2;
+    } else if (take_option(argc, argv, i, "--min-bytes", value, missing)) {
+      double b = 0;
+      if (!num("--min-bytes", b, 0)) return 2;
+      st.params.min_bytes = static_cast<std::uint32_t>(b);
+    } else if (take_option(argc, argv, i, "--prior-min-bytes", value, missing)) {
+      double b = 0;
+      if (!num("--prior-min-bytes", b, 0)) return 2;
+      st.params.prior_min_bytes = static_cast<std::uint32_t>(b);
     } else if (take_option(argc, argv, i, "--trigger", value, missing)) {
       if (!par("--trigger", st.params.trigger)) return 2;
     } else if (take_option(argc, argv, i, "-o", st.output, missing)) {

@@ -8,7 +8,7 @@
 //  24  u64 checksum of the model it was made for (0: not recorded)
 //  32  u32 groups, u32 info bytes; then the info text, padded to 8
 //      per group a record of kRecordBytes: u32 members, u32 features, f32 step, the five f32 of
-//      close_group_params, u32 0, char codes[8][16] (NUL-padded), f32 share[8], u64 keys offset,
+//      close_group_params, u32 prior_min_bytes, u32 min_bytes, char codes[8][16] (NUL-padded), f32 share[8], u64 keys offset,
 //      u64 weights offset
 //      the keys (u64, strictly ascending) and weights (int8, features × members) of each group
 #pragma once
@@ -80,7 +80,8 @@ LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups&
     v.n = get<std::uint32_t>(p);
     v.features = get<std::uint32_t>(p + 4);
     v.step = get<float>(p + 8);
-    v.params = {get<float>(p + 12), get<float>(p + 16), get<float>(p + 20), get<float>(p + 24), get<float>(p + 28)};
+    v.params = {get<float>(p + 12), get<float>(p + 16), get<float>(p + 20), get<float>(p + 24), get<float>(p + 28),
+                get<std::uint32_t>(p + 32), get<std::uint32_t>(p + 36)};
     if (v.n < 2 || v.n > max_close_members || !(v.step > 0) || !std::isfinite(v.step)) return status::corrupt_model;
     for (const float x : {v.params.model_weight, v.params.discriminator_weight, v.params.prior_weight, v.params.prior_cap,
                           v.params.trigger})
@@ -208,6 +209,8 @@ LANGSIFT_INLINE std::string write_close_groups(const std::vector<close_group_ent
     put_at<float>(p + 20, e.params.prior_weight);
     put_at<float>(p + 24, e.params.prior_cap);
     put_at<float>(p + 28, e.params.trigger);
+    put_at<std::uint32_t>(p + 32, e.params.prior_min_bytes);
+    put_at<std::uint32_t>(p + 36, e.params.min_bytes);
     for (std::size_t i = 0; i < m; ++i) {
       if (e.members[i].empty() || e.members[i].size() >= f::kCodeBytes) throw std::invalid_argument("close groups: a member code of 1 to 15 bytes");
       std::memcpy(p + 40 + i * f::kCodeBytes, e.members[i].data(), e.members[i].size());

@@ -95,6 +95,10 @@ inline void decide_close_group(const model& m, const detect_options& opt, detect
     }
   }
   if (tau * (second - best) < -info.params.trigger) return;  // not in play: the model is sure
+  std::size_t group_bytes = 0;
+  for (const unit& u : s.units)
+    if (u.lang >= 0 && m.close_group_of(static_cast<std::size_t>(u.lang)) == static_cast<int>(g)) group_bytes += u.text.size();
+  if (group_bytes < info.params.min_bytes) return;  // a word or two: the model has read them already
   // The discriminator over the text of every unit of the group (scored or skimmed), and the
   // decision: model log-odds, discriminator log-odds and the prior, each by its weight.
   std::array<float, max_close_members> d{};
@@ -105,7 +109,7 @@ inline void decide_close_group(const model& m, const detect_options& opt, detect
     add_discriminator(cg, g, n, u.text, d.data());
     read += u.text.size();
   }
-  const bool prior = web_prior_applies(m, opt, s, g);
+  const bool prior = read >= info.params.prior_min_bytes && web_prior_applies(m, opt, s, g);
   float top_share = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (allowed[i]) top_share = std::max(top_share, info.web_share[i]);
