@@ -36,6 +36,10 @@ inline namespace v1 {
 /// The most members a close group has.
 inline constexpr std::size_t max_close_members = 8;
 
+namespace detail {
+struct builtin_model_loader;  // default_model.cpp
+}
+
 /// What decides among the members of one group (one record of a close-groups file).
 struct close_group_params {
   /// Weight of the model's calibrated log-odds between the members (τ (S_c − S_b), see
@@ -49,7 +53,7 @@ struct close_group_params {
   float prior_cap = 1.5f;
   /// The stage runs only when the model's calibrated log-odds of the runner-up member against the
   /// best are above −trigger: a group is in play.
-  float trigger = 12.0f;
+  float trigger = 4.0f;
   /// The prior applies to a page: the group's units hold at least this many bytes of text
   /// (ClueWeb09's "short" threshold by default). On shorter text the evidence is too little for
   /// a prior not to decide alone, and it would sink the smaller member.
@@ -100,7 +104,8 @@ class close_groups {
   float weight_step(std::size_t g) const noexcept;
 
  private:
-  static status parse(std::string_view bytes, close_groups& out) noexcept;
+  friend struct detail::builtin_model_loader;  // the library's own bytes: checked by the tests
+  static status parse(std::string_view bytes, close_groups& out, bool verify_checksum, bool verify_structure = true) noexcept;
   std::shared_ptr<const std::string> owned_;
   std::string_view bytes_;
   std::uint64_t checksum_ = 0, model_checksum_ = 0;
@@ -113,6 +118,8 @@ class close_groups {
     float step = 0;
     const std::uint64_t* keys = nullptr;  // sorted
     const std::int8_t* weights = nullptr;  // features × n
+    const std::uint32_t* dir = nullptr;    // 2^bits + 1: the keys of each value of their top bits
+    std::uint32_t bits = 1;
     std::size_t features = 0;
   };
   std::vector<group_view> groups_;

@@ -64,7 +64,7 @@ void usage(std::FILE* out) {
       "  --max-features N        per group at most N features, those the members differ on most (50000)\n"
       "  --model-weight A --discriminator-weight B --prior-weight G --prior-cap C --trigger T\n"
       "  --prior-min-bytes N --min-bytes N\n"
-      "                          the decision's parameters (close_group_params; 1 1 1 1.5 12 400 32)\n"
+      "                          the decision's parameters (close_group_params; 1 1 1 1.5 4 400 32)\n"
       "  -o FILE                 the close-groups file to write\n");
 }
 

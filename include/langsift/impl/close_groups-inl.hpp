@@ -8,9 +8,11 @@
 //  24  u64 checksum of the model it was made for (0: not recorded)
 //  32  u32 groups, u32 info bytes; then the info text, padded to 8
 //      per group a record of kRecordBytes: u32 members, u32 features, f32 step, the five f32 of
-//      close_group_params, u32 prior_min_bytes, u32 min_bytes, char codes[8][16] (NUL-padded), f32 share[8], u64 keys offset,
-//      u64 weights offset
-//      the keys (u64, strictly ascending) and weights (int8, features × members) of each group
+//      close_group_params, u32 prior_min_bytes, u32 min_bytes, char codes[8][16] (NUL-padded),
+//      f32 share[8], u64 keys offset, u64 weights offset, u64 directory offset, u32 directory
+//      bits, u32 0
+//      per group the keys (u64, strictly ascending), the weights (int8, features × members) and
+//      the directory: 2^bits + 1 u32, entry b the first key whose top `bits` bits are >= b
 #pragma once
 
 #include <algorithm>
@@ -28,7 +30,13 @@ namespace detail {
 namespace close_file {
 inline constexpr char kMagic[4] = {'L', 'S', 'C', 'G'};
 inline constexpr std::uint32_t kVersion = 1;
-inline constexpr std::size_t kHeaderBytes = 40, kCodeBytes = 16, kRecordBytes = 40 + max_close_members * kCodeBytes + max_close_members * 4 + 16;
+inline constexpr std::size_t kHeaderBytes = 40, kCodeBytes = 16, kRecordBytes = 40 + max_close_members * kCodeBytes + max_close_members * 4 + 32;
+/// Directory bits for n features: about four keys per bucket.
+constexpr std::uint32_t directory_bits(std::size_t n) noexcept {
+  std::uint32_t b = 1;
+  while (b < 24 && (std::size_t{1} << b) * 4 < n) ++b;
+  return b;
+}
 inline constexpr std::size_t pad8(std::size_t n) noexcept { return (n + 7) & ~std::size_t{7}; }
 }  // namespace close_file
 }  // namespace detail
@@ -43,12 +51,14 @@ LANGSIFT_INLINE float close_groups::weight_step(std::size_t g) const noexcept { 
 
 LANGSIFT_INLINE const std::int8_t* close_groups::find(std::size_t g, std::uint64_t hash) const noexcept {
   const group_view& v = groups_[g];
-  const std::uint64_t* end = v.keys + v.features;
-  const std::uint64_t* it = std::lower_bound(v.keys, end, hash);
-  return it != end && *it == hash ? v.weights + static_cast<std::size_t>(it - v.keys) * v.n : nullptr;
+  const std::uint64_t bucket = hash >> (64 - v.bits);
+  for (std::uint32_t k = v.dir[bucket], end = v.dir[bucket + 1]; k < end; ++k)
+    if (v.keys[k] >= hash) return v.keys[k] == hash ? v.weights + std::size_t{k} * v.n : nullptr;
+  return nullptr;
 }
 
-LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups& out) noexcept {
+LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups& out, bool verify_checksum,
+                                           bool verify_structure) noexcept {
   namespace f = detail::close_file;
   using detail::binio::fits;
   using detail::binio::get;
@@ -59,7 +69,7 @@ LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups&
   if (get<std::uint32_t>(b + 4) != f::kVersion) return status::model_version;
   if (get<std::uint64_t>(b + 16) != n) return status::corrupt_model;
   const std::uint64_t sum = get<std::uint64_t>(b + 8);
-  if (XXH3_64bits(b + 16, n - 16) != sum) return status::corrupt_model;
+  if (verify_checksum && XXH3_64bits(b + 16, n - 16) != sum) return status::corrupt_model;
   close_groups r;
   r.bytes_ = bytes;
   r.checksum_ = sum;
@@ -100,8 +110,20 @@ LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups&
       return status::corrupt_model;
     v.keys = reinterpret_cast<const std::uint64_t*>(b + keys);
     v.weights = reinterpret_cast<const std::int8_t*>(b + weights);
-    for (std::size_t k = 1; k < v.features; ++k)
+    for (std::size_t k = 1; verify_structure && k < v.features; ++k)
       if (!(v.keys[k - 1] < v.keys[k])) return status::corrupt_model;
+    const std::uint64_t dir = get<std::uint64_t>(q + 16);
+    v.bits = get<std::uint32_t>(q + 24);
+    const std::uint64_t buckets = std::uint64_t{1} << std::min<std::uint32_t>(v.bits, 32);
+    if (v.bits < 1 || v.bits > 24 || dir % 4 || !fits(n, dir, (buckets + 1) * 4)) return status::corrupt_model;
+    v.dir = reinterpret_cast<const std::uint32_t*>(b + dir);
+    // Each bucket's range holds exactly the keys of that bucket.
+    if (v.dir[0] != 0 || v.dir[buckets] != v.features) return status::corrupt_model;
+    for (std::uint64_t k = 0; verify_structure && k < buckets; ++k) {
+      if (v.dir[k] > v.dir[k + 1]) return status::corrupt_model;
+      for (std::uint32_t i = v.dir[k]; i < v.dir[k + 1]; ++i)
+        if (v.keys[i] >> (64 - v.bits) != k) return status::corrupt_model;
+    }
   }
   out = std::move(r);
   return status::ok;
@@ -112,7 +134,7 @@ LANGSIFT_INLINE status close_groups::load_view(std::string_view bytes, close_gro
     detail::binio::set_message(message, {"close groups: bytes not 8-byte aligned"});
     return status::invalid_argument;
   }
-  const status s = parse(bytes, out);
+  const status s = parse(bytes, out, /*verify_checksum=*/true);
   if (s != status::ok) detail::binio::set_message(message, {"close groups: not a close-groups file, or truncated or corrupt (", status_name(s), ")"});
   return s;
 }
@@ -146,7 +168,7 @@ LANGSIFT_INLINE status close_groups::load_file(const std::string& path, close_gr
   if (s == status::io_error && data->size() > limit) s = status::too_large;
   if (s != status::ok) return s;
   close_groups r;
-  s = parse(*data, r);  // std::string's buffer is aligned for any fundamental type
+  s = parse(*data, r, /*verify_checksum=*/true);  // std::string's buffer is aligned for any fundamental type
   if (s != status::ok) {
     detail::binio::set_message(message, {path, ": not a close-groups file, or truncated or corrupt (", status_name(s), ")"});
     return s;
@@ -200,6 +222,14 @@ LANGSIFT_INLINE std::string write_close_groups(const std::vector<close_group_ent
     for (const std::size_t i : order)
       for (const float x : e.features[i].second)
         out.push_back(static_cast<char>(static_cast<std::int8_t>(std::lround(std::clamp(x / step, -127.0f, 127.0f)))));
+    out.resize(f::pad8(out.size()), '\0');
+    const std::uint32_t bits = f::directory_bits(order.size());
+    const std::size_t dir = out.size();
+    std::size_t k = 0;
+    for (std::uint64_t bucket = 0; bucket <= (std::uint64_t{1} << bits); ++bucket) {
+      while (k < order.size() && (e.features[order[k]].first >> (64 - bits)) < bucket) ++k;
+      put<std::uint32_t>(out, static_cast<std::uint32_t>(k));
+    }
     char* p = out.data() + records + g * f::kRecordBytes;
     put_at<std::uint32_t>(p, static_cast<std::uint32_t>(m));
     put_at<std::uint32_t>(p + 4, static_cast<std::uint32_t>(order.size()));
@@ -219,6 +249,8 @@ LANGSIFT_INLINE std::string write_close_groups(const std::vector<close_group_ent
     char* q = p + 40 + max_close_members * f::kCodeBytes + max_close_members * 4;
     put_at<std::uint64_t>(q, keys);
     put_at<std::uint64_t>(q + 8, weights);
+    put_at<std::uint64_t>(q + 16, dir);
+    put_at<std::uint32_t>(q + 24, bits);
   }
   out.resize(f::pad8(out.size()), '\0');
   put_at<std::uint64_t>(out.data() + 16, out.size());

@@ -28,14 +28,15 @@ inline constexpr std::size_t kCloseTextBytes = 8192;
 /// Adds the discriminator's log-odds of `text` (its words and pairs of consecutive words) for
 /// each member of close group `g` to d[0, n).
 inline void add_discriminator(const close_groups& cg, std::size_t g, std::size_t n, std::string_view text, float* d) {
-  const ngram_config words_only{5, 4, true, feature_hashing::window};  // min above max: words only
+  const ngram_config words_only{5, 4, true, feature_hashing::window};  // min above max: words only (the
+  // template arguments say so at compile time: no n-gram is hashed)
   std::int32_t sum[max_close_members] = {};
   std::uint64_t prev = 0;
   const auto add = [&](const std::int8_t* w) {
     if (w)
       for (std::size_t i = 0; i < n; ++i) sum[i] += w[i];
   };
-  for_each_feature(text, words_only, [&](std::uint64_t h, unsigned kind) {
+  for_each_feature<kMaxNgramOrder + 1, 1, 1>(text, words_only, [&](std::uint64_t h, unsigned kind) {
     if (kind != feature_word) return;
     add(cg.find(g, h));
     if (prev) add(cg.find(g, close_pair_hash(prev, h)));
@@ -75,14 +76,18 @@ inline void decide_close_group(const model& m, const detect_options& opt, detect
   std::array<double, max_close_members> pooled{};
   double features = 0;
   bool scored = false;
+  std::size_t group_bytes = 0;
   for (const unit& u : s.units) {
-    if (u.lang < 0 || !u.scored || m.close_group_of(static_cast<std::size_t>(u.lang)) != static_cast<int>(g)) continue;
+    if (u.lang < 0 || m.close_group_of(static_cast<std::size_t>(u.lang)) != static_cast<int>(g)) continue;
+    group_bytes += u.text.size();
+    if (!u.scored) continue;
     scored = true;
     features += u.features;
     const float* sc = s.scores.data() + u.score_begin;
     for (std::size_t i = 0; i < n; ++i) pooled[i] += sc[m.language(members[i]).local];
   }
-  if (!scored) return;
+  // A word or two: the model's own word features have read them already.
+  if (!scored || group_bytes < info.params.min_bytes) return;
   const double tau = m.probability_calibration().scale / std::sqrt(std::max(1.0, features));
   double best = -1e300, second = -1e300;
   for (std::size_t i = 0; i < n; ++i) {
@@ -95,10 +100,6 @@ inline void decide_close_group(const model& m, const detect_options& opt, detect
     }
   }
   if (tau * (second - best) < -info.params.trigger) return;  // not in play: the model is sure
-  std::size_t group_bytes = 0;
-  for (const unit& u : s.units)
-    if (u.lang >= 0 && m.close_group_of(static_cast<std::size_t>(u.lang)) == static_cast<int>(g)) group_bytes += u.text.size();
-  if (group_bytes < info.params.min_bytes) return;  // a word or two: the model has read them already
   // The discriminator over the text of every unit of the group (scored or skimmed), and the
   // decision: model log-odds, discriminator log-odds and the prior, each by its weight.
   std::array<float, max_close_members> d{};
