@@ -18,6 +18,8 @@ extern const char langsift_v1_wide_model_begin[];
 extern const char langsift_v1_wide_model_end[];
 extern const char langsift_v1_close_default_begin[];
 extern const char langsift_v1_close_default_end[];
+extern const char langsift_v1_close_wide_begin[];
+extern const char langsift_v1_close_wide_end[];
 }
 
 namespace langsift {
@@ -102,6 +104,9 @@ std::string_view builtin_close_groups_bytes(std::string_view name) noexcept {
   if (name == "default")
     return std::string_view(langsift_v1_close_default_begin,
                             static_cast<std::size_t>(langsift_v1_close_default_end - langsift_v1_close_default_begin));
+  if (name == "wide")
+    return std::string_view(langsift_v1_close_wide_begin,
+                            static_cast<std::size_t>(langsift_v1_close_wide_end - langsift_v1_close_wide_begin));
   return {};
 }
 
