@@ -182,7 +182,8 @@ TEST_CASE("close_groups: the default model carries models/close-default.lscg, ma
     if (i && (digits.size() - i) % 3 == 0) size += ',';
     size += digits[i];
   }
-  CHECK(text.find("| `close-default.lscg` | " + size + " bytes | `" + std::string(sum + 1, 16) + "`") != std::string::npos);
+  CHECK(text.find("| `close-default.lscg` | " + std::to_string(g.group_count()) + " groups | " + size + " bytes | `" +
+                  std::string(sum + 1, 16) + "`") != std::string::npos);
 }
 
 TEST_CASE("close_groups: the default model's file loaded from disk gets its close groups too") {
