@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "langsift/close_groups.hpp"
+#include "langsift/detail/xxhash.hpp"  // XXH3-64, to forge files
 #include "langsift/default_model.hpp"
 #include "langsift/model.hpp"
 #include "langsift/ngram.hpp"
@@ -96,6 +97,20 @@ TEST_CASE("close_groups: truncated, bit-flipped, misaligned or foreign bytes are
     std::string flipped = bytes;
     flipped[at] = static_cast<char>(flipped[at] ^ 0x10);
     CHECK(close_groups::load_copy(flipped, g) == status::corrupt_model);
+  }
+  // A directory entry past the features (with size and checksum made consistent: found by
+  // fuzz_close_groups, it read keys out of bounds).
+  {
+    close_groups ok;
+    REQUIRE(close_groups::load_copy(bytes, ok) == status::ok);
+    std::string bad = bytes;
+    std::uint64_t dir_at = 0;  // record 0 (at 40: no info text) holds its directory's offset at 216
+    std::memcpy(&dir_at, bytes.data() + 40 + 216, 8);
+    const std::uint32_t huge = 1000;
+    std::memcpy(bad.data() + dir_at + 4, &huge, 4);  // bucket 1 ends at key 1000 of 2
+    const std::uint64_t sum = XXH3_64bits(bad.data() + 16, bad.size() - 16);
+    std::memcpy(bad.data() + 8, &sum, 8);
+    CHECK(close_groups::load_copy(bad, g) == status::corrupt_model);
   }
   std::string version = bytes;
   version[4] = 9;

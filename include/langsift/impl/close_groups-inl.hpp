@@ -92,10 +92,10 @@ LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups&
     v.step = get<float>(p + 8);
     v.params = {get<float>(p + 12), get<float>(p + 16), get<float>(p + 20), get<float>(p + 24), get<float>(p + 28),
                 get<std::uint32_t>(p + 32), get<std::uint32_t>(p + 36)};
-    if (v.n < 2 || v.n > max_close_members || !(v.step > 0) || !std::isfinite(v.step)) return status::corrupt_model;
+    if (v.n < 2 || v.n > max_close_members || !(v.step > 0) || !(v.step < 1e6f)) return status::corrupt_model;
     for (const float x : {v.params.model_weight, v.params.discriminator_weight, v.params.prior_weight, v.params.prior_cap,
                           v.params.trigger})
-      if (!std::isfinite(x) || x < 0) return status::corrupt_model;
+      if (!std::isfinite(x) || x < 0 || x > 1e6f) return status::corrupt_model;
     for (std::size_t i = 0; i < v.n; ++i) {
       const char* c = reinterpret_cast<const char*>(p + 40 + i * f::kCodeBytes);
       const std::size_t len = strnlen(c, f::kCodeBytes);
@@ -120,7 +120,7 @@ LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups&
     // Each bucket's range holds exactly the keys of that bucket.
     if (v.dir[0] != 0 || v.dir[buckets] != v.features) return status::corrupt_model;
     for (std::uint64_t k = 0; verify_structure && k < buckets; ++k) {
-      if (v.dir[k] > v.dir[k + 1]) return status::corrupt_model;
+      if (v.dir[k] > v.dir[k + 1] || v.dir[k + 1] > v.features) return status::corrupt_model;
       for (std::uint32_t i = v.dir[k]; i < v.dir[k + 1]; ++i)
         if (v.keys[i] >> (64 - v.bits) != k) return status::corrupt_model;
     }

@@ -124,11 +124,13 @@ inline void decide_close_group(const model& m, const detect_options& opt, detect
     if (prior && top_share > 0)
       z[i] += p.prior_weight * std::max(-static_cast<double>(p.prior_cap),
                                         std::log(std::max(1e-12, static_cast<double>(info.web_share[i]) / top_share)));
-    if (z[i] > zmax) {
+    if (win < 0 || z[i] > zmax) {
       zmax = z[i];
       win = static_cast<int>(i);
     }
   }
+  for (std::size_t i = 0; i < n; ++i)  // (a file's extreme weights: no decision rather than NaNs)
+    if (allowed[i] && !std::isfinite(z[i])) return;
   close_decision dec;
   dec.group = static_cast<int>(g);
   double sum = 0;
