@@ -354,7 +354,7 @@ bool train_group(const settings& st, const std::vector<std::string>& members, co
     std::snprintf(b, sizeof b, "%s%s %.4f%%", i ? ", " : "", members[i].c_str(), 100.0 * out.web_share[i]);
     shares += b;
   }
-  std::fprintf(stderr, "%s: %s: %zu features from %s; web shares %s\n", kProgram, members[0].c_str(), out.features.size(),
+  std::printf("%s: %s: %zu features from %s; web shares %s\n", kProgram, members[0].c_str(), out.features.size(),
                used.c_str(), shares.c_str());
   return true;
 }
@@ -495,7 +495,7 @@ int train_close(int argc, char** argv) {
   langsift::model copy = *model;
   if (copy.set_close_groups(std::make_shared<const close_groups>(check), &error) != status::ok) return fail(kProgram, error);
   if (!write_file_atomic(st.output, bytes, error)) return fail(kProgram, error);
-  std::fprintf(stderr, "%s: %s: %zu groups, %zu bytes, xxh3 %016llx\n", kProgram, st.output.c_str(), entries.size(), bytes.size(),
+  std::printf("%s: %s: %zu groups, %zu bytes, xxh3 %016llx\n", kProgram, st.output.c_str(), entries.size(), bytes.size(),
                static_cast<unsigned long long>(check.checksum()));
   return 0;
 }

@@ -505,8 +505,9 @@ int run_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   // The counts of the languages being read (one per thread) are what holds the memory.
-  const bool url = argc > 1 && std::string_view(argv[1]) == "url";
-  return langsift::cli::run(url ? "langsift-train url" : "langsift-train",
-                            url ? "with --words, lower --max-bytes" : "lower -j or --top-k",
+  const std::string_view sub = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+  const bool url = sub == "url", close = sub == "close";
+  return langsift::cli::run(url ? "langsift-train url" : close ? "langsift-train close" : "langsift-train",
+                            url ? "with --words, lower --max-bytes" : close ? "fewer or smaller groups" : "lower -j or --top-k",
                             [&] { return run_main(argc, argv); });
 }
