@@ -120,6 +120,8 @@ class close_groups {
     const std::int8_t* weights = nullptr;  // features × n
     const std::uint32_t* dir = nullptr;    // 2^bits + 1: the keys of each value of their top bits
     std::uint32_t bits = 1;
+    const std::uint64_t* filter = nullptr;  // 2^filter_bits bits: a key's low bits set its bit
+    std::uint32_t filter_bits = 6;
     std::size_t features = 0;
   };
   std::vector<group_view> groups_;

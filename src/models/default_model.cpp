@@ -74,7 +74,9 @@ status attach_close_groups(model& m, std::string_view bytes) noexcept {
 loaded_builtin load_builtin(std::string_view bytes, std::string_view close_bytes) noexcept {
   loaded_builtin b;
   b.st = detail::builtin_model_loader::load(bytes, b.m);
-  if (b.st == status::ok) b.st = attach_close_groups(b.m, close_bytes);
+  // Groups that fail to attach leave the model without them (test_close_groups.cpp rules it out
+  // for the built-in ones): the model itself is sound, and is what a rebuild of them needs.
+  if (b.st == status::ok) (void)attach_close_groups(b.m, close_bytes);
   return b;
 }
 

@@ -10,9 +10,11 @@
 //      per group a record of kRecordBytes: u32 members, u32 features, f32 step, the five f32 of
 //      close_group_params, u32 prior_min_bytes, u32 min_bytes, char codes[8][16] (NUL-padded),
 //      f32 share[8], u64 keys offset, u64 weights offset, u64 directory offset, u32 directory
-//      bits, u32 0
-//      per group the keys (u64, strictly ascending), the weights (int8, features × members) and
-//      the directory: 2^bits + 1 u32, entry b the first key whose top `bits` bits are >= b
+//      bits, u32 filter bits, u64 filter offset
+//      per group the keys (u64, strictly ascending), the weights (int8, features × members),
+//      the directory: 2^bits + 1 u32, entry b the first key whose top `bits` bits are >= b, and
+//      the filter: 2^filter bits bits, bit (key mod 2^filter bits) set for every key (most words
+//      of a text are no key: one bit, likely in cache, answers for them)
 #pragma once
 
 #include <algorithm>
@@ -30,7 +32,7 @@ namespace detail {
 namespace close_file {
 inline constexpr char kMagic[4] = {'L', 'S', 'C', 'G'};
 inline constexpr std::uint32_t kVersion = 1;
-inline constexpr std::size_t kHeaderBytes = 40, kCodeBytes = 16, kRecordBytes = 40 + max_close_members * kCodeBytes + max_close_members * 4 + 32;
+inline constexpr std::size_t kHeaderBytes = 40, kCodeBytes = 16, kRecordBytes = 40 + max_close_members * kCodeBytes + max_close_members * 4 + 40;
 /// Directory bits for n features: about four keys per bucket.
 constexpr std::uint32_t directory_bits(std::size_t n) noexcept {
   std::uint32_t b = 1;
@@ -51,6 +53,8 @@ LANGSIFT_INLINE float close_groups::weight_step(std::size_t g) const noexcept { 
 
 LANGSIFT_INLINE const std::int8_t* close_groups::find(std::size_t g, std::uint64_t hash) const noexcept {
   const group_view& v = groups_[g];
+  const std::uint64_t bit = hash & ((std::uint64_t{1} << v.filter_bits) - 1);
+  if (!(v.filter[bit >> 6] >> (bit & 63) & 1)) return nullptr;
   const std::uint64_t bucket = hash >> (64 - v.bits);
   for (std::uint32_t k = v.dir[bucket], end = v.dir[bucket + 1]; k < end; ++k)
     if (v.keys[k] >= hash) return v.keys[k] == hash ? v.weights + std::size_t{k} * v.n : nullptr;
@@ -117,6 +121,15 @@ LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups&
     const std::uint64_t buckets = std::uint64_t{1} << std::min<std::uint32_t>(v.bits, 32);
     if (v.bits < 1 || v.bits > 24 || dir % 4 || !fits(n, dir, (buckets + 1) * 4)) return status::corrupt_model;
     v.dir = reinterpret_cast<const std::uint32_t*>(b + dir);
+    v.filter_bits = get<std::uint32_t>(q + 28);
+    const std::uint64_t filter = get<std::uint64_t>(q + 32);
+    if (v.filter_bits < 6 || v.filter_bits > 30 || filter % 8 || !fits(n, filter, (std::uint64_t{1} << v.filter_bits) / 8))
+      return status::corrupt_model;
+    v.filter = reinterpret_cast<const std::uint64_t*>(b + filter);
+    for (std::size_t k = 0; verify_structure && k < v.features; ++k) {
+      const std::uint64_t bit = v.keys[k] & ((std::uint64_t{1} << v.filter_bits) - 1);
+      if (!(v.filter[bit >> 6] >> (bit & 63) & 1)) return status::corrupt_model;
+    }
     // Each bucket's range holds exactly the keys of that bucket.
     if (v.dir[0] != 0 || v.dir[buckets] != v.features) return status::corrupt_model;
     for (std::uint64_t k = 0; verify_structure && k < buckets; ++k) {
@@ -230,6 +243,14 @@ LANGSIFT_INLINE std::string write_close_groups(const std::vector<close_group_ent
       while (k < order.size() && (e.features[order[k]].first >> (64 - bits)) < bucket) ++k;
       put<std::uint32_t>(out, static_cast<std::uint32_t>(k));
     }
+    out.resize(f::pad8(out.size()), '\0');
+    const std::uint32_t fbits = bits + 5;  // 32 bits a bucket of about four keys: ~12 % of absent words pass
+    const std::size_t filter = out.size();
+    out.resize(filter + (std::size_t{1} << fbits) / 8, '\0');
+    for (const std::size_t i : order) {
+      const std::uint64_t bit = e.features[i].first & ((std::uint64_t{1} << fbits) - 1);
+      out[filter + bit / 8] = static_cast<char>(static_cast<unsigned char>(out[filter + bit / 8]) | (1u << (bit % 8)));
+    }
     char* p = out.data() + records + g * f::kRecordBytes;
     put_at<std::uint32_t>(p, static_cast<std::uint32_t>(m));
     put_at<std::uint32_t>(p + 4, static_cast<std::uint32_t>(order.size()));
@@ -251,6 +272,8 @@ LANGSIFT_INLINE std::string write_close_groups(const std::vector<close_group_ent
     put_at<std::uint64_t>(q + 8, weights);
     put_at<std::uint64_t>(q + 16, dir);
     put_at<std::uint32_t>(q + 24, bits);
+    put_at<std::uint32_t>(q + 28, fbits);
+    put_at<std::uint64_t>(q + 32, filter);
   }
   out.resize(f::pad8(out.size()), '\0');
   put_at<std::uint64_t>(out.data() + 16, out.size());
