@@ -209,3 +209,13 @@ TEST_CASE("close_groups: the default model's file loaded from disk gets its clos
   REQUIRE(storage.close_groups() != nullptr);
   CHECK(storage.close_groups()->checksum() == default_model().close_groups()->checksum());
 }
+
+TEST_CASE("close_groups: the fuzzer's seed (fuzz/corpus/close_groups/mini.lscg) is a file of the current format") {
+  close_groups g;
+  std::string why;
+  REQUIRE(close_groups::load_file(std::string(LANGSIFT_TEST_DATA_DIR) + "/../../fuzz/corpus/close_groups/mini.lscg", g, &why) ==
+          status::ok);
+  CHECK(g.group_count() == 2);
+  model m = default_model();
+  CHECK(m.set_close_groups(std::make_shared<const close_groups>(g)) == status::ok);
+}
