@@ -202,6 +202,8 @@ const std::vector<out_case> kCases = {
     {"langsift-train", "-q --holdout 2 --holdout-dir {OUT} {D}/corpus -o model.lsm", "--holdout-dir", true},
     {"langsift-train url", "--min-urls 1 {W}/labelled.tsv -o {OUT}", "-o"},
     {"langsift-train url", "--words {D}/corpus -o {OUT}", "-o"},
+    {"langsift-train close", "{D}/corpus --groups {W}/groups.txt --manifest {W}/MANIFEST.tsv --model {W}/model.lsm "
+                             "--min-source-bytes 1 -o {OUT}", "-o"},
     {"langsift-eval", "--help", ""},
     {"langsift-eval lang", "--no-langsift --detector first=cat {D}/eval/lang", ""},
     {"langsift-eval lang", "--no-langsift --detector first=cat --tsv {OUT} {D}/eval/lang", "--tsv"},
@@ -273,6 +275,15 @@ void setup(const fs::path& work) {
     std::ofstream(work / "labelled.tsv") << "de\thttp://www.beispiel.de/seite/nachrichten\nfr\thttp://www.exemple.fr/actualites/page\n"
                                             "en\thttp://www.example.com/news/today\nde\thttp://www.zeitung.de/politik/inland\n"
                                             "fr\thttp://www.journal.fr/politique/monde\nen\thttp://www.news.co.uk/world/europe\n";
+  }
+  std::ofstream(work / "groups.txt") << "de nl\n";
+  {
+    std::ofstream m(work / "MANIFEST.tsv");
+    m << "code\tbytes\tlines\tremoved_test_matches\tsources(bytes)\n";
+    for (const char* c : {"de", "nl"}) {
+      const auto n = fs::file_size(kData + "/corpus/" + c + ".txt");
+      m << c << '\t' << n << "\t0\t0\tnews:" << n << '\n';
+    }
   }
   fs::create_directories(work / "encodings" / "fr");
   for (const char* cs : {"utf-8", "windows-1252", "utf-16le"})

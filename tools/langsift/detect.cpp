@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "common/json.hpp"
 #include "common/jsonl.hpp"
 #include "common/model_arg.hpp"
+#include "langsift/close_groups.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/encoding.hpp"
@@ -87,6 +89,11 @@ void usage(std::FILE* out) {
       "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
       "                      loaded model keeps its file in memory; default: no cap)\n"
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
+      "  --close-groups FILE the close groups (langsift-train close) of a --model file; the\n"
+      "                      built-in models carry theirs\n"
+      "  --no-close-groups   leave the model's labels among close languages (bs/hr, id/ms,\n"
+      "                      nb/nn/da...) as they are: no close-group stage\n"
+      "  --no-web-prior      no web prior among the members of a close group\n"
       "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (language\n"
       "                      tags: de, de-AT, zh-Hant; HTML input adds its own <html lang> and\n"
       "                      http-equiv content-language)\n"
@@ -685,7 +692,7 @@ int run_inputs(const langsift::model& m, const settings& s, const std::vector<st
 int langsift::cli::cmd_detect(int argc, char** argv) {
   settings s;
   std::vector<std::string> files;
-  std::string model_path, only_arg, labels_arg, keep_arg, value;
+  std::string model_path, close_path, only_arg, labels_arg, keep_arg, value;
   bool format_given = false, spans_given = false, list_languages = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -761,6 +768,12 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       else return fail(kProgram, "--format is code, tsv or jsonl") + 1;
     } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
       if (missing) return fail(kProgram, "--model needs a built-in model's name or a file") + 1;
+    } else if (take_option(argc, argv, i, "--close-groups", close_path, missing)) {
+      if (missing) return fail(kProgram, "--close-groups needs a file") + 1;
+    } else if (a == "--no-close-groups") {
+      s.opt.close_groups = false;
+    } else if (a == "--no-web-prior") {
+      s.opt.web_prior = false;
     } else if (take_option(argc, argv, i, "--only", only_arg, missing)) {
       if (missing) return fail(kProgram, "--only needs language codes") + 1;
     } else if (take_option(argc, argv, i, "--hint", s.hint, missing)) {
@@ -881,6 +894,17 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     std::string error;
     if (langsift::cli::resolve_model(model_path, m, loaded, error, s.max_model_bytes) != langsift::status::ok)
       return fail(kProgram, error);
+  }
+  langsift::model with_groups;
+  if (!close_path.empty()) {
+    langsift::close_groups g;
+    std::string error;
+    if (langsift::close_groups::load_file(close_path, g, &error) != langsift::status::ok)
+      return fail(kProgram, error.empty() ? close_path + ": cannot read" : error);
+    with_groups = *m;
+    if (with_groups.set_close_groups(std::make_shared<const langsift::close_groups>(std::move(g)), &error) != langsift::status::ok)
+      return fail(kProgram, close_path + ": " + error);
+    m = &with_groups;
   }
   // A code that the model lacks is a usage error that names every such code: a typo would
   // otherwise restrict detection to fewer languages than asked for (--only), drop every document
