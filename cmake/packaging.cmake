@@ -98,6 +98,7 @@ if(LANGSIFT_MAN_PAGES_ENABLED)
     "langsift-eval-lang|langsift-eval|lang|accuracy of language identification on <code>.txt sample files"
     "langsift-eval-docs|langsift-eval|docs|per-language precision on documents of N bytes"
     "langsift-eval-mixed|langsift-eval|mixed|reported percents of two-language documents against true byte shares"
+    "langsift-eval-junk|langsift-eval|junk|how much text that is not language is answered und or unreliable"
     "langsift-eval-calibrate|langsift-eval|calibrate|fit a model's confidence calibration on held-out lines"
     "langsift-eval-url|langsift-eval|url|URL-only language classification: precision, recall, F1, k-fold CV"
     "langsift-eval-encoding|langsift-eval|encoding|score encoding detection on <lang>/<charset>.txt files"

@@ -485,6 +485,75 @@ std::map<std::string, calibration_row> calibration_rows(const fs::path& file) {
 
 }  // namespace
 
+TEST_CASE("junk: und, unreliable and reliable shares per category, the summary, TSV rows and examples") {
+  const std::string det = "--detector " + q("fake=sh " + kData + "junk-tsv.sh") + " ";
+  outcome o = sh(eval_cmd("junk") + det + "--tsv - --examples 1 " + kData + "junk");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  // code: 4 samples, 1 und, 1 unreliable, 2 reliable (en, la); repeated: 5, 2 und, 3 reliable.
+  CHECK(contains(o.out, "set\tdetector\tcategory\tsamples\tund\tunreliable\treliable\tpassed_pct\ttop_reliable\ttop_reliable_count\n"));
+  CHECK(contains(o.out, "junk\tfake\tcode\t4\t1\t1\t2\t50.00\ten\t1\n"));
+  CHECK(contains(o.out, "junk\tfake\trepeated\t5\t2\t0\t3\t40.00\tmt\t2\n"));
+  outcome md = sh(eval_cmd("junk") + det + "--examples 1 " + kData + "junk");
+  REQUIRE(md.status == 0);
+  CHECK(contains(md.out, "| code | 4 | fake | 25.0 | 25.0 | 50.0 | **50.0** | en 1 · la 1 |"));
+  CHECK(contains(md.out, "| repeated | 5 | fake | 40.0 | 0.0 | 60.0 | **40.0** | mt 2 · fr 1 |"));
+  // micro 4 of 9 passed, mean of 50 and 40, lowest and highest category
+  CHECK(contains(md.out, "| fake | 9 | 33.3 | 11.1 | 55.6 | 44.4 | 45.0 | repeated 40.0 | code 50.0 |"));
+  CHECK(contains(md.out, "- code, fake: `en 1 for (int i = 0; i < n; ++i)`"));  // the first reliable one
+  CHECK(contains(md.out, "- repeated, fake: `mt 1 x x x`"));
+  CHECK_FALSE(contains(md.out, "`mt 1 y y y`"));  // --examples 1
+  outcome top = sh(eval_cmd("junk") + det + "--top 1 " + kData + "junk");
+  REQUIRE(top.status == 0);
+  CHECK(contains(top.out, "| **40.0** | mt 2 |"));
+}
+
+TEST_CASE("junk: a detector without langsift's reliable field, and usage errors") {
+  outcome o = sh(eval_cmd("junk") + first_word() + kData + "junk");
+  CHECK(o.status == 1);
+  CHECK(contains(o.err, "detector 'first'"));
+  CHECK(contains(o.err, "code.txt"));
+  CHECK(contains(o.err, "no reliable field"));
+  CHECK(sh(eval_cmd("junk") + kData + "junk").status == 2);  // --no-langsift and no detector
+  CHECK(sh(eval_cmd("junk") + first_word() + "--top 0 " + kData + "junk").status == 2);
+  CHECK(sh(eval_cmd("junk") + first_word() + "--frobnicate " + kData + "junk").status == 2);
+  CHECK(sh(eval_cmd("junk") + first_word()).status == 2);
+  outcome empty = sh(eval_cmd("junk") + first_word() + kData + "empty");
+  CHECK(empty.status == 1);
+  CHECK(contains(empty.err, "no samples"));
+}
+
+TEST_CASE("junk: the generator is deterministic per part, and langsift's own TSV scores it") {
+  const std::string script = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../scripts/make-junk-set.py";
+  const fs::path dir = scratch() / "junkset";
+  fs::remove_all(dir);
+  const std::string cats = " --per-category 30 --categories repeated-token,base64,lorem-ipsum,code-python ";
+  auto make = [&](const std::string& part, const std::string& out) {
+    return sh("/usr/bin/python3 " + q(script) + " --part " + part + cats + q((dir / out).string()));
+  };
+  outcome a = make("dev", "a"), b = make("dev", "b"), t = make("test", "t");
+  INFO(a.err);
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  REQUIRE(t.status == 0);
+  for (const char* c : {"repeated-token.txt", "base64.txt", "lorem-ipsum.txt", "code-python.txt"}) {
+    const std::string x = slurp(dir / "a" / c);
+    CHECK(x == slurp(dir / "b" / c));   // same part, same bytes
+    CHECK(x != slurp(dir / "t" / c));   // the other part differs
+    CHECK(std::count(x.begin(), x.end(), '\n') == 30);
+  }
+  CHECK(slurp(dir / "a" / "MANIFEST.tsv") == slurp(dir / "b" / "MANIFEST.tsv"));
+  CHECK(contains(slurp(dir / "a" / "MANIFEST.tsv"), "output\tbase64\tbase64.txt\t"));
+  CHECK(contains(slurp(dir / "a" / "MANIFEST.tsv"), "source\tcode-python\t/usr/lib/python3"));
+  CHECK(make("dev", "a").status == 0);
+  CHECK(sh("/usr/bin/python3 " + q(script) + " --categories nonsense " + q((dir / "c").string())).status == 2);
+  // langsift's TSV has the reliable field the mode reads
+  outcome e = sh(q(kBin + "langsift-eval") + " junk --tsv - " + q((dir / "a").string()));
+  INFO(e.err);
+  REQUIRE(e.status == 0);
+  CHECK(contains(e.out, "a\tlangsift\tbase64\t30\t"));
+}
+
 TEST_CASE("calibration: ECE and the reliability table of the top probability, per set, --docs, --score") {
   const fs::path tsv = scratch() / "calibration.tsv";
   outcome o = sh(q(kBin + "langsift-eval") + " calibration --docs 40 --tsv " + tsv.string() + " " + kData + "lang");

@@ -229,6 +229,10 @@ const std::vector<out_case> kCases = {
      "--no-langsift --detector 'w=sh {D}/eval/spans-by-word.sh' --languages 1,2 --part-bytes 20 --docs 2 --markdown {OUT} "
      "{D}/eval/mixed",
      "--markdown"},
+    {"langsift-eval junk", "--no-langsift --detector 'j=sh {D}/eval/junk-tsv.sh' {D}/eval/junk", ""},
+    {"langsift-eval junk", "--no-langsift --detector 'j=sh {D}/eval/junk-tsv.sh' --tsv {OUT} {D}/eval/junk", "--tsv"},
+    {"langsift-eval junk", "--no-langsift --detector 'j=sh {D}/eval/junk-tsv.sh' --markdown {OUT} {D}/eval/junk",
+     "--markdown"},
     {"langsift-eval url", "--words {W}/words.bin --linear {W}/linear.bin {W}/labelled.tsv", ""},
     {"langsift-eval url", "--words {W}/words.bin --linear {W}/linear.bin --predictions {OUT} {W}/labelled.tsv", "--predictions"},
     {"langsift-eval calibrate", "--lines 20 {W}/model.lsm {D}/corpus", ""},

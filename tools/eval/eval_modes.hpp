@@ -9,6 +9,7 @@ int eval_lang(int argc, char** argv);   // lang.cpp
 int eval_docs(int argc, char** argv);   // lang_docs.cpp
 int eval_mixed(int argc, char** argv);  // lang_mixed.cpp
 int eval_spans(int argc, char** argv);  // lang_spans.cpp
+int eval_junk(int argc, char** argv);   // junk.cpp
 
 int eval_calibrate(int argc, char** argv);    // calibrate.cpp
 int eval_calibration(int argc, char** argv);  // calibration.cpp

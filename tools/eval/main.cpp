@@ -27,6 +27,7 @@ constexpr mode kModes[] = {
     {"docs", langsift::cli::eval_docs, "per-language precision on documents of N bytes (ClueWeb09 protocol)"},
     {"mixed", langsift::cli::eval_mixed, "reported percents of two-language documents against true byte shares"},
     {"spans", langsift::cli::eval_spans, "language spans of two- and three-language documents: bytes right, boundary error"},
+    {"junk", langsift::cli::eval_junk, "text that is not language: share und or unreliable per category"},
     {"url", langsift::cli::eval_url, "URL-only language classification: P, R, p(-|-), F1 per language and source, k-fold CV"},
 };
 
@@ -41,7 +42,7 @@ void usage(std::FILE* out) {
 namespace {
 int run_main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "langsift-eval: a mode is needed (lang, docs, mixed, spans, url, encoding, main-content, calibrate, calibration); see --help\n");
+    std::fprintf(stderr, "langsift-eval: a mode is needed (lang, docs, mixed, spans, junk, url, encoding, main-content, calibrate, calibration); see --help\n");
     return 2;
   }
   std::string_view m = argv[1];
