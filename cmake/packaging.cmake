@@ -84,9 +84,64 @@ if(LANGSIFT_MAN_PAGES AND TARGET langsift AND TARGET langsift-train AND TARGET l
 endif()
 
 if(LANGSIFT_MAN_PAGES_ENABLED)
-  file(WRITE ${PROJECT_BINARY_DIR}/man/see-also.h2m
-    "[SEE ALSO]\n.BR langsift (1),\n.BR langsift-train (1),\n.BR langsift-eval (1).\n"
-    "The README and docs/ of the source tree; docs/packaging.md for what is installed where.\n")
+  # The pages: page|tool target|subcommand ("" for the tool itself)|summary (the NAME line).
+  set(_langsift_man_pages
+    "langsift|langsift||language and encoding identification for web pages, URLs and WARC files"
+    "langsift-detect|langsift|detect|identify the languages of documents (the whole pipeline)"
+    "langsift-encoding|langsift|encoding|detect the character encoding of files"
+    "langsift-text|langsift|text|extract UTF-8 text (and optionally main content) from a page"
+    "langsift-url|langsift|url|the language of a page from its URL alone (before fetching)"
+    "langsift-warc|langsift|warc|languages and encodings of the pages in WARC files"
+    "langsift-train|langsift-train||train a langsift language model from text files"
+    "langsift-train-url|langsift-train|url|train langsift's supervised URL model from labelled URLs"
+    "langsift-eval|langsift-eval||evaluate langsift's language, URL and encoding identification"
+    "langsift-eval-lang|langsift-eval|lang|accuracy of language identification on <code>.txt sample files"
+    "langsift-eval-docs|langsift-eval|docs|per-language precision on documents of N bytes"
+    "langsift-eval-mixed|langsift-eval|mixed|reported percents of two-language documents against true byte shares"
+    "langsift-eval-junk|langsift-eval|junk|how much text that is not language is answered und or unreliable"
+    "langsift-eval-calibrate|langsift-eval|calibrate|fit a model's confidence calibration on held-out lines"
+    "langsift-eval-url|langsift-eval|url|URL-only language classification: precision, recall, F1, k-fold CV"
+    "langsift-eval-encoding|langsift-eval|encoding|score encoding detection on <lang>/<charset>.txt files"
+    "langsift-eval-main-content|langsift-eval|main-content|score HTML main-content extraction against gold texts")
+
+  # SEE ALSO of a page: the other pages of its tool (the tool's own page first, then its
+  # subcommands'), then the other tools' pages; and where the README is installed (the docs/ of the
+  # source tree are not installed).
+  function(langsift_man_see_also page tool out_file)
+    set(refs "")
+    foreach(entry IN LISTS _langsift_man_pages)  # the same tool
+      string(REPLACE "|" ";" f "${entry}")
+      list(GET f 0 p)
+      list(GET f 1 t)
+      if(t STREQUAL tool AND NOT p STREQUAL page)
+        list(APPEND refs ${p})
+      endif()
+    endforeach()
+    foreach(entry IN LISTS _langsift_man_pages)  # the other tools
+      string(REPLACE "|" ";" f "${entry}")
+      list(GET f 0 p)
+      list(GET f 1 t)
+      list(GET f 2 sub)
+      if(NOT t STREQUAL tool AND sub STREQUAL "")
+        list(APPEND refs ${p})
+      endif()
+    endforeach()
+    set(text "[SEE ALSO]\n")
+    list(LENGTH refs n)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      list(GET refs ${i} p)
+      if(i EQUAL last)
+        string(APPEND text ".BR ${p} (1).\n")
+      else()
+        string(APPEND text ".BR ${p} (1),\n")
+      endif()
+    endforeach()
+    string(APPEND text ".PP\nThe README, README.md in langsift's documentation directory "
+      "(${CMAKE_INSTALL_DOCDIR} under the installation prefix: /usr/${CMAKE_INSTALL_DOCDIR} from the Debian package).\n")
+    file(WRITE ${out_file} "${text}")
+  endfunction()
+
   set(_langsift_man_outputs "")
   # langsift_man_page(PAGE TOOL_TARGET SUBCOMMAND NAME_LINE): SUBCOMMAND "" for the tool itself.
   function(langsift_man_page page tool sub name)
@@ -97,35 +152,28 @@ out=$(\"$<TARGET_FILE:${tool}>\" ${sub} \"$@\" 2>&1); rc=$?
 printf '%s\\n' \"$out\" | sed -e 's/^usage: /Usage: /' -e 's/^\\([a-z][a-z0-9 (),-]\\{0,40\\}\\):$/\\u\\1:/'
 exit $rc
 " FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+    set(see_also ${PROJECT_BINARY_DIR}/man/see-also/${page}.h2m)
+    langsift_man_see_also(${page} ${tool} ${see_also})
     set(out ${LANGSIFT_MAN_DIR}/${page}.1)
     add_custom_command(OUTPUT ${out}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${LANGSIFT_MAN_DIR}
       COMMAND ${LANGSIFT_HELP2MAN} --no-info --no-discard-stderr --section=1
         --version-string=${PROJECT_VERSION} --source=langsift --manual=langsift
-        --name=${name} --include=${PROJECT_BINARY_DIR}/man/see-also.h2m --output=${out} ${wrapper}
-      DEPENDS ${tool} ${PROJECT_BINARY_DIR}/man/see-also.h2m
+        --name=${name} --include=${see_also} --output=${out} ${wrapper}
+      DEPENDS ${tool} ${see_also}
       COMMENT "Man page ${page}(1) from `${tool} ${sub} --help`" VERBATIM)
     set(_langsift_man_outputs ${_langsift_man_outputs} ${out} PARENT_SCOPE)
     set(LANGSIFT_MAN_PAGE_LIST ${LANGSIFT_MAN_PAGE_LIST} "${page}|${tool}|${sub}" PARENT_SCOPE)
   endfunction()
 
-  langsift_man_page(langsift langsift "" "language and encoding identification for web pages, URLs and WARC files")
-  langsift_man_page(langsift-detect langsift detect "identify the languages of documents (the whole pipeline)")
-  langsift_man_page(langsift-encoding langsift encoding "detect the character encoding of files")
-  langsift_man_page(langsift-text langsift text "extract UTF-8 text (and optionally main content) from a page")
-  langsift_man_page(langsift-url langsift url "the language of a page from its URL alone (before fetching)")
-  langsift_man_page(langsift-warc langsift warc "languages and encodings of the pages in WARC files")
-  langsift_man_page(langsift-train langsift-train "" "train a langsift language model from text files")
-  langsift_man_page(langsift-train-url langsift-train url "train langsift's supervised URL model from labelled URLs")
-  langsift_man_page(langsift-eval langsift-eval "" "evaluate langsift's language, URL and encoding identification")
-  langsift_man_page(langsift-eval-lang langsift-eval lang "accuracy of language identification on <code>.txt sample files")
-  langsift_man_page(langsift-eval-docs langsift-eval docs "per-language precision on documents of N bytes")
-  langsift_man_page(langsift-eval-mixed langsift-eval mixed "reported percents of two-language documents against true byte shares")
-  langsift_man_page(langsift-eval-junk langsift-eval junk "how much text that is not language is answered und or unreliable")
-  langsift_man_page(langsift-eval-calibrate langsift-eval calibrate "fit a model's confidence calibration on held-out lines")
-  langsift_man_page(langsift-eval-url langsift-eval url "URL-only language classification: precision, recall, F1, k-fold CV")
-  langsift_man_page(langsift-eval-encoding langsift-eval encoding "score encoding detection on <lang>/<charset>.txt files")
-  langsift_man_page(langsift-eval-main-content langsift-eval main-content "score HTML main-content extraction against gold texts")
+  foreach(entry IN LISTS _langsift_man_pages)
+    string(REPLACE "|" ";" f "${entry}")
+    list(GET f 0 page)
+    list(GET f 1 tool)
+    list(GET f 2 sub)
+    list(GET f 3 name)
+    langsift_man_page(${page} ${tool} "${sub}" "${name}")
+  endforeach()
   add_custom_target(langsift-man ALL DEPENDS ${_langsift_man_outputs})
   install(FILES ${_langsift_man_outputs} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT man)
 endif()

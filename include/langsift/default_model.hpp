@@ -61,6 +61,11 @@ LANGSIFT_MODELS_API status resolve_model(std::string_view name_or_path, const mo
 /// The raw bytes of the built-in model called `name`, or an empty view for an unknown name.
 LANGSIFT_MODELS_API std::string_view builtin_model_bytes(std::string_view name) noexcept;
 
+/// The bytes of the close groups (close_groups.hpp) that come with the built-in model called
+/// `name` — attached to it, and to the same model file loaded by resolve_model (recognised by its
+/// checksum) — or an empty view when it has none.
+LANGSIFT_MODELS_API std::string_view builtin_close_groups_bytes(std::string_view name) noexcept;
+
 /// The codes of `codes` that name no language langsift's built-in models can answer, in their
 /// order: none of the wide model's languages (which include all of the default model's), none
 /// that a script decides alone (chr), and none of `also`'s when given (a trained model whose

@@ -21,9 +21,11 @@
 //  3. the units of a run are labelled by the best path through them (Viterbi): the sum of the
 //     units' scores minus `switch_penalty` for every change of language. A monolingual page is
 //     not sprinkled with near-miss languages, and a bilingual one splits where the text does;
-//  4. bytes per language give percent (of text bytes) and bytes; the top language's fit to its
+//  4. when units are labelled with members of a close group (bs/hr, id/ms, nb/nn/da...), a
+//     discriminator decides among them with the whole document's evidence (close_groups.hpp);
+//  5. bytes per language give percent (of text bytes) and bytes; the top language's fit to its
 //     own training text gives `score` and the `und` decision;
-//  5. the scores of each language's units, calibrated (model::probability_calibration), give
+//  6. the scores of each language's units, calibrated (model::probability_calibration), give
 //     the probabilities, mixed by the languages' shares of the text; `confidence` is the top
 //     language's, and with its percent and fit gives `reliable`.
 // Cost is linear in the input: at most `max_text_bytes` are examined (sampled across longer
@@ -103,6 +105,16 @@ struct detect_options {
   /// negligible (p < 1e-9). More than max_top_k makes the call an error (status
   /// invalid_argument, und).
   std::size_t top_k = 1;
+  /// The close-group stage (close_groups.hpp): among the members of a group of languages the
+  /// model confuses (bs/hr, id/ms, nb/nn/da, cs/sk/sl...), a discriminator decides with the
+  /// evidence of the whole document, and the probabilities follow. false: the model's own labels
+  /// stand. No effect with a model without close groups (model::set_close_groups).
+  bool close_groups = true;
+  /// The web prior in that decision: each member's share of the web's pages (Common Crawl), its
+  /// log-odds against a member capped (close_group_params::prior_cap), so that text of the
+  /// smaller member is still answered. false: no prior. Off by itself when `only` is set or a
+  /// hint names a member of the group.
+  bool web_prior = true;
 };
 
 /// One detected language.

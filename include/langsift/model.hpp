@@ -40,6 +40,7 @@
 #include <tuple>
 #include <vector>
 
+#include "langsift/close_groups.hpp"
 #include "langsift/common.hpp"
 #include "langsift/config.hpp"
 #include "langsift/ngram.hpp"
@@ -327,6 +328,18 @@ class model {
   /// trained). invalid_argument (nothing changed) unless scale > 0 and rest >= 0, both finite.
   status set_probability_calibration(const langsift::probability_calibration& c) noexcept;
   std::size_t size_bytes() const noexcept { return bytes_.size(); }
+  /// Attaches close groups (close_groups.hpp): detect's close-group stage then decides among the
+  /// members of each. Every member must be one of the model's languages (exact code), the members
+  /// of a group written in one script group, and a language in one group at most; otherwise
+  /// invalid_argument (`message` names the code) and nothing changes. Null detaches them. The
+  /// built-in models come with theirs. Not safe while other threads detect with this model.
+  status set_close_groups(std::shared_ptr<const langsift::close_groups> groups, std::string* message = nullptr) noexcept;
+  /// The attached close groups, or null.
+  const langsift::close_groups* close_groups() const noexcept { return close_.get(); }
+  /// The close group of model language `l` (an index of close_groups()), or -1.
+  int close_group_of(std::size_t l) const noexcept { return l < close_of_.size() ? close_of_[l] : -1; }
+  /// The members of close group `g` as model language indices, in the file's member order.
+  std::span<const std::uint16_t> close_members(std::size_t g) const noexcept { return close_members_[g]; }
   /// The n-gram orders counted at training (what the rank-order profiles hold). What a group's
   /// table holds, and detection extracts, is group(g).features.
   ngram_config features() const noexcept {
@@ -398,6 +411,9 @@ class model {
   std::string_view info_;
   model_params params_{};
   langsift::probability_calibration prob_{};
+  std::shared_ptr<const langsift::close_groups> close_;
+  std::vector<std::int16_t> close_of_;                     // per language: its close group, or -1
+  std::vector<std::vector<std::uint16_t>> close_members_;  // per close group: member indices
   std::span<const language_record> langs_;
   std::vector<std::string_view> codes_;
   std::vector<std::uint16_t> base_ids_;

@@ -174,10 +174,17 @@ class ordered_pool {
   template <class Make>
   void complete(std::uint64_t seq, Make&& make) {
     std::optional<Out> out;
+    std::exception_ptr error;
     try {
       out.emplace(make());
     } catch (...) {
-      fail(std::current_exception());
+      error = std::current_exception();
+    }
+    // Handed over after the handler has ended: this thread's hold on the exception is released
+    // before the mutex publishes it, so the thread that rethrows it may be the one to free it
+    // (the runtime's reference count is invisible to TSan, which saw a race otherwise).
+    if (error) {
+      fail(std::move(error));
       return;
     }
     std::lock_guard lock(m_);

@@ -433,11 +433,11 @@ struct warc_statistics {
     return true;
   }
 
-  /// The tables as `langsift warc --stats` prints them (TSV; docs/warc.md): totals, then each table
+  /// The tables as `langsift warc --stats` prints them (TSV; docs/warc.md describes them): totals, then each table
   /// by pages and bytes, most first, ties by key.
   std::string tsv() const {
     std::string out =
-        "# langsift warc statistics: kind<TAB>key[<TAB>key2]<TAB>pages<TAB>bytes (see docs/warc.md)\n";
+        "# langsift warc statistics: kind<TAB>key[<TAB>key2]<TAB>pages<TAB>bytes (langsift-warc(1): --stats)\n";
     auto total = [&](const char* k, std::uint64_t v) { out += std::string("total\t") + k + '\t' + std::to_string(v) + '\n'; };
     total("records", records);
     total("pages", pages);

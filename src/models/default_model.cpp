@@ -1,11 +1,13 @@
 // The built-in models: their bytes are linked in by default_model.S and wide_model.S (.incbin of
 // models/default.lsm and models/wide.lsm).
 #include "langsift/default_model.hpp"
+#include "langsift/close_groups.hpp"
 #include "langsift/detail/binio.hpp"
 #include "langsift/detail/immortal.hpp"
 #include "langsift/detector.hpp"
 
 #include <array>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -14,6 +16,10 @@ extern const char langsift_v1_default_model_begin[];
 extern const char langsift_v1_default_model_end[];
 extern const char langsift_v1_wide_model_begin[];
 extern const char langsift_v1_wide_model_end[];
+extern const char langsift_v1_close_default_begin[];
+extern const char langsift_v1_close_default_end[];
+extern const char langsift_v1_close_wide_begin[];
+extern const char langsift_v1_close_wide_end[];
 }
 
 namespace langsift {
@@ -27,6 +33,11 @@ struct builtin_model_loader {
   // 7 MB model of then; the models are now 25 and 44 MB).
   static status load(std::string_view bytes, model& out) noexcept {
     return model::load_in_place(bytes, out, /*verify_checksum=*/false, /*verify_structure=*/false);
+  }
+  // The close groups too (header and sizes checked; test_close_groups.cpp verifies the checksum
+  // and every key).
+  static status load(std::string_view bytes, close_groups& out) noexcept {
+    return close_groups::parse(bytes, out, /*verify_checksum=*/false, /*verify_structure=*/false);
   }
 };
 }  // namespace detail
@@ -46,16 +57,33 @@ struct loaded_builtin {
   status st = status::internal_error;
 };
 
-loaded_builtin load_builtin(std::string_view bytes) noexcept {
+/// Attaches the close groups in `bytes` (the library's own: an empty view for none) to `m` when
+/// they were made for it. The tests check that the built-in ones load and attach.
+status attach_close_groups(model& m, std::string_view bytes) noexcept {
+  if (bytes.empty() || m.empty()) return status::ok;
+  close_groups g;
+  if (const status st = detail::builtin_model_loader::load(bytes, g); st != status::ok) return st;
+  if (g.model_checksum() != m.checksum()) return status::ok;
+  try {
+    return m.set_close_groups(std::make_shared<const close_groups>(std::move(g)));
+  } catch (const std::bad_alloc&) {
+    return status::out_of_memory;
+  }
+}
+
+loaded_builtin load_builtin(std::string_view bytes, std::string_view close_bytes) noexcept {
   loaded_builtin b;
   b.st = detail::builtin_model_loader::load(bytes, b.m);
+  // Groups that fail to attach leave the model without them (test_close_groups.cpp rules it out
+  // for the built-in ones): the model itself is sound, and is what a rebuild of them needs.
+  if (b.st == status::ok) (void)attach_close_groups(b.m, close_bytes);
   return b;
 }
 
 // Parsed on the first call only (a function-local static: thread-safe initialisation); never
 // destroyed (detail::immortal: threads may still detect with it while the process exits).
 const loaded_builtin& wide() noexcept {
-  static const detail::immortal<loaded_builtin> b(load_builtin(wide_model_bytes()));
+  static const detail::immortal<loaded_builtin> b(load_builtin(wide_model_bytes(), builtin_close_groups_bytes("wide")));
   return b.get();
 }
 
@@ -68,11 +96,21 @@ std::string_view default_model_bytes() noexcept {
 
 const model& default_model() noexcept {
   // Empty on failure; never destroyed (detail::immortal: threads may still use it at exit).
-  static const detail::immortal<loaded_builtin> b(load_builtin(default_model_bytes()));
+  static const detail::immortal<loaded_builtin> b(load_builtin(default_model_bytes(), builtin_close_groups_bytes("default")));
   return b.get().m;
 }
 
 std::span<const std::string_view> builtin_model_names() noexcept { return kBuiltinNames; }
+
+std::string_view builtin_close_groups_bytes(std::string_view name) noexcept {
+  if (name == "default")
+    return std::string_view(langsift_v1_close_default_begin,
+                            static_cast<std::size_t>(langsift_v1_close_default_end - langsift_v1_close_default_begin));
+  if (name == "wide")
+    return std::string_view(langsift_v1_close_wide_begin,
+                            static_cast<std::size_t>(langsift_v1_close_wide_end - langsift_v1_close_wide_begin));
+  return {};
+}
 
 std::string_view builtin_model_bytes(std::string_view name) noexcept {
   if (name == "default") return default_model_bytes();
@@ -118,7 +156,10 @@ status resolve_model(std::string_view name_or_path, const model*& out, model& st
   } catch (...) {  // std::bad_alloc
     return status::out_of_memory;
   }
-  const status st = model::load_file(path, storage, message, max_bytes);
+  status st = model::load_file(path, storage, message, max_bytes);
+  // A built-in model's own file gets its close groups, as the built-in model does.
+  for (const std::string_view n : kBuiltinNames)
+    if (st == status::ok) st = attach_close_groups(storage, builtin_close_groups_bytes(n));
   if (st != status::ok) {
     if (message && message->empty()) detail::binio::set_message(message, {name_or_path, ": ", status_name(st)});
     return st;

@@ -147,6 +147,52 @@ TEST_CASE("langsift detect: a 1 GB page read from a pipe costs bounded memory (-
   CHECK(lines.find("\"language\":\"de\"") != std::string::npos);
 }
 
+TEST_CASE("langsift detect --list-languages: the model's languages, which the code errors point to") {
+  // The counts `--help` gives (read from the models) are the lines listed.
+  const std::string help = run(kTool + " detect --help");
+  const std::size_t at = help.find("`default` (");
+  REQUIRE(at != std::string::npos);
+  const std::size_t n_default = std::stoul(help.substr(at + 11));
+  const std::size_t wide_at = help.find("`wide` (", at);
+  REQUIRE(wide_at != std::string::npos);
+  const std::size_t n_wide = std::stoul(help.substr(wide_at + 8));
+  CHECK(n_default == default_model().language_count());
+  auto count_lines = [](const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); };
+  const std::string def = run(kTool + " detect --list-languages");
+  CHECK(def.substr(def.size() - 6) == "exit=0");
+  CHECK(count_lines(def) == n_default + 1);  // + run()'s exit line
+  CHECK(def.find("\nde\n") != std::string::npos);
+  CHECK(def.find("\nfo\n") == std::string::npos);  // Faroese: the wide model's only
+  const std::string wide = run(kTool + " detect --model wide --list-languages");
+  CHECK(count_lines(wide) == n_wide + 1);
+  CHECK(wide.find("\nfo\n") != std::string::npos);
+  CHECK(run(kTool + " detect --list-languages --codes iso639-3").find("\ndeu\n") != std::string::npos);
+  // Every code listed is one --only accepts (a round trip through the tool).
+  std::string all;
+  std::istringstream listed(wide);
+  for (std::string line; std::getline(listed, line);)
+    if (!line.empty() && line.rfind("exit=", 0) != 0) all += (all.empty() ? "" : ",") + line;
+  CHECK(run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --format code --model wide --only " +
+            all + " 2>&1") == "de\n\nexit=0");
+  // A code error says how to list the languages (the same command, with the same --model), and
+  // names no source-tree file.
+  const std::string bad = run("echo x | " + kTool + " detect --lines --only xx 2>&1");
+  CHECK(bad.find("langsift detect: --only: not a language of the model: xx (`langsift detect --list-languages` "
+                 "lists them)\n") == 0);
+  CHECK(bad.find("models/") == std::string::npos);
+  CHECK(run("echo x | " + kTool + " detect --lines --model wide --label xx 2>&1")
+            .find("(`langsift detect --model wide --list-languages` lists them)") != std::string::npos);
+  // A model file is named as given, quoted for the shell when it needs it.
+  const std::string made = run("mktemp -d");
+  const std::string dir = made.substr(0, made.find('\n'));
+  const std::string file = dir + "/it's a model.lsm";
+  run("cp '" + kData + "/../../models/default.lsm' \"" + file + "\"");
+  CHECK(run("echo x | " + kTool + " detect --lines --model \"" + file + "\" --only xx 2>&1")
+            .find("(`langsift detect --model '" + dir + "/it'\\''s a model.lsm' --list-languages` lists them)") !=
+        std::string::npos);
+  run("rm -rf '" + dir + "'");
+}
+
 TEST_CASE("langsift detect: --only naming codes the model lacks is a usage error that names them") {
   const std::string out = run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --only de,xx,qq 2>&1");
   CHECK(out.find("langsift detect: --only: not a language of the model: xx, qq") != std::string::npos);

@@ -166,6 +166,7 @@ struct out_case {
   std::string args;
   std::string option;  // the output option given {OUT}; "" when the output is stdout
   bool dir = false;    // the option names a directory
+  bool split = false;  // {OUT} is a template, DIR/{language}: a file per language (`langsift warc -o`)
 };
 
 const std::vector<out_case> kCases = {
@@ -193,12 +194,16 @@ const std::vector<out_case> kCases = {
     {"langsift warc", "--stats-file {OUT} {D}/warc/sample.warc.gz", "--stats-file"},
     {"langsift warc", "--text --schema corpus {D}/warc/sample.warc.gz", ""},
     {"langsift warc", "--text -j 2 -o {OUT} {D}/warc/sample.warc.gz", "-o"},
+    {"langsift warc", "--schema corpus -o '{OUT}.jsonl.zst' {D}/warc/sample.warc.gz", "-o", false, true},
+    {"langsift warc", "-j 2 -o '{OUT}' {D}/warc/sample.warc.gz", "-o", false, true},
     {"langsift warc", "--stats --output {OUT} {D}/warc/sample.warc.gz", "--output"},
     {"langsift-train", "-q {D}/corpus -o model.lsm", ""},  // the summary line on stdout
     {"langsift-train", "-q {D}/corpus -o {OUT}", "-o"},
     {"langsift-train", "-q --holdout 2 --holdout-dir {OUT} {D}/corpus -o model.lsm", "--holdout-dir", true},
     {"langsift-train url", "--min-urls 1 {W}/labelled.tsv -o {OUT}", "-o"},
     {"langsift-train url", "--words {D}/corpus -o {OUT}", "-o"},
+    {"langsift-train close", "{D}/corpus --groups {W}/groups.txt --manifest {W}/MANIFEST.tsv --model {W}/model.lsm "
+                             "--min-source-bytes 1 -o {OUT}", "-o"},
     {"langsift-eval", "--help", ""},
     {"langsift-eval lang", "--no-langsift --detector first=cat {D}/eval/lang", ""},
     {"langsift-eval lang", "--no-langsift --detector first=cat --tsv {OUT} {D}/eval/lang", "--tsv"},
@@ -224,9 +229,10 @@ const std::vector<out_case> kCases = {
      "--no-langsift --detector 'w=sh {D}/eval/spans-by-word.sh' --languages 1,2 --part-bytes 20 --docs 2 --markdown {OUT} "
      "{D}/eval/mixed",
      "--markdown"},
-    {"langsift-eval junk", "--no-langsift --detector 'f=sh {D}/eval/junk-tsv.sh' {D}/eval/junk", ""},
-    {"langsift-eval junk", "--no-langsift --detector 'f=sh {D}/eval/junk-tsv.sh' --tsv {OUT} {D}/eval/junk", "--tsv"},
-    {"langsift-eval junk", "--no-langsift --detector 'f=sh {D}/eval/junk-tsv.sh' --markdown {OUT} {D}/eval/junk", "--markdown"},
+    {"langsift-eval junk", "--no-langsift --detector 'j=sh {D}/eval/junk-tsv.sh' {D}/eval/junk", ""},
+    {"langsift-eval junk", "--no-langsift --detector 'j=sh {D}/eval/junk-tsv.sh' --tsv {OUT} {D}/eval/junk", "--tsv"},
+    {"langsift-eval junk", "--no-langsift --detector 'j=sh {D}/eval/junk-tsv.sh' --markdown {OUT} {D}/eval/junk",
+     "--markdown"},
     {"langsift-eval url", "--words {W}/words.bin --linear {W}/linear.bin {W}/labelled.tsv", ""},
     {"langsift-eval url", "--words {W}/words.bin --linear {W}/linear.bin --predictions {OUT} {W}/labelled.tsv", "--predictions"},
     {"langsift-eval calibrate", "--lines 20 {W}/model.lsm {D}/corpus", ""},
@@ -273,6 +279,15 @@ void setup(const fs::path& work) {
     std::ofstream(work / "labelled.tsv") << "de\thttp://www.beispiel.de/seite/nachrichten\nfr\thttp://www.exemple.fr/actualites/page\n"
                                             "en\thttp://www.example.com/news/today\nde\thttp://www.zeitung.de/politik/inland\n"
                                             "fr\thttp://www.journal.fr/politique/monde\nen\thttp://www.news.co.uk/world/europe\n";
+  }
+  std::ofstream(work / "groups.txt") << "de nl\n";
+  {
+    std::ofstream m(work / "MANIFEST.tsv");
+    m << "code\tbytes\tlines\tremoved_test_matches\tsources(bytes)\n";
+    for (const char* c : {"de", "nl"}) {
+      const auto n = fs::file_size(kData + "/corpus/" + c + ".txt");
+      m << c << '\t' << n << "\t0\t0\tnews:" << n << '\n';
+    }
   }
   fs::create_directories(work / "encodings" / "fr");
   for (const char* cs : {"utf-8", "windows-1252", "utf-16le"})
@@ -379,15 +394,24 @@ TEST_CASE("every tool, subcommand and output option reports a failed write: one 
       continue;
     }
     // A file option: /dev/full, then a full disk (a file size limit of 0) under a file that
-    // exists: it stays as it was, and no temporary file is left beside it.
+    // exists: it stays as it was, and no temporary file is left beside it. A template: German's
+    // file is the device (a link to it), then the existing file (the others' are not written).
     std::string args = expand(c.args, work.string(), full);
+    if (c.split) {
+      fs::create_directories(dir / "dev");
+      const std::string ext = contains(c.args, "{OUT}.jsonl.zst") ? ".jsonl.zst" : "";
+      fs::create_symlink(full, dir / "dev" / ("de" + ext));
+      args = expand(c.args, work.string(), (dir / "dev" / "{language}").string());
+    }
     if (!c.dir) {
       INFO(c.key << " " << args);
       check_write_error(run(kBin + c.key + " " + args, out_to::pipe, dir), c.key);
+      if (c.split) CHECK(names_in(dir / "dev").size() == 1);
     }
-    const fs::path target = dir / "out" / (c.dir ? "" : "result");
+    const fs::path target = dir / "out" / (c.dir ? "" : c.split ? "{language}" : "result");
     fs::create_directories(dir / "out");
-    const fs::path precious = c.dir ? target / "de.txt" : target;
+    const std::string ext = c.split && contains(c.args, "{OUT}.jsonl.zst") ? ".jsonl.zst" : "";
+    const fs::path precious = c.dir ? target / "de.txt" : c.split ? dir / "out" / ("de" + ext) : target;
     std::ofstream(precious) << "PRECIOUS\n";
     args = expand(c.args, work.string(), c.dir ? (dir / "out").string() : target.string());
     INFO(c.key << " " << args << ", a full disk");
@@ -487,6 +511,29 @@ TEST_CASE("a fatal signal while a tool writes a file removes its temporary file,
     CHECK(WIFSIGNALED(ws));
     CHECK(WTERMSIG(ws) == sig);
     CHECK(names_in(dir).empty());
+  }
+  for (const int sig : {SIGINT, SIGTERM}) {
+    // `langsift warc -o` with {language}: the files of the languages asked for, made at the
+    // start, and the directories made for them.
+    const fs::path dir = work / ("warc-split" + std::to_string(++n));
+    fs::create_directories(dir / "out");
+    int in[2];
+    REQUIRE(::pipe(in) == 0);
+    const pid_t pid = spawn({"langsift", "warc", "--languages", "de,fr", "-o", "out/{language}/p.jsonl.zst", "-"}, dir, in[0]);
+    ::close(in[0]);
+    std::string tmp;
+    for (int i = 0; i < 3000 && !fs::is_directory(dir / "out" / "fr"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (fs::is_directory(dir / "out" / "fr")) tmp = wait_for_file(dir / "out" / "fr", "p.jsonl.zst.tmp-", 0);
+    INFO("signal " << sig);
+    CHECK(!tmp.empty());
+    CHECK(fs::is_directory(dir / "out" / "de"));
+    ::kill(pid, sig);
+    int ws = 0;
+    REQUIRE(::waitpid(pid, &ws, 0) == pid);
+    ::close(in[1]);
+    CHECK(WIFSIGNALED(ws));
+    CHECK(WTERMSIG(ws) == sig);
+    CHECK(names_in(dir / "out").empty());
   }
   for (const int sig : {SIGINT, SIGTERM}) {
     // langsift-warcgen -o, killed in the middle of writing a large file.

@@ -4,10 +4,13 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 
+#include "langsift/close_groups.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/model.hpp"
+#include "langsift/ngram.hpp"
 #include "tool_run.hpp"
 #include "train/unaccent.hpp"
 
@@ -265,4 +268,86 @@ TEST_CASE("langsift-train --floor-rank: floors from the most frequent features o
   }
   CHECK(contains(std::string(mt.info()), "floor_rank=100\n"));
   CHECK(sh(train + q(top) + " --floor-rank x").status == 2);
+}
+
+TEST_CASE("langsift-train close: discriminators from the sources the members share, for the model they were made for") {
+  const fs::path dir = scratch("test-train-scratch") / "close";
+  fs::create_directories(dir);
+  const std::string model = (dir / "m.lsm").string(), out = (dir / "g.lscg").string();
+  REQUIRE(sh(q(kBin + "langsift-train") + " -q " + q(kCorpus) + " -o " + q(model)).status == 0);
+  // One source per language ("news"), and nl has a second one that de lacks ("extra"): its words
+  // must teach the discriminator nothing.
+  {
+    std::FILE* f = std::fopen((dir / "MANIFEST.tsv").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("code\tbytes\tlines\tremoved_test_matches\tsources(bytes)\n", f);
+    for (const char* c : {"de", "nl"}) {
+      const auto n = fs::file_size(kCorpus + "/" + c + ".txt");
+      const auto half = std::string(c) == "nl" ? n / 2 : n;
+      std::fprintf(f, "%s\t%llu\t0\t0\tnews:%llu%s%llu\n", c, static_cast<unsigned long long>(n),
+                   static_cast<unsigned long long>(half), half < n ? " extra:" : "", half < n ? static_cast<unsigned long long>(n - half) : 0ull);
+    }
+    std::fclose(f);
+  }
+  {
+    std::FILE* f = std::fopen((dir / "groups.txt").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("# a comment\nde nl  # rates\n", f);
+    std::fclose(f);
+    f = std::fopen((dir / "web.csv").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("crawl,primary_language,pages,urls,%pages/crawl\nX,deu,500,500,5.0\nX,nld,100,100,1.0\n", f);
+    std::fclose(f);
+  }
+  const std::string train = q(kBin + "langsift-train") + " close " + q(kCorpus) + " --manifest " + q((dir / "MANIFEST.tsv").string()) +
+                            " --model " + q(model) + " --min-source-bytes 1 --min-count 1 --alpha 0.1 ";
+  const auto r = sh(train + "--groups " + q((dir / "groups.txt").string()) + " --web-prior " + q((dir / "web.csv").string()) +
+                    " -o " + q(out));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "features from news;"));  // not extra: de lacks it
+  langsift::close_groups g;
+  REQUIRE(langsift::close_groups::load_file(out, g) == langsift::status::ok);
+  REQUIRE(g.group_count() == 1);
+  const langsift::close_group_info info = g.group(0);
+  REQUIRE(info.members.size() == 2);
+  CHECK(info.members[0] == "de");
+  CHECK(info.web_share[0] == Approx(0.05f));
+  CHECK(info.web_share[1] == Approx(0.01f));
+  CHECK(info.features > 50);
+  // "und" is German, "het" Dutch: the weights say so.
+  const char32_t und[] = U"und", het[] = U"het";
+  const std::int8_t* wu = g.find(0, langsift::feature_hash(und, 3, langsift::feature_word));
+  const std::int8_t* wh = g.find(0, langsift::feature_hash(het, 3, langsift::feature_word));
+  REQUIRE(wu != nullptr);
+  REQUIRE(wh != nullptr);
+  CHECK(wu[0] > wu[1]);
+  CHECK(wh[1] > wh[0]);
+  // It attaches to its model (whose checksum it records), and detect uses it.
+  langsift::model m;
+  REQUIRE(langsift::model::load_file(model, m) == langsift::status::ok);
+  CHECK(g.model_checksum() == m.checksum());
+  REQUIRE(m.set_close_groups(std::make_shared<const langsift::close_groups>(g)) == langsift::status::ok);
+  CHECK(langsift::detect(m, "Das ist ein Haus und der Garten ist sehr schön, wir wohnen hier schon lange.").language() == "de");
+  // Errors name the problem: a member the model lacks, a group of one, a missing option.
+  {
+    std::FILE* f = std::fopen((dir / "bad.txt").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("de xx\n", f);
+    std::fclose(f);
+  }
+  const auto unknown = sh(train + "--groups " + q((dir / "bad.txt").string()) + " -o " + q((dir / "bad.lscg").string()));
+  CHECK(unknown.status == 1);
+  CHECK(contains(unknown.err, "langsift-train close: "));
+  CHECK(!fs::exists(dir / "bad.lscg"));
+  {
+    std::FILE* f = std::fopen((dir / "one.txt").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("de\n", f);
+    std::fclose(f);
+  }
+  const auto one = sh(train + "--groups " + q((dir / "one.txt").string()) + " -o " + q((dir / "bad.lscg").string()));
+  CHECK(one.status == 1);
+  CHECK(contains(one.err, "2 to 8 members"));
+  CHECK(sh(train + "-o " + q((dir / "bad.lscg").string())).status == 2);  // no --groups
 }

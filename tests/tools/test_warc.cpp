@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -498,7 +499,9 @@ TEST_CASE("warc tool: --schema corpus, --languages and --min-probability, with t
   // Codes are checked as everywhere: a usage error naming them, with a suggestion.
   const outcome bad = sh(kWarc + " --languages de-DE,xx " + q(in));
   CHECK(bad.status == 2);
-  CHECK(contains(bad.err, "--languages: not a language of the model: de-DE (did you mean de?), xx"));
+  CHECK(contains(bad.err, "--languages: not a language of the model: de-DE (did you mean de?), xx "
+                          "(`langsift detect --list-languages` lists them)\n"));
+  CHECK(!contains(bad.err, "models/"));
   CHECK(bad.out.empty());
   for (const std::string args : {"--min-probability 1.5", "--min-probability x", "--min-probability", "--schema cvs",
                                   "--schema corpus --all", "--languages de --all", "--languages ,", "--merge-stats --text"}) {
@@ -602,4 +605,218 @@ TEST_CASE("warc tool: cut and corrupt zstd input is reported (exit status 3), th
     CHECK(got.front() == all.front());
     if (name == "bad.warc.zst") CHECK(without_offset(got.back()) == without_offset(all.back()));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A file per language in one pass: -o with {language} (issue 30: "turn a WARC into per-language
+// JSONL ... in one command").
+
+namespace {
+
+/// What a file holds, decompressed by Debian's gzip or zstd as its name says.
+std::string decompressed(const std::string& file) {
+  const bool gz = file.size() > 3 && file.compare(file.size() - 3, 3, ".gz") == 0;
+  const bool zst = file.size() > 4 && file.compare(file.size() - 4, 4, ".zst") == 0;
+  const outcome d = sh(std::string(gz ? "gzip -dc " : zst ? "zstd -dcq " : "cat ") + q(file));
+  INFO(file << ": " << d.err);
+  CHECK(d.status == 0);
+  return d.out;
+}
+
+/// The names in `dir`, sorted, one a line ("" when it is empty or missing).
+std::string listing(const std::string& dir) { return sh("LC_ALL=C ls -A " + q(dir) + " 2>/dev/null").out; }
+
+/// The lines of `out` whose "language" is `code`, in order.
+std::string lines_of(const std::string& out, const std::string& code) {
+  std::string s;
+  for (const auto& l : lines(out))
+    if (str_field(l, "language") == code) s += l + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("warc tool: -o with {language} writes each line to its language's file, the bytes --languages X -o FILE writes") {
+  const std::string dir = scratch("test-warc-tool-split").string();
+  const std::string in = q(encodings_warc(dir)) + " " + q(kData + "warc/sample.warc.gz");  // 28 pages, 11 languages
+  for (const std::string args : {"--schema corpus", "--text", ""}) {
+    const outcome all = sh(kWarc + " " + args + " " + in);
+    REQUIRE(all.status == 0);
+    std::set<std::string> codes;  // the languages of the lines
+    for (const auto& l : lines(all.out)) codes.insert(str_field(l, "language"));
+    CHECK(codes.size() >= 10);
+    CHECK(codes.count("zh-Hant") == 1);
+    CHECK(codes.count("und") == (args == "--schema corpus" ? 0u : 1u));  // the image: a line in the default schema
+    for (const std::string threads : {"-j 1", "-j 2"}) {
+      for (const std::string ext : {"", ".gz", ".zst"}) {
+        INFO(args << " " << threads << " " << ext);
+        static int round = 0;
+        const std::string out = dir + "/out" + std::to_string(++round);
+        sh("rm -rf " + q(out) + " && mkdir " + q(out));
+        const outcome r = sh(kWarc + " " + args + " " + threads + " -o " + q(out + "/{language}.jsonl" + ext) + " " + in);
+        CHECK(r.status == 0);
+        CHECK(r.out.empty());
+        CHECK(r.err.empty());
+        std::set<std::string> names;
+        for (const std::string& c : codes) names.insert(c + ".jsonl" + ext);
+        std::string want_names;
+        for (const std::string& n : names) want_names += n + "\n";
+        CHECK(listing(out) == want_names);  // a file per language met, nothing else (no temporary file)
+        for (const std::string& c : codes) {
+          INFO(c);
+          const std::string file = out + "/" + c + ".jsonl" + ext;
+          const std::string got = decompressed(file);
+          CHECK(got == lines_of(all.out, c));  // its language's lines, in input order
+          if (!ext.empty()) CHECK(slurp(file) != got);  // compressed indeed
+          // The same bytes as one language asked for (zh asks for zh-Hant too: not that file).
+          if (c == "und" || codes.count(c + "-Hant")) continue;
+          const std::string ref = dir + "/ref.jsonl" + ext;
+          REQUIRE(sh(kWarc + " " + args + " " + threads + " --languages " + c + " -o " + q(ref) + " " + in).status == 0);
+          CHECK(decompressed(ref) == got);
+          CHECK(slurp(ref) == slurp(file));  // (compressed alike: zlib and zstd are deterministic)
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("warc tool: -o with {language}: codes as --codes writes them, directories made after the fixed one, --languages' files made at the start") {
+  const std::string dir = scratch("test-warc-tool-split-names").string();
+  const std::string in = kData + "warc/sample.warc.gz";
+  const outcome all = sh(kWarc + " --codes iso639-3 " + q(in));
+  REQUIRE(all.status == 0);
+  // ISO 639-3 names; {language} in a directory's name: that directory made, hive style too.
+  sh("rm -rf " + q(dir + "/c") + " && mkdir " + q(dir + "/c"));
+  const outcome r = sh(kWarc + " --codes iso639-3 -o " + q(dir + "/c/lang={language}/part-0.jsonl.gz") + " " + q(in));
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(listing(dir + "/c") == "lang=deu\nlang=eng\nlang=fra\nlang=ita\nlang=jpn\nlang=rus\nlang=spa\nlang=und\n");
+  CHECK(listing(dir + "/c/lang=deu") == "part-0.jsonl.gz\n");
+  CHECK(decompressed(dir + "/c/lang=deu/part-0.jsonl.gz") == lines_of(all.out, "deu"));
+  CHECK(decompressed(dir + "/c/lang=und/part-0.jsonl.gz") == lines_of(all.out, "und"));  // the image's line
+  // The directory before {language} is not made: an error before any work, nothing written.
+  const outcome missing = sh(kWarc + " -o " + q(dir + "/none/{language}.jsonl") + " " + q(in));
+  CHECK(missing.status == 1);
+  CHECK(missing.err == "langsift warc: " + dir + "/none/: No such file or directory\n");
+  CHECK(listing(dir + "/none").empty());
+  // A relative template: the current directory.
+  sh("rm -rf " + q(dir + "/rel") + " && mkdir " + q(dir + "/rel"));
+  CHECK(sh("cd " + q(dir + "/rel") + " && " + kWarc + " --schema corpus -o '{language}' " + q(in)).status == 0);
+  CHECK(listing(dir + "/rel") == "de\nen\nes\nfr\nit\nja\nru\n");
+  // --languages: the files asked for are made at the start, so a language without pages has an
+  // empty file (as --languages ko -o FILE writes one); zh asks for zh-Hant too.
+  sh("rm -rf " + q(dir + "/l") + " && mkdir " + q(dir + "/l"));
+  const outcome asked = sh(kWarc + " --schema corpus --languages de,ko,zh -o " + q(dir + "/l/{language}.jsonl.zst") + " " + q(in));
+  CHECK(asked.status == 0);
+  CHECK(listing(dir + "/l") == "de.jsonl.zst\nko.jsonl.zst\nzh-Hant.jsonl.zst\nzh.jsonl.zst\n");
+  CHECK(lines(decompressed(dir + "/l/de.jsonl.zst")).size() == 1);
+  CHECK(decompressed(dir + "/l/ko.jsonl.zst").empty());
+  CHECK(sh("zstd -tq " + q(dir + "/l/ko.jsonl.zst")).status == 0);  // an empty frame, not an empty file
+  // No lines at all: no file.
+  sh("rm -rf " + q(dir + "/e") + " && mkdir " + q(dir + "/e"));
+  CHECK(sh(kWarc + " -o " + q(dir + "/e/{language}.jsonl") + " /dev/null").status == 0);
+  CHECK(listing(dir + "/e").empty());
+  // --all: the records that are not pages say "language":"und", and go to und's file; together
+  // the files hold exactly stdout's lines.
+  sh("rm -rf " + q(dir + "/a") + " && mkdir " + q(dir + "/a"));
+  const outcome every = sh(kWarc + " --all " + q(in));
+  CHECK(sh(kWarc + " --all -j 2 -o " + q(dir + "/a/{language}.jsonl") + " " + q(in)).status == 0);
+  CHECK(slurp(dir + "/a/und.jsonl") == lines_of(every.out, "und"));
+  CHECK(lines(slurp(dir + "/a/und.jsonl")).size() == 5);  // warcinfo, request, metadata, revisit, the image
+  std::size_t total = 0;
+  for (const auto& name : lines(listing(dir + "/a"))) total += lines(slurp(dir + "/a/" + name)).size();
+  CHECK(total == lines(every.out).size());
+}
+
+TEST_CASE("warc tool: -o with {language}: usage errors, one line and exit status 2, before anything is written") {
+  const std::string dir = scratch("test-warc-tool-split-usage").string();
+  const std::string in = q(kData + "warc/sample.warc.gz");
+  sh("rm -rf " + q(dir + "/u") + " && mkdir " + q(dir + "/u"));
+  const std::string t = q(dir + "/u/{language}.jsonl");
+  const std::pair<std::string, std::string> cases[] = {
+      {"-o " + q(dir + "/u/{language}-{language}.jsonl"), "-o: {language} may appear once"},
+      {"-o " + q(dir + "/u/{lang}.jsonl"), "-o: unknown field {lang} (the one field is {language})"},
+      {"-o " + q(dir + "/u/{language}/{year}.jsonl"), "-o: unknown field {year} (the one field is {language})"},
+      {"-o " + q(dir + "/u/{language}/"), "-o: the template names a directory, not a file"},
+      {"-o " + q(dir + "/u/{language}/../all.jsonl"), "-o: '..' after {language} would put every language in one file"},
+      {"--stats -o " + t, "-o with {language} writes the lines per language; --stats writes one table (--stats-file FILE "
+                          "writes it beside the lines)"},
+      {"--stats-file " + t, "--stats-file: the statistics are one file: {language} is for -o"},
+      {"--merge-stats -o " + t, "--merge-stats takes statistics files and no other option"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    const outcome r = sh(kWarc + " " + args + " " + in);
+    CHECK(r.status == 2);
+    CHECK(r.err == "langsift warc: " + message + "\n");
+    CHECK(listing(dir + "/u").empty());
+  }
+  // Braces that make no field are the name's own.
+  CHECK(sh(kWarc + " -o " + q(dir + "/u/{}{-x}{language}.jsonl") + " " + in).status == 0);
+  CHECK(contains(listing(dir + "/u"), "{}{-x}de.jsonl\n"));
+  // A trained model's code is what its corpus file or --langs said: one that cannot make a file
+  // name is refused before any work.
+  sh("mkdir -p " + q(dir + "/corpus/sub") + " && cp " + q(kData + "corpus/de.txt") + " " + q(dir + "/corpus/sub/de.txt") +
+     " && cp " + q(kData + "corpus/fr.txt") + " " + q(dir + "/corpus/fr.txt"));
+  REQUIRE(sh(kBin + "langsift-train -q --langs sub/de,fr " + q(dir + "/corpus") + " -o " + q(dir + "/m.lsm")).status == 0);
+  const outcome plain = sh(kWarc + " --model " + q(dir + "/m.lsm") + " " + in);
+  CHECK(plain.status == 0);
+  CHECK(contains(plain.out, "\"language\":\"sub/de\""));  // such a code does occur
+  const outcome bad = sh(kWarc + " --model " + q(dir + "/m.lsm") + " -o " + q(dir + "/u2/{language}.jsonl") + " " + in);
+  CHECK(bad.status == 2);
+  CHECK(bad.err == "langsift warc: -o: the model's language code 'sub/de' cannot be part of a file name (letters, digits, "
+                   "'-' and '_' only): write one file, or use another model\n");
+  CHECK(listing(dir + "/u2").empty());
+}
+
+TEST_CASE("warc tool: -o with {language}: a failure on any file replaces none of them and leaves no temporary file") {
+  const std::string dir = scratch("test-warc-tool-split-fail").string();
+  const std::string in = q(kData + "warc/sample.warc.gz");
+  // Three pages of 30 KB of text: each language's file, compressed too, is over the 1 KB limit
+  // (which leaves room for the message on stderr, a file here).
+  const std::string big = dir + "/big.warc.gz";
+  REQUIRE(sh(kGen + " --gzip " + q(kData + "site/de.txt") + " " + q(kData + "site/fr.txt") + " " + q(kData + "site/en.txt") +
+             " -o " + q(big)).status == 0);
+  const std::string in3 = q(big);
+  for (const std::string ext : {"", ".gz", ".zst"}) {
+    INFO(ext);
+    // A full disk (a file size limit): one line, exit 1, the files there kept, nothing else.
+    const std::string sub = dir + "/full" + ext;
+    sh("rm -rf " + q(sub) + " && mkdir " + q(sub) + " && echo PRECIOUS > " + q(sub + "/de.jsonl" + ext) + " && echo PRECIOUS > " +
+       q(sub + "/fr.jsonl" + ext));
+    const std::string before = listing(sub);
+    const outcome r = sh("ulimit -f 1; trap '' XFSZ; " + kWarc + " --text -j 2 -o " + q(sub + "/{language}.jsonl" + ext) + " " + in3);
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.rfind("langsift warc: " + sub + "/", 0) == 0);
+    CHECK(contains(r.err, ": write error"));
+    CHECK(listing(sub) == before);
+    CHECK(slurp(sub + "/de.jsonl" + ext) == "PRECIOUS\n");
+    CHECK(slurp(sub + "/fr.jsonl" + ext) == "PRECIOUS\n");
+    // The directories the template made go too.
+    sh("rm -rf " + q(sub) + " && mkdir " + q(sub));
+    const outcome d = sh("ulimit -f 1; trap '' XFSZ; " + kWarc + " --text -o " + q(sub + "/{language}/p.jsonl" + ext) + " " + in3);
+    CHECK(d.status == 1);
+    CHECK(lines(d.err).size() == 1);
+    CHECK(listing(sub).empty());
+  }
+  // One language's file is a device that fails (/dev/full, through a link): the others are not
+  // replaced either.
+  const std::string dev = dir + "/dev";
+  sh("rm -rf " + q(dev) + " && mkdir " + q(dev) + " && ln -s /dev/full " + q(dev + "/ja.jsonl") + " && echo PRECIOUS > " +
+     q(dev + "/de.jsonl"));
+  const outcome full = sh(kWarc + " --text -o " + q(dev + "/{language}.jsonl") + " " + in);
+  CHECK(full.status == 1);
+  CHECK(full.err == "langsift warc: " + dev + "/ja.jsonl: write error: No space left on device\n");
+  CHECK(listing(dev) == "de.jsonl\nja.jsonl\n");
+  CHECK(slurp(dev + "/de.jsonl") == "PRECIOUS\n");
+  // A language's file that cannot be made in the middle of the run (its directory's name is taken
+  // by a file): one line naming it, exit 1, nothing replaced, the directories made removed.
+  const std::string mid = dir + "/mid";
+  sh("rm -rf " + q(mid) + " && mkdir " + q(mid) + " && echo PRECIOUS > " + q(mid + "/ru"));
+  const outcome taken = sh(kWarc + " --text -o " + q(mid + "/{language}/p.jsonl.zst") + " " + in);
+  CHECK(taken.status == 1);
+  CHECK(taken.err == "langsift warc: " + mid + "/ru: cannot make the directory: Not a directory\n");
+  CHECK(listing(mid) == "ru\n");
 }

@@ -337,6 +337,46 @@ TEST_CASE("probabilities: a clear sentence is sure, a short ambiguous one spread
   CHECK(zero.language() == "nl");
 }
 
+TEST_CASE("close languages: the close-group stage decides a page by the whole text, and is sure when the text is") {
+  // Written for this test, not from any corpus: Bosnian news with tokom, opštine, kompanije (the
+  // model alone answers hr), an Indonesian paragraph that the model alone leaves at 0.69 against
+  // Malay, and Croatian with tijekom, općine, tvrtke.
+  const std::string_view bs =
+      "Vlada Federacije je na današnjoj sjednici usvojila prijedlog zakona o zaštiti okoliša, a ministar je kazao "
+      "da će novi propisi stupiti na snagu tokom ljeta. Prema njegovim riječima, kompanije koje ne budu poštovale "
+      "pravila platit će visoke kazne, dok će opštine dobiti više novca za odvoz otpada i čišćenje rijeka.";
+  const std::string_view id =
+      "Anak-anak sangat senang karena sekolah diliburkan selama seminggu. Mereka bermain sepak bola di lapangan "
+      "dekat rumah dan baru pulang ketika azan magrib terdengar.";
+  const std::string_view hr =
+      "Vlada je na današnjoj sjednici usvojila prijedlog zakona o zaštiti okoliša, a ministar je kazao da će novi "
+      "propisi stupiti na snagu tijekom ljeta. Prema njegovim riječima, tvrtke koje ne budu poštovale pravila "
+      "platit će visoke kazne, dok će općine dobiti više novca za odvoz otpada i čišćenje rijeka.";
+  detect_options o;
+  o.top_k = 3;
+  const detection b = detect(M(), bs, o);
+  check_probabilities(M(), b, 3);
+  CHECK(b.language() == "bs");
+  CHECK(b.confidence > 0.6f);
+  const detection i = detect(M(), id, o);
+  check_probabilities(M(), i, 3);
+  CHECK(i.language() == "id");
+  CHECK(i.confidence > 0.9f);
+  CHECK(i.reliable);
+  const detection h = detect(M(), hr, o);
+  CHECK(h.language() == "hr");
+  CHECK(h.reliable);
+  // Without the stage, the model's own answers.
+  o.close_groups = false;
+  CHECK(detect(M(), bs, o).language() == "hr");
+  CHECK_FALSE(detect(M(), id, o).reliable);
+  // `only` still decides: restricted to hr, the Bosnian text is hr.
+  const std::vector<std::string_view> only_hr = {"hr", "en"};
+  detect_options r;
+  r.only = only_hr;
+  CHECK(detect(M(), bs, r).language() == "hr");
+}
+
 TEST_CASE("probabilities: a text in two languages spreads them by the languages' shares") {
   const std::string de =
       "Der Bundestag hat am Donnerstag ein neues Gesetz beschlossen, das die Rechte der Mieter in den großen Städten "

@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "langsift/close_groups.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detail/detect_stages.hpp"
 #include "langsift/detector.hpp"
@@ -247,7 +249,158 @@ TEST_CASE("stage 4, segment: a short unclear run in a long document loses its la
   CHECK(s.units[0].lang == lang_index("de"));
 }
 
-TEST_CASE("stage 5, top three: bytes per language, most first, percent of the text bytes") {
+namespace {
+
+// Bosnian news, written for these tests (tokom, opštine, kompanije: Bosnian and Serbian forms
+// where Croatian writes tijekom, općine, tvrtke), that the default model alone labels hr.
+constexpr std::string_view kBosnian =
+    "Vlada Federacije je na današnjoj sjednici usvojila prijedlog zakona o zaštiti okoliša, a ministar je kazao "
+    "da će novi propisi stupiti na snagu tokom ljeta. Prema njegovim riječima, kompanije koje ne budu poštovale "
+    "pravila platit će visoke kazne, dok će opštine dobiti više novca za odvoz otpada i čišćenje rijeka.";
+
+// Stages 0 to 4 on `text` with model `m`.
+void segmented(const model& m, std::string_view text, detect_scratch& s, const detect_options& opt = {}) {
+  stage::begin(m, opt, s);
+  stage::sample(text, opt, s);
+  stage::script_units(m, opt, text, s);
+  stage::score(m, opt, s);
+  stage::segment(m, opt, s);
+}
+
+// The languages the units are labelled with.
+std::vector<std::string_view> unit_langs(const model& m, const detect_scratch& s) {
+  std::vector<std::string_view> out;
+  for (const auto& u : s.units)
+    if (u.lang >= 0 && (out.empty() || out.back() != m.language_code(static_cast<std::size_t>(u.lang))))
+      out.push_back(m.language_code(static_cast<std::size_t>(u.lang)));
+  return out;
+}
+
+// A copy of the default model with one close group {bs, hr} without discriminator features,
+// whose decision is the prior alone (model weight 0): shares bs 0.01, hr 0.99 (capped at 0.5 nat).
+model prior_only_model(std::uint32_t prior_min_bytes = 0) {
+  close_group_entry e;
+  e.members = {"bs", "hr"};
+  e.web_share = {0.01f, 0.99f};
+  e.params.model_weight = 0;
+  e.params.prior_cap = 0.5f;
+  e.params.prior_min_bytes = prior_min_bytes;
+  auto g = std::make_shared<close_groups>();
+  REQUIRE(close_groups::load_copy(write_close_groups({e}, 0, ""), *g) == status::ok);
+  model m = M();
+  REQUIRE(m.set_close_groups(g) == status::ok);
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("stage 5, close group: the discriminator and the whole text decide among the members") {
+  detect_scratch s;
+  segmented(M(), kBosnian, s);
+  REQUIRE(unit_langs(M(), s) == std::vector<std::string_view>{"hr"});  // the model alone
+  stage::close_group(M(), {}, s);
+  CHECK(unit_langs(M(), s) == std::vector<std::string_view>{"bs"});
+  REQUIRE(s.close.size() == 1);
+  const detail::close_decision& dec = s.close[0];
+  CHECK(M().language_code(static_cast<std::size_t>(dec.winner)) == "bs");
+  const auto members = M().close_members(static_cast<std::size_t>(dec.group));
+  float sum = 0, bs = 0;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    sum += dec.q[i];
+    if (M().language_code(members[i]) == "bs") bs = dec.q[i];
+  }
+  CHECK(sum == Approx(1.0f).epsilon(1e-5));
+  CHECK(bs > 0.5f);
+
+  // Turned off, restricted to one member, or no member labels a unit: nothing is decided.
+  detect_options off;
+  off.close_groups = false;
+  segmented(M(), kBosnian, s, off);
+  stage::close_group(M(), off, s);
+  CHECK(s.close.empty());
+  CHECK(unit_langs(M(), s) == std::vector<std::string_view>{"hr"});
+  const std::vector<std::string_view> only = {"hr", "de"};
+  detect_options restricted;
+  restricted.only = only;
+  segmented(M(), kBosnian, s, restricted);
+  stage::close_group(M(), restricted, s);
+  CHECK(s.close.empty());
+  CHECK(unit_langs(M(), s) == std::vector<std::string_view>{"hr"});
+  segmented(M(), "Das Wetter ist heute sehr schön, und die Sonne scheint über der ganzen Stadt.", s);
+  stage::close_group(M(), {}, s);
+  CHECK(s.close.empty());
+  // A word or two (under close_group_params::min_bytes): the model's word features decide alone.
+  segmented(M(), "tokom ljeta", s);
+  REQUIRE(unit_langs(M(), s).size() == 1);
+  REQUIRE(M().close_group_of(static_cast<std::size_t>(M().find_language(unit_langs(M(), s)[0]))) >= 0);
+  stage::close_group(M(), {}, s);
+  CHECK(s.close.empty());
+}
+
+TEST_CASE("stage 5, close group: the web prior, capped, on pages only, and not against only or hints") {
+  const model m = prior_only_model();
+  detect_scratch s;
+  segmented(m, kBosnian, s);
+  stage::close_group(m, {}, s);
+  REQUIRE(s.close.size() == 1);
+  // bs 0.01 against hr 0.99: log-odds -4.6, capped at -0.5.
+  CHECK(s.close[0].q[0] == Approx(1.0 / (1.0 + std::exp(0.5))).epsilon(1e-4));
+  CHECK(unit_langs(m, s) == std::vector<std::string_view>{"hr"});
+
+  detect_options no_prior;
+  no_prior.web_prior = false;  // nothing decides: an even split, the first member
+  segmented(m, kBosnian, s, no_prior);
+  stage::close_group(m, no_prior, s);
+  REQUIRE(s.close.size() == 1);
+  CHECK(s.close[0].q[0] == Approx(0.5f));
+
+  detect_options hinted;  // a hint naming a member turns the prior off
+  hinted.hints.html_lang = "bs";
+  segmented(m, kBosnian, s, hinted);
+  stage::close_group(m, hinted, s);
+  REQUIRE(s.close.size() == 1);
+  CHECK(s.close[0].q[0] == Approx(0.5f));
+  CHECK(unit_langs(m, s) == std::vector<std::string_view>{"bs"});
+
+  const std::vector<std::string_view> both = {"bs", "hr"};
+  detect_options restricted;  // so does `only`
+  restricted.only = both;
+  segmented(m, kBosnian, s, restricted);
+  stage::close_group(m, restricted, s);
+  REQUIRE(s.close.size() == 1);
+  CHECK(s.close[0].q[0] == Approx(0.5f));
+
+  // Under prior_min_bytes of the group's text (not a page), no prior either.
+  const model pages = prior_only_model(400);
+  segmented(pages, kBosnian, s);  // 313 bytes
+  stage::close_group(pages, {}, s);
+  REQUIRE(s.close.size() == 1);
+  CHECK(s.close[0].q[0] == Approx(0.5f));
+}
+
+TEST_CASE("stage 7 follows stage 5: the members' probabilities are the model's mass on them shared by the decision") {
+  const model m = prior_only_model();
+  detect_options opt;
+  opt.top_k = 16;
+  opt.close_groups = false;
+  const detection before = detect(m, kBosnian, opt);
+  double mass = 0;
+  for (const auto& p : before.top_probabilities())
+    if (p.code == "bs" || p.code == "hr") mass += p.p;
+  REQUIRE(mass > 0.9);
+  opt.close_groups = true;
+  const detection after = detect(m, kBosnian, opt);
+  REQUIRE(after.language() == "hr");
+  const double q_hr = 1.0 / (1.0 + std::exp(-0.5));
+  CHECK(after.confidence == Approx(mass * q_hr).epsilon(1e-4));
+  REQUIRE(after.probability_count >= 2);
+  CHECK(after.probabilities[0].code == "hr");
+  CHECK(after.probabilities[1].code == "bs");
+  CHECK(after.probabilities[1].p == Approx(mass * (1 - q_hr)).epsilon(1e-4));
+  CHECK_FALSE(after.reliable);  // 0.62 of 0.99: not reliable, whatever the model said alone
+}
+
+TEST_CASE("stage 6, top three: bytes per language, most first, percent of the text bytes") {
   detect_scratch s;
   detect_options opt;
   opt.method = scorer::rank;  // no fit to measure: every score is 1
@@ -288,7 +441,7 @@ TEST_CASE("stage 5, top three: bytes per language, most first, percent of the te
   CHECK(sampled.languages[0].percent == 40);
 }
 
-TEST_CASE("stage 6, und/confidence: the margin over another base's language, or und") {
+TEST_CASE("stage 7, und/confidence: the margin over another base's language, or und") {
   detect_scratch s;
   detect_options opt;
   std::string text;
@@ -340,13 +493,15 @@ TEST_CASE("stage 6, und/confidence: the margin over another base's language, or 
 TEST_CASE("the stages in order are detect") {
   const std::string_view texts[] = {"Ceci est une phrase en français, assez longue pour être sûre.",
                                     "This is English. Dies ist Deutsch und es ist ein bisschen länger als das Englische.",
-                                    "{ \"key\": [1, 2, 3], \"value\": null }"};
+                                    "{ \"key\": [1, 2, 3], \"value\": null }",
+                                    kBosnian};
   for (std::string_view text : texts) {
     detect_scratch s;
     const detect_options opt;
     units_of(text, s, opt);
     stage::score(M(), opt, s);
     stage::segment(M(), opt, s);
+    stage::close_group(M(), opt, s);
     detection d;
     d.sampled = s.sampled;
     d.examined_bytes = s.examined;

@@ -43,14 +43,26 @@ TEST_CASE("parallel_for: every index once, on the threads asked for (thread)") {
 }
 
 TEST_CASE("parallel_for: the first exception is rethrown after the threads stop (thread)") {
+  // Items after 50 wait until item 50 is throwing, then take 20 us each: running all of them
+  // would take 2 s, while the thread that threw needs microseconds to stop the rest. (Without
+  // the wait, a thread preempted between taking item 50 and running it let the other run every
+  // item on a loaded machine: the test failed about once in a few hundred -j2 ctest runs.)
   std::atomic<std::size_t> ran{0};
+  std::atomic<bool> throwing{false};
   CHECK_THROWS_WITH(parallel_for(100000, 2, 1, 1,
                                  [&](std::size_t i) {
                                    ran.fetch_add(1);
-                                   if (i == 50) throw std::runtime_error("item 50");
+                                   if (i == 50) {
+                                     throwing = true;
+                                     throw std::runtime_error("item 50");
+                                   }
+                                   if (i > 50) {
+                                     while (!throwing) std::this_thread::yield();
+                                     std::this_thread::sleep_for(std::chrono::microseconds(20));
+                                   }
                                  }),
                     "item 50");
-  CHECK(ran.load() < 100000);  // the rest was not run
+  CHECK(ran.load() < 1000);  // the rest was not run
 }
 
 TEST_CASE("ordered_pool: results come out in input order, with a bounded number in flight (thread)") {

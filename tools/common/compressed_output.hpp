@@ -3,8 +3,10 @@
 // 2.6 times faster than gzip's default 6 for 7.6 % more bytes), NAME.zst is zstd (level 3, zstd's
 // default; one frame with its checksum), anything else is written as it is. A compressed file is
 // compressed on a thread of its own, beside the work that produces what is written (write() queues
-// at most 16 MB). The bytes go through atomic_output (common/output.hpp): a temporary file renamed
-// into place once complete, removed on an error or a fatal signal; "-" is stdout, never compressed.
+// at most 16 MB); files written together (`langsift warc -o 'out/{language}.jsonl.zst'`, a file per
+// language) can share one such thread, a compression_queue. The bytes go through atomic_output
+// (common/output.hpp): a temporary file renamed into place once complete, removed on an error or a
+// fatal signal; "-" is stdout, never compressed.
 //
 // Needs zlib and zstd (the tools link them through langsift::warc); common/output.hpp itself
 // stays free of them for the table generators.
@@ -17,6 +19,7 @@
 #include <cerrno>
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -26,6 +29,70 @@
 #include "common/output.hpp"
 
 namespace langsift::cli {
+
+class compressed_output;
+
+/// What compressed_outputs are given to write, compressed in order on a thread of its own: at most
+/// 16 MB queued (push() waits for room). One per compressed file, or one shared by several files;
+/// once a file's write has failed, push() refuses everything (the output as a whole has failed).
+class compression_queue {
+ public:
+  compression_queue() = default;
+  compression_queue(const compression_queue&) = delete;
+  compression_queue& operator=(const compression_queue&) = delete;
+  ~compression_queue() { stop(); }
+
+  /// Starts the thread; false with `error` set when it cannot.
+  bool start(const std::string& what, std::string& error) {
+    try {
+      thread_ = std::thread([this] { run(); });
+    } catch (const std::system_error& e) {
+      error = what + ": cannot start a thread to compress it: " + e.what();
+      return false;
+    }
+    return true;
+  }
+
+  /// Queues `data` for `to`; false once a write failed or the queue was stopped.
+  bool push(compressed_output& to, std::string&& data) {
+    std::unique_lock lock(m_);
+    room_.wait(lock, [&] { return queued_ < kMaxQueued || failed_ || closing_; });
+    if (failed_ || closing_) return false;
+    queued_ += data.size();
+    queue_.push_back({&to, std::move(data)});
+    ready_.notify_one();
+    return true;
+  }
+
+  bool failed() const noexcept { return failed_; }
+
+  /// Lets the thread compress what is queued, and joins it (push() refuses from then on).
+  void stop() noexcept {
+    {
+      std::lock_guard lock(m_);
+      closing_ = true;
+    }
+    ready_.notify_all();
+    room_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void run();  // (below compressed_output)
+
+  struct item {
+    compressed_output* to;
+    std::string data;
+  };
+  static constexpr std::size_t kMaxQueued = std::size_t{16} << 20;
+  std::thread thread_;
+  std::mutex m_;
+  std::condition_variable ready_, room_;
+  std::deque<item> queue_;
+  std::size_t queued_ = 0;
+  bool closing_ = false;
+  std::atomic<bool> failed_{false};
+};
 
 class compressed_output {
  public:
@@ -39,11 +106,14 @@ class compressed_output {
     return kind::plain;
   }
 
-  explicit compressed_output(std::string path) : out_(path), path_(std::move(path)), kind_(kind_of(path_)) {}
+  /// `shared`: the queue whose thread compresses this file (null: a thread of its own, started by
+  /// open()); it must outlive this file, and be stopped before commit() or finish() (they stop it).
+  explicit compressed_output(std::string path, compression_queue* shared = nullptr)
+      : out_(path), path_(std::move(path)), kind_(kind_of(path_)), queue_(shared) {}
   compressed_output(const compressed_output&) = delete;
   compressed_output& operator=(const compressed_output&) = delete;
   ~compressed_output() {
-    stop();
+    if (queue_) queue_->stop();  // (a shared queue's owner stops it first: this does nothing then)
     end_streams();
   }
 
@@ -64,13 +134,10 @@ class compressed_output {
         return false;
       }
     }
-    if (kind_ != kind::plain) {
-      try {
-        thread_ = std::thread([this] { compress_queued(); });
-      } catch (const std::system_error& e) {
-        error = path_ + ": cannot start a thread to compress it: " + e.what();
-        return false;
-      }
+    if (kind_ != kind::plain && !queue_) {
+      own_queue_ = std::make_unique<compression_queue>();
+      if (!own_queue_->start(path_, error)) return false;
+      queue_ = own_queue_.get();
     }
     return true;
   }
@@ -80,12 +147,12 @@ class compressed_output {
   bool write(std::string_view data) {
     if (failed_) return false;
     if (kind_ == kind::plain) return ok(out_.write(data));
-    return enqueue(std::string(data));
+    return queue_->push(*this, std::string(data));
   }
   bool write(std::string&& data) {
     if (failed_) return false;
     if (kind_ == kind::plain) return ok(out_.write(data));
-    return enqueue(std::move(data));
+    return queue_->push(*this, std::move(data));
   }
 
   /// True once a write has failed (to stop producing output that cannot be written).
@@ -93,21 +160,35 @@ class compressed_output {
 
   /// Ends the compressed stream, then flushes, syncs and renames into place (atomic_output::commit);
   /// false with `error` set (and the file named untouched) when any step fails.
-  bool commit(std::string& error) {
-    stop();  // what is queued is compressed first
+  bool commit(std::string& error) { return finish(error) && publish(error); }
+
+  /// All of commit() but the rename (atomic_output::finish): what is queued is compressed, the
+  /// stream ended, the temporary file flushed, synced and closed.
+  bool finish(std::string& error) {
+    if (queue_) queue_->stop();  // what is queued is compressed first
     if (!failed_ && kind_ != kind::plain) compress({}, true);
     end_streams();
     if (compress_error_) {
       error = path_ + ": " + compress_error_message_ + " (the file was left as it was)";
+      out_.abandon();
       return false;
     }
-    return out_.commit(error);
+    return out_.finish(error);
+  }
+  /// Renames the finished file into place (atomic_output::publish).
+  bool publish(std::string& error) { return out_.publish(error); }
+  /// Gives the file up: its temporary file is removed, the file named left as it was.
+  void abandon() noexcept {
+    if (queue_) queue_->stop();
+    out_.abandon();
   }
 
   const std::string& path() const noexcept { return path_; }
   kind compression() const noexcept { return kind_; }
 
  private:
+  friend class compression_queue;
+
   bool ok(bool written) {
     if (!written) failed_ = true;
     return written;
@@ -140,46 +221,6 @@ class compressed_output {
     }
   }
 
-  bool enqueue(std::string&& data) {
-    std::unique_lock lock(m_);
-    room_.wait(lock, [&] { return queued_ < kMaxQueued || failed_; });
-    if (failed_) return false;
-    queued_ += data.size();
-    queue_.push_back(std::move(data));
-    ready_.notify_one();
-    return true;
-  }
-
-  /// The compressing thread: what write() queued, in order, until stop().
-  void compress_queued() {
-    for (;;) {
-      std::string data;
-      {
-        std::unique_lock lock(m_);
-        ready_.wait(lock, [&] { return !queue_.empty() || closing_; });
-        if (queue_.empty()) return;
-        data = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      const bool written = !failed_ && compress(data, false);
-      std::lock_guard lock(m_);
-      queued_ -= data.size();
-      if (!written) failed_ = true;
-      room_.notify_all();
-    }
-  }
-
-  /// Lets the compressing thread finish what is queued, and joins it.
-  void stop() noexcept {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard lock(m_);
-      closing_ = true;
-    }
-    ready_.notify_all();
-    thread_.join();
-  }
-
   bool fail_compression(std::string message) {
     failed_ = compress_error_ = true;
     compress_error_message_ = std::move(message);
@@ -202,13 +243,31 @@ class compressed_output {
   std::atomic<bool> failed_{false};
   bool compress_error_ = false;
   std::string compress_error_message_;
-  static constexpr std::size_t kMaxQueued = std::size_t{16} << 20;
-  std::thread thread_;
-  std::mutex m_;
-  std::condition_variable ready_, room_;
-  std::deque<std::string> queue_;
-  std::size_t queued_ = 0;
-  bool closing_ = false;
+  compression_queue* queue_;                      // compressed kinds: the thread that compresses
+  std::unique_ptr<compression_queue> own_queue_;  // ... when it is this file's own
 };
+
+/// The compressing thread: what push() queued, in order, until stop(); after a failed write, what
+/// is left is dropped.
+inline void compression_queue::run() {
+  for (;;) {
+    item it;
+    {
+      std::unique_lock lock(m_);
+      ready_.wait(lock, [&] { return !queue_.empty() || closing_; });
+      if (queue_.empty()) return;
+      it = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    const bool written = !failed_ && !it.to->failed_ && it.to->compress(it.data, false);
+    std::lock_guard lock(m_);
+    queued_ -= it.data.size();
+    if (!written) {
+      failed_ = true;
+      it.to->failed_ = true;
+    }
+    room_.notify_all();
+  }
+}
 
 }  // namespace langsift::cli

@@ -44,14 +44,35 @@ inline std::size_t builtin_language_count(std::string_view name) noexcept {
   return builtin_model(name, m) == status::ok ? m->language_count() : 0;
 }
 
+/// `s` as one word of a POSIX shell command: as it is when it needs no quoting, else in single
+/// quotes (a ' inside written '\'').
+inline std::string shell_word(std::string_view s) {
+  const bool plain = !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                        "0123456789_./:=@%+,-") == std::string_view::npos;
+  if (plain) return std::string(s);
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The command that lists the languages of the model a --model value names (`model_arg`, empty
+/// for the default model): `langsift detect [--model M] --list-languages`, for messages (the
+/// installed tools cannot point to files of the source tree).
+inline std::string list_languages_command(std::string_view model_arg) {
+  std::string cmd = "langsift detect";
+  if (!model_arg.empty()) cmd += " --model " + shell_word(model_arg);
+  return cmd + " --list-languages";
+}
+
 /// The check of every option that takes language codes (--only, --label, --hint...): the codes
 /// the model cannot answer, as detect_options::only reads them (langsift::unknown_codes), are a
 /// usage error naming them: "PROGRAM: OPTION: not a language of the model: xx, de-DE (did you mean
-/// de?) (...)", with the library's suggestion (suggest_language_code) where the model knows it.
-/// Returns true when every code is known; otherwise prints that line and returns false (the tool
-/// then exits with status 2).
+/// de?) (`langsift detect --list-languages` lists them)", with the library's suggestion
+/// (suggest_language_code) where the model knows it, and the command that lists the languages of
+/// the model the --model value `model_arg` names. Returns true when every code is known; otherwise
+/// prints that line and returns false (the tool then exits with status 2).
 inline bool check_language_codes(std::string_view program, std::string_view option, const model& m,
-                                 const std::vector<std::string>& codes) {
+                                 const std::vector<std::string>& codes, std::string_view model_arg) {
   const std::vector<std::string_view> views(codes.begin(), codes.end());
   const std::vector<std::string_view> unknown = unknown_codes(m, views);
   if (unknown.empty()) return true;
@@ -64,9 +85,9 @@ inline bool check_language_codes(std::string_view program, std::string_view opti
     if (!hint.empty() && unknown_codes(m, std::span<const std::string_view>(&hv, 1)).empty())
       names += " (did you mean " + hint + "?)";
   }
-  std::fprintf(stderr, "%.*s: %.*s: not a language of the model: %s (the built-in models' languages: "
-               "models/default.langs, models/wide.langs)\n", static_cast<int>(program.size()), program.data(),
-               static_cast<int>(option.size()), option.data(), names.c_str());
+  std::fprintf(stderr, "%.*s: %.*s: not a language of the model: %s (`%s` lists them)\n",
+               static_cast<int>(program.size()), program.data(), static_cast<int>(option.size()), option.data(),
+               names.c_str(), list_languages_command(model_arg).c_str());
   return false;
 }
 

@@ -292,7 +292,8 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
           "N/3 per language) of each DIR, detected with its MODEL as `detect` does by default, and\n"
           "prints SCALE,REST; the ECE per kind of sample goes to stderr. Give pairs of a model and text\n"
           "it was not trained on, best of another source than its training text: --loso WORK takes\n"
-          "every WORK/S.lsm with WORK/S/ as `scripts/loso-eval.py --work WORK` leaves them. --langs a,b or\n"
+          "every WORK/S.lsm with WORK/S/ (a model trained without source S, and S's held-out text, as\n"
+          "langsift's leave-one-source-out script, loso-eval.py --work WORK, leaves them). --langs a,b or\n"
           "--langs @FILE fits on the samples of those languages only (the model's others still compete).\n",
           kUsage);
       return 0;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "common/model_arg.hpp"
 #include "eval_modes.hpp"
 #include "lang_common.hpp"
+#include "langsift/close_groups.hpp"
 #include "langsift/detector.hpp"
 
 namespace fs = std::filesystem;
@@ -55,6 +57,9 @@ void usage(std::FILE* out) {
       "                       gave before its probabilities were calibrated\n"
       "  --calibration SCALE,REST  detect with this probability calibration instead of the model's\n"
       "                       (model::set_probability_calibration; as `calibrate --probability` prints)\n"
+      "  --close-groups FILE  attach these close groups to the model (langsift-train close)\n"
+      "  --no-close-groups    detect without the close-group stage (detect_options::close_groups)\n"
+      "  --no-web-prior       detect without the web prior (detect_options::web_prior)\n"
       "  --table              the reliability table of each set\n"
       "  --markdown FILE      write the report to FILE instead of stdout\n"
       "  --tsv FILE           write rows: set, bin (0..14, or all), low, high, samples, mean_probability,\n"
@@ -101,7 +106,8 @@ std::string fixed(double v, int decimals) {
 }  // namespace
 
 int langsift::cli::eval_calibration(int argc, char** argv) {
-  std::string model_arg, sets_arg, markdown_path, tsv_path, value, calibration_arg;
+  std::string model_arg, sets_arg, markdown_path, tsv_path, value, calibration_arg, close_arg;
+  detect_options opt;
   std::size_t limit = 0, doc_bytes = 0;
   bool margin_score = false, table = false;
   std::vector<std::string> positional;
@@ -130,6 +136,12 @@ int langsift::cli::eval_calibration(int argc, char** argv) {
       else return fail(kProgram, "--score is probability or margin") + 1;
     } else if (take_option(argc, argv, i, "--calibration", calibration_arg, missing)) {
       if (missing) return fail(kProgram, "--calibration needs SCALE,REST") + 1;
+    } else if (take_option(argc, argv, i, "--close-groups", close_arg, missing)) {
+      if (missing) return fail(kProgram, "--close-groups needs a file") + 1;
+    } else if (a == "--no-close-groups") {
+      opt.close_groups = false;
+    } else if (a == "--no-web-prior") {
+      opt.web_prior = false;
     } else if (a == "--table") {
       table = true;
     } else if (take_option(argc, argv, i, "--markdown", markdown_path, missing)) {
@@ -162,6 +174,15 @@ int langsift::cli::eval_calibration(int argc, char** argv) {
     if (!comma || !end || *end || recalibrated.set_probability_calibration(c) != status::ok)
       return fail(kProgram, "--calibration needs SCALE,REST with SCALE > 0 and REST >= 0") + 1;
     m = &recalibrated;
+  }
+  model with_groups;
+  if (!close_arg.empty()) {
+    close_groups g;
+    if (close_groups::load_file(close_arg, g, &error) != status::ok) return fail(kProgram, error.empty() ? close_arg + ": cannot read" : error);
+    with_groups = *m;
+    if (with_groups.set_close_groups(std::make_shared<const close_groups>(std::move(g)), &error) != status::ok)
+      return fail(kProgram, close_arg + ": " + error);
+    m = &with_groups;
   }
 
   // The sets: sub-directories, or DIR itself when it holds the files.
@@ -199,7 +220,7 @@ int langsift::cli::eval_calibration(int argc, char** argv) {
         if (limit && samples.size() > limit) samples.resize(limit);
       }
       for (const std::string& t : samples) {
-        const detection d = detect(*m, t);
+        const detection d = detect(*m, t, opt);
         r.add(score(d), d.count && eval::codes_match(d.language(), f.code, false));
         r.other_top += d.probability_count && d.probabilities[0].code != d.language();
       }

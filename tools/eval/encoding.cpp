@@ -48,7 +48,7 @@ void usage(std::FILE* out) {
                "                  of a file are the dot-separated parts of its name after the first,\n"
                "                  except the extension, le/be and all-digit parts\n"
                "                  (windows-1250.html.n64.003.txt: html, n64), as\n"
-               "                  scripts/make-encoding-devset.py names them\n"
+               "                  langsift's dev-set generator (make-encoding-devset.py) names them\n"
                "  --markdown      print tables as markdown\n"
                "  --max-bytes N   detection cap (default 64K)\n"
                "  --help          this text\n");

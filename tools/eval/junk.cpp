@@ -24,8 +24,8 @@ void usage(std::FILE* out) {
   std::fprintf(out,
       "usage: langsift-eval junk [options] DIR\n"
       "\n"
-      "How detectors answer text that is not natural language (a set made by\n"
-      "scripts/make-junk-set.py). DIR holds <category>.txt files with one sample per line (split on\n"
+      "How detectors answer text that is not natural language (a junk set: see the\n"
+      "evaluation documentation). DIR holds <category>.txt files with one sample per line (split on\n"
       "'\\n' only; empty lines skipped), or sub-directories that each hold such files (sets). Per\n"
       "category and detector: the share of samples answered und (no answer), answered but not\n"
       "reliable, and answered reliably; junk should be und or unreliable (\"passed\"). On sets of\n"

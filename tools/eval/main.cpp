@@ -27,7 +27,7 @@ constexpr mode kModes[] = {
     {"docs", langsift::cli::eval_docs, "per-language precision on documents of N bytes (ClueWeb09 protocol)"},
     {"mixed", langsift::cli::eval_mixed, "reported percents of two-language documents against true byte shares"},
     {"spans", langsift::cli::eval_spans, "language spans of two- and three-language documents: bytes right, boundary error"},
-    {"junk", langsift::cli::eval_junk, "text that is not language (scripts/make-junk-set.py): share und or unreliable per category"},
+    {"junk", langsift::cli::eval_junk, "text that is not language: share und or unreliable per category"},
     {"url", langsift::cli::eval_url, "URL-only language classification: P, R, p(-|-), F1 per language and source, k-fold CV"},
 };
 

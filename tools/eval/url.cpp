@@ -17,6 +17,7 @@
 
 #include "common/cli.hpp"
 #include "eval_modes.hpp"
+#include "langsift/url_models.hpp"
 #include "langsift/url_train.hpp"
 
 namespace langsift::cli {
@@ -31,7 +32,7 @@ void url_eval_usage(std::FILE* out) {
                "FILE has `lang<TAB>url[<TAB>source]` lines. Classifiers: cctld, cctld+ (baselines), words\n"
                "(generative model from text), linear (discriminative), linear+words, combined (linear +\n"
                "words + language-code patterns + ccTLD country), words+rules (words + patterns + ccTLD).\n\n"
-               "  --words MODEL      the words model (default models/url-words.bin)\n"
+               "  --words MODEL      the words model (default: the built-in one, as `langsift url` uses)\n"
                "  --linear MODEL     a linear model trained elsewhere (default: k-fold cross-validation,\n"
                "                     training on FILE's other folds with the options below)\n"
                "  --folds K          folds for cross-validation (default 10), split by registered domain\n"
@@ -71,7 +72,7 @@ std::uint32_t fnv(std::string_view s) {
 }  // namespace
 
 int eval_url(int argc, char** argv) {
-  std::string file, words_path = "models/url-words.bin", linear_path, pred_path, value;
+  std::string file, words_path, linear_path, pred_path, value;  // words_path empty: the built-in model
   unsigned folds = 10;
   std::size_t macro_min = 20, table_min = 100;
   url_linear_options lo;
@@ -158,7 +159,9 @@ int eval_url(int argc, char** argv) {
   if (rows.empty()) return fail(kUrlEval, file + ": no lang<TAB>url lines");
 
   url_model words, given_linear;
-  if (url_model::load_file(words_path, words, &error) != status::ok) return fail(kUrlEval, error);
+  if (words_path.empty() ? url_model::load_copy(default_url_words_model_bytes(), words, &error) != status::ok
+                         : url_model::load_file(words_path, words, &error) != status::ok)
+    return fail(kUrlEval, words_path.empty() ? "the built-in words model: " + error : error);
   if (!linear_path.empty() && url_model::load_file(linear_path, given_linear, &error) != status::ok)
     return fail(kUrlEval, error);
 
@@ -232,7 +235,8 @@ int eval_url(int argc, char** argv) {
     std::printf("\n\n");
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("File: %s (%zu URLs), words model: %s (%zu languages). %.1f s.\n\n", file.c_str(), n, words_path.c_str(),
+  std::printf("File: %s (%zu URLs), words model: %s (%zu languages). %.1f s.\n\n", file.c_str(), n,
+              words_path.empty() ? "built-in" : words_path.c_str(),
               words.languages.size(), secs);
 
   // Subsets: all, each source, and the host-only easylist sources pooled.

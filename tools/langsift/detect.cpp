@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "common/json.hpp"
 #include "common/jsonl.hpp"
 #include "common/model_arg.hpp"
+#include "langsift/close_groups.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/encoding.hpp"
@@ -82,9 +84,16 @@ void usage(std::FILE* out) {
       "model and classification:\n"
       "  --model NAME|FILE   a built-in model, `default` (%zu languages) or `wide` (%zu), or a\n"
       "                      model file (a built-in name wins: write ./wide for a file so named)\n"
+      "  --list-languages    print the model's language codes, one per line (as --codes says),\n"
+      "                      and exit: the codes --only, --hint, --label and --keep take\n"
       "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
       "                      loaded model keeps its file in memory; default: no cap)\n"
       "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
+      "  --close-groups FILE the close groups (langsift-train close) of a --model file; the\n"
+      "                      built-in models carry theirs\n"
+      "  --no-close-groups   leave the model's labels among close languages (bs/hr, id/ms,\n"
+      "                      nb/nn/da...) as they are: no close-group stage\n"
+      "  --no-web-prior      no web prior among the members of a close group\n"
       "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (language\n"
       "                      tags: de, de-AT, zh-Hant; HTML input adds its own <html lang> and\n"
       "                      http-equiv content-language)\n"
@@ -99,7 +108,7 @@ void usage(std::FILE* out) {
       "  --switch-penalty X  cost of a change of language between units (default 300; higher\n"
       "                      keeps documents more monolingual)\n"
       "\n"
-      "spans (where each language is; docs/detection.md, \"Spans\"):\n"
+      "spans (where each language is):\n"
       "  --spans             jsonl output gains \"spans\": [[begin, end, \"code\"], ...], byte\n"
       "                      offsets into the text classified (the line; a file's text decoded to\n"
       "                      UTF-8, and for HTML its text as `langsift text` prints it); they\n"
@@ -130,7 +139,7 @@ void usage(std::FILE* out) {
       "  --kept-only         print only the documents the filters keep\n"
       "\n"
       "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
-      "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too).\n"
+      "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too; --list-languages lists them).\n"
       "\n"
       "When stderr is a terminal, progress is shown there (MB read of the files' total, rate, time\n"
       "left); never when it is not.\n"
@@ -683,8 +692,8 @@ int run_inputs(const langsift::model& m, const settings& s, const std::vector<st
 int langsift::cli::cmd_detect(int argc, char** argv) {
   settings s;
   std::vector<std::string> files;
-  std::string model_path, only_arg, labels_arg, keep_arg, value;
-  bool format_given = false, spans_given = false;
+  std::string model_path, close_path, only_arg, labels_arg, keep_arg, value;
+  bool format_given = false, spans_given = false, list_languages = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     bool missing = false;
@@ -704,6 +713,8 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       return 0;
     } else if (a == "--lines") {
       s.lines = true;
+    } else if (a == "--list-languages") {
+      list_languages = true;
     } else if (a == "--jsonl") {
       s.jsonl = true;
     } else if (take_option(argc, argv, i, "--text-field", s.text_field, missing)) {
@@ -757,6 +768,12 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       else return fail(kProgram, "--format is code, tsv or jsonl") + 1;
     } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
       if (missing) return fail(kProgram, "--model needs a built-in model's name or a file") + 1;
+    } else if (take_option(argc, argv, i, "--close-groups", close_path, missing)) {
+      if (missing) return fail(kProgram, "--close-groups needs a file") + 1;
+    } else if (a == "--no-close-groups") {
+      s.opt.close_groups = false;
+    } else if (a == "--no-web-prior") {
+      s.opt.web_prior = false;
     } else if (take_option(argc, argv, i, "--only", only_arg, missing)) {
       if (missing) return fail(kProgram, "--only needs language codes") + 1;
     } else if (take_option(argc, argv, i, "--hint", s.hint, missing)) {
@@ -878,12 +895,31 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     if (langsift::cli::resolve_model(model_path, m, loaded, error, s.max_model_bytes) != langsift::status::ok)
       return fail(kProgram, error);
   }
+  langsift::model with_groups;
+  if (!close_path.empty()) {
+    langsift::close_groups g;
+    std::string error;
+    if (langsift::close_groups::load_file(close_path, g, &error) != langsift::status::ok)
+      return fail(kProgram, error.empty() ? close_path + ": cannot read" : error);
+    with_groups = *m;
+    if (with_groups.set_close_groups(std::make_shared<const langsift::close_groups>(std::move(g)), &error) != langsift::status::ok)
+      return fail(kProgram, close_path + ": " + error);
+    m = &with_groups;
+  }
   // A code that the model lacks is a usage error that names every such code: a typo would
   // otherwise restrict detection to fewer languages than asked for (--only), drop every document
   // (--label) or do nothing (--hint).
-  if (!check_language_codes(kProgram, "--only", *m, only_codes) || !check_language_codes(kProgram, "--label", *m, label_codes) ||
-      !check_language_codes(kProgram, "--hint", *m, hint_codes) ||
-      !check_language_codes(kProgram, "--keep", *m, s.keep_codes))
+  if (list_languages) {  // the model's codes, one per line, as --codes writes them
+    std::string out;
+    for (std::size_t l = 0; l < m->language_count(); ++l)
+      out += langsift::code_in_style(m->language_code(l), s.codes) + '\n';
+    put(out);
+    return 0;
+  }
+  if (!check_language_codes(kProgram, "--only", *m, only_codes, model_path) ||
+      !check_language_codes(kProgram, "--label", *m, label_codes, model_path) ||
+      !check_language_codes(kProgram, "--hint", *m, hint_codes, model_path) ||
+      !check_language_codes(kProgram, "--keep", *m, s.keep_codes, model_path))
     return 2;
 
   if (s.header && s.format == out_format::tsv && !s.kept_only && s.keep_codes.empty()) {

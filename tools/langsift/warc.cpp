@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -20,14 +21,19 @@
 #include "common/compressed_output.hpp"
 #include "common/input.hpp"
 #include "common/model_arg.hpp"
+#include "common/split_output.hpp"
 #include "langsift/default_model.hpp"
 #include "langsift/page.hpp"
 #include "langsift/parallel.hpp"
+#include "langsift/script.hpp"
 #include "langsift/warc.hpp"
 #include "langsift/warc_report.hpp"
 #include "subcommands.hpp"
 
 namespace {
+
+using langsift::cli::fail;
+using langsift::cli::split_output;
 
 constexpr const char* kProgram = "langsift warc";
 
@@ -44,7 +50,7 @@ void usage(std::FILE* out) {
       "pipeline of `langsift detect` (encoding, HTML text, languages with the URL's TLD, <html lang>\n"
       "and Content-Language as hints).\n"
       "\n"
-      "Output: one JSON object per line and record, in input order (docs/warc.md lists the fields):\n"
+      "Output: one JSON object per line and record, in input order, with the fields\n"
       "file (when several are read, or stdin has a --name), offset, length (the record's gzip member,\n"
       "or bytes of uncompressed input), warc_type, target_uri, record_id, warc_date, payload_digest\n"
       "(when the record has them), http_status,\n"
@@ -65,7 +71,14 @@ void usage(std::FILE* out) {
       "                         compressed by its name as -o's\n"
       "  -o, --output FILE      write what goes to stdout (the lines, or --stats) to FILE instead,\n"
       "                         complete or not at all (a temporary file renamed into place);\n"
-      "                         FILE.gz: gzip, FILE.zst: zstd, else plain\n"
+      "                         FILE.gz: gzip, FILE.zst: zstd, else plain. With {language} in\n"
+      "                         FILE, a file per language: each line goes to the file named by\n"
+      "                         its \"language\" (as --codes writes it; und: pages without one, and\n"
+      "                         records that are not pages), e.g. -o 'out/{language}.jsonl.zst'\n"
+      "                         (out/ must exist; a directory named with {language} is made).\n"
+      "                         Files are made on their language's first line (with --languages,\n"
+      "                         those asked for, at the start) and renamed into place together\n"
+      "                         at the end, or none on an error\n"
       "  --text                 add \"text\", the page's text (the HTML's text, with --main its main\n"
       "                         content, as `langsift text` gives it; a body that is not HTML: its\n"
       "                         decoded text), to each page's line\n"
@@ -110,6 +123,7 @@ struct settings {
   unsigned threads = 1;
   bool stats = false, timing = false, merge_stats = false;
   std::string stats_file, output;
+  std::optional<langsift::cli::output_template> split;  // -o with {language}
   langsift::warc_options warc;
   langsift::warc_report_options report;
   const langsift::model* model = nullptr;
@@ -133,6 +147,57 @@ outcome process(const settings& s, const langsift::warc_record& r, const std::st
                  "those of that part\n", kProgram, name.c_str(), static_cast<unsigned long long>(r.offset),
                  s.warc.max_block_bytes);
   return o;
+}
+
+/// -o's template, if it is one, and --stats-file's name (which takes none): 0, or the exit status
+/// of a usage error (reported).
+int parse_templates(settings& s) {
+  std::string error;
+  langsift::cli::output_template t;
+  if (!s.stats_file.empty() && langsift::cli::parse_output_template(s.stats_file, t, error) != 0)
+    return fail(kProgram, "--stats-file: " + (error.empty() ? "the statistics are one file: {language} is for -o" : error)) + 1;
+  error.clear();
+  const int r = s.output.empty() ? 0 : langsift::cli::parse_output_template(s.output, t, error);
+  if (r < 0) return fail(kProgram, "-o: " + error) + 1;
+  if (r == 0) return 0;
+  if (s.stats)
+    return fail(kProgram, "-o with {language} writes the lines per language; --stats writes one table "
+                          "(--stats-file FILE writes it beside the lines)") + 1;
+  s.split = std::move(t);
+  return 0;
+}
+
+/// Every code a line's "language" can hold, in the lines' style: the model's languages, those a
+/// script decides alone (detect answers them without a model language: chr for Cherokee), und.
+std::set<std::string> answer_codes(const settings& s) {
+  std::set<std::string> codes{"und"};
+  for (std::size_t l = 0; l < s.model->language_count(); ++l) codes.insert(langsift::code_in_style(s.model->language_code(l), s.report.codes));
+  for (std::size_t k = 0; k < langsift::script_count; ++k)
+    for (const bool kana : {false, true})
+      if (const std::string_view c = langsift::script_language(static_cast<langsift::script>(k), kana); !c.empty())
+        codes.insert(langsift::code_in_style(c, s.report.codes));
+  return codes;
+}
+
+/// A template's set-up before any work: every code the lines can name must make a file name (a
+/// trained model's need not: a usage error, 2), the template's directory must take files, and
+/// with --languages the files of the languages asked for are made now (their variants too: `zh`
+/// asks for zh-Hant). 0, or the exit status (reported).
+int open_split(const settings& s, split_output& split) {
+  const std::set<std::string> codes = answer_codes(s);
+  for (const std::string& c : codes)
+    if (!langsift::cli::code_fits_file_name(c))
+      return fail(kProgram, "-o: the model's language code '" + c + "' cannot be part of a file name (letters, "
+                            "digits, '-' and '_' only): write one file, or use another model") + 1;
+  std::string error;
+  if (!split.check(error)) return fail(kProgram, error);
+  for (const std::string& c : codes) {
+    bool asked = false;
+    for (const std::string& w : s.report.languages)
+      asked = asked || langsift::detail::code_matches(langsift::to_iso639_1(c), w);
+    if (asked && !split.open(c, error)) return fail(kProgram, error);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -243,6 +308,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   if (s.report.all && (s.report.schema == langsift::warc_schema::corpus || languages_given || probability_given))
     return fail(kProgram, "--all writes every record; --schema corpus, --languages and --min-probability write "
                           "only pages: choose one") + 1;
+  if (int t = parse_templates(s); t != 0) return t;
 
   langsift::model loaded;
   {
@@ -253,14 +319,20 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   if (languages_given) {
     std::vector<std::string> codes = split_list(languages_arg);
     for (std::string& c : codes) c = langsift::to_iso639_1(c);  // either ISO form is accepted
-    if (!check_language_codes(kProgram, "--languages", *s.model, codes)) return 2;
+    if (!check_language_codes(kProgram, "--languages", *s.model, codes, model_path)) return 2;
     s.report.languages = std::move(codes);
   }
   // -o and --stats-file: written atomically at the end; opened first, so that an unwritable place
-  // is an error before any work.
+  // is an error before any work. A template's files: its directory checked, and with --languages
+  // the files of the languages asked for opened.
+  std::optional<split_output> split;
+  if (s.split) {
+    split.emplace(*s.split);
+    if (int rc = open_split(s, *split); rc != 0) return rc;
+  }
   std::optional<compressed_output> out, stats_out;
   for (auto [name, file] : {std::pair{&s.output, &out}, std::pair{&s.stats_file, &stats_out}}) {
-    if (name->empty() || (file == &out && *name == "-")) continue;  // -o -: stdout
+    if (name->empty() || (file == &out && (*name == "-" || split))) continue;  // -o -: stdout
     std::string error;
     file->emplace(*name);
     if (!(*file)->open(error)) return fail(kProgram, error);
@@ -270,6 +342,13 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
     if (out) return out->write(std::move(text));
     langsift::cli::write_stdout(text);
     return !stdout_failed(kProgram);
+  };
+  // A record's line: to the file of its language with a template (the line's "language": und
+  // for a record that is not classified), else as put().
+  const std::string und = "und";
+  auto put_line = [&](outcome& o) {
+    if (split) return split->write(o.classified ? o.top : und, std::move(o.line));
+    return put(std::move(o.line));
   };
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -287,7 +366,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       [&](job& j) { return process(s, j.record, *j.name, j.file); },
       [&](outcome& o) {
         stats.add(o);
-        if (!s.stats && !o.line.empty() && !put(std::move(o.line))) write_failed = true;
+        if (!s.stats && !o.line.empty() && !put_line(o)) write_failed = true;
       });
 
   int rc = 0;
@@ -351,6 +430,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   if (write_failed || stdout_failed(kProgram, true)) {
     std::string error;
     if (out && !out->commit(error)) fail(kProgram, error);
+    if (split && !split->commit(error)) fail(kProgram, error);  // the failure's message; none renamed
     return 1;
   }
 
@@ -358,6 +438,10 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
   if (out) {
     std::string error;
     if (!out->commit(error)) return fail(kProgram, error);
+  }
+  if (split) {
+    std::string error;
+    if (!split->commit(error)) return fail(kProgram, error);
   }
   if (stats_out) {
     std::string error;

@@ -31,9 +31,11 @@ void usage(std::FILE* out) {
   std::fprintf(out,
       "usage: langsift-train [options] CORPUS_DIR -o MODEL\n"
       "       langsift-train url [options] ...\n"
+      "       langsift-train close [options] ...\n"
       "\n"
       "commands:\n"
       "  url           train the URL models instead (`langsift-train url --help`)\n"
+      "  close         train the discriminators of close groups (`langsift-train close --help`)\n"
       "\n"
       "Counts character n-grams (orders 1..5, with word-boundary padding) and whole words of each\n"
       "<code>.txt in CORPUS_DIR (UTF-8, any size, read line by line) and writes a model file.\n"
@@ -140,7 +142,8 @@ bool excluded_ranges(const std::string& manifest, const std::set<std::string>& e
 }  // namespace
 
 namespace langsift::cli {
-int train_url(int argc, char** argv);  // url_train.cpp
+int train_url(int argc, char** argv);    // url_train.cpp
+int train_close(int argc, char** argv);  // close_train.cpp
 }
 
 namespace {
@@ -182,6 +185,7 @@ bool add_word_list(language_counts& c, const std::string& dir, unsigned long lon
 int run_main(int argc, char** argv) {
   using namespace langsift::cli;
   if (argc > 1 && std::string_view(argv[1]) == "url") return train_url(argc - 1, argv + 1);
+  if (argc > 1 && std::string_view(argv[1]) == "close") return train_close(argc - 1, argv + 1);
   std::string corpus, output, langs_arg, manifest, exclude_arg, weights_arg, name, holdout_dir, value, calib_arg;
   std::vector<std::string> script_weights_args;
   train_config cfg;
@@ -501,8 +505,9 @@ int run_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   // The counts of the languages being read (one per thread) are what holds the memory.
-  const bool url = argc > 1 && std::string_view(argv[1]) == "url";
-  return langsift::cli::run(url ? "langsift-train url" : "langsift-train",
-                            url ? "with --words, lower --max-bytes" : "lower -j or --top-k",
+  const std::string_view sub = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+  const bool url = sub == "url", close = sub == "close";
+  return langsift::cli::run(url ? "langsift-train url" : close ? "langsift-train close" : "langsift-train",
+                            url ? "with --words, lower --max-bytes" : close ? "fewer or smaller groups" : "lower -j or --top-k",
                             [&] { return run_main(argc, argv); });
 }

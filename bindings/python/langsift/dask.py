@@ -1192,8 +1192,7 @@ def _parser() -> argparse.ArgumentParser:
         "all the inputs) and OUTDIR/report.json. Malformed input is reported on stderr as "
         "'INPUT: offset N: what' and the job goes on; a worker that dies has its file redone.",
         epilog="Exit status: 0 all well, 3 some input was malformed (reported), 1 an input could not "
-        "be read (reported; the others were processed) or the job failed, 2 usage error. "
-        "See docs/dask.md.")
+        "be read (reported; the others were processed) or the job failed, 2 usage error.")
     p.add_argument("inputs", nargs="*", metavar="INPUT", help="WARC/WET files (plain or gzip): paths or fsspec URLs")
     p.add_argument("-o", "--output-dir", required=True, metavar="OUTDIR", help="where the outputs go (created)")
     p.add_argument("--inputs-from", metavar="FILE", action="append", default=[],

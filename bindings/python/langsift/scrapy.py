@@ -57,8 +57,10 @@ LANGSIFT_MODEL                 None        a built-in model's name ("wide") or a
                                            (default: the built-in model)
 =============================  ==========  =====================================================
 
-A setting with a bad value raises ValueError naming the setting when the crawler starts; an
-unknown ``LANGSIFT_*`` name does too (a typo would otherwise go unnoticed). With JOBDIR set, the
+A setting with a bad value, or an unknown ``LANGSIFT_*`` name (a typo would otherwise go
+unnoticed), stops the crawl before the spider opens: one CRITICAL log line naming the setting, and
+`SettingsError` (a ValueError) raised from the middleware's or the scheduler's ``from_crawler``
+(``python -m scrapy crawl`` then exits with status 1, without Twisted's traceback of it). With JOBDIR set, the
 frontier is saved to ``JOBDIR/langsift-frontier.bin`` when the spider closes and loaded when it
 opens (a state file that cannot be read is renamed to ``langsift-frontier.bin.corrupt``, or
 ``.corrupt.1``... beside an earlier one, and the crawl starts with an empty frontier), and the
@@ -73,6 +75,7 @@ import itertools
 import logging
 import math
 import os
+import threading
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterable, Iterable, Iterator, Mapping, Optional
@@ -96,6 +99,7 @@ __all__ = [
     "FrontierScheduler",
     "LangsiftSettings",
     "LanguageFocusMiddleware",
+    "SettingsError",
     "get_frontier",
     "page_language",
 ]
@@ -204,8 +208,9 @@ def _check_names(settings: Any) -> None:
     for name in list(settings):
         if isinstance(name, str) and name.startswith("LANGSIFT_") and name not in KNOWN_SETTINGS:
             close = difflib.get_close_matches(name, sorted(KNOWN_SETTINGS), n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise ValueError(f"unknown setting {name}{hint}; langsift.scrapy knows {', '.join(sorted(KNOWN_SETTINGS))}")
+            hint = (f" (did you mean {close[0]}?)" if close
+                    else f"; langsift.scrapy knows {', '.join(sorted(KNOWN_SETTINGS))}")
+            raise ValueError(f"unknown setting {name}{hint}")
 
 
 def _get(settings: Any, name: str) -> Any:
@@ -356,12 +361,81 @@ _states: "weakref.WeakKeyDictionary[Any, _CrawlState]" = weakref.WeakKeyDictiona
 
 
 def _state(crawler: Any) -> _CrawlState:
-    """The crawler's state, made from its settings on first use."""
+    """The crawler's state, made from its settings on first use (SettingsError when one is bad)."""
     st = _states.get(crawler)
     if st is None:
-        st = _CrawlState(LangsiftSettings.from_settings(crawler.settings))
+        try:
+            config = LangsiftSettings.from_settings(crawler.settings)
+        except ValueError as e:
+            raise _refuse(e) from None
+        st = _CrawlState(config)
         _states[crawler] = st
     return st
+
+
+# ================================================================================================
+# Settings errors at start-up: one line, no traceback, no crawl
+
+class SettingsError(ValueError):
+    """A LANGSIFT_* setting is wrong; the message names it. Raised by the middleware and the
+    scheduler when Scrapy creates them, before any request: Scrapy then does not start the spider
+    (``scrapy crawl`` exits with status 1). langsift.scrapy has logged the message as one CRITICAL
+    line by then (see `_refuse`)."""
+
+
+def _refuse(e: ValueError) -> SettingsError:
+    """The SettingsError to raise for a bad setting, logged once as one line.
+
+    Scrapy creates the middleware and the scheduler inside the Deferred of `Crawler.crawl`; an
+    exception there fails that Deferred, which `scrapy crawl` only inspects for its exit status.
+    Twisted then reports it, when the Deferred is garbage-collected, as "Unhandled error in
+    Deferred" with ~60 lines of traceback (twice: on stderr and in Scrapy's log). That report of a
+    SettingsError is left out (`_QuietReportedErrors`): the line logged here says all of it."""
+    err = SettingsError(f"{e}; the spider does not start")
+    err._langsift_reported = True  # type: ignore[attr-defined]
+    logger.critical("%s", err)
+    _quiet_twisted_reports()
+    return err
+
+
+class _QuietReportedErrors:
+    """Wraps the observer of the logger with which Twisted reports unhandled Deferred failures
+    (`twisted.internet.defer.log`): drops the report of an exception marked `_langsift_reported`,
+    that is its "Unhandled error in Deferred:" line and the failure event that Twisted emits right
+    after it (the line is held until the next event shows which failure it announces). Every other
+    event goes through unchanged, in order."""
+
+    HEADER = "Unhandled error in Deferred:"
+
+    def __init__(self, observer: Any) -> None:
+        self.observer = observer
+        self._held = threading.local()
+
+    def __call__(self, event: dict) -> None:
+        held = getattr(self._held, "event", None)
+        self._held.event = None
+        if event.get("log_format") == self.HEADER:
+            if held is not None:
+                self.observer(held)
+            self._held.event = event
+            return
+        failure = event.get("log_failure")
+        if failure is not None and getattr(getattr(failure, "value", None), "_langsift_reported", False):
+            return  # with the header held for it
+        if held is not None:
+            self.observer(held)
+        self.observer(event)
+
+
+def _quiet_twisted_reports() -> None:
+    """Installs `_QuietReportedErrors` once (only when a settings error happened)."""
+    try:
+        from twisted.internet import defer
+        log = defer.log
+        if not isinstance(log.observer, _QuietReportedErrors):
+            log.observer = _QuietReportedErrors(log.observer)
+    except (ImportError, AttributeError):  # pragma: no cover - another Twisted: the traceback stays
+        pass
 
 
 def get_frontier(crawler: Any) -> Frontier:
@@ -435,7 +509,11 @@ class LanguageFocusMiddleware:
     ``SPIDER_MIDDLEWARES = {"langsift.scrapy.LanguageFocusMiddleware": 543}``."""
 
     def __init__(self, crawler: Any) -> None:
-        if not _flag(crawler.settings, "LANGSIFT_ENABLED", True):
+        try:
+            enabled = _flag(crawler.settings, "LANGSIFT_ENABLED", True)
+        except ValueError as e:
+            raise _refuse(e) from None
+        if not enabled:
             raise NotConfigured("LANGSIFT_ENABLED is False")
         self.crawler = crawler
         self.state = _state(crawler)
@@ -641,6 +719,11 @@ class FrontierScheduler(Scheduler):
         self._state: Optional[_CrawlState] = None
 
     # ---- life cycle ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> "FrontierScheduler":
+        _state(crawler)  # a bad setting stops here, before the spider is opened
+        return super().from_crawler(crawler)
 
     def open(self, spider: Spider) -> Any:
         if self.crawler is None:

@@ -173,7 +173,7 @@ def test_sorted_mapper_statistics_reduce_to_the_statistics_of_all_shards(shards:
     assert reduced.stdout == expected
     # in any order at all, and with Streaming's framing (a TAB after the comment lines' key)
     framed = shuffle([parts.read_bytes()], seed=3)
-    assert b"(see docs/warc.md)\t\n" in framed
+    assert b"(langsift-warc(1): --stats)\t\n" in framed
     again = run_tool("langsift", "warc", "--merge-stats", "-", input=framed)
     assert again.stdout == expected
 

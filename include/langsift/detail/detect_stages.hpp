@@ -8,8 +8,10 @@
 //   2 script_units   script runs cut into units; the signs of text that is not language
 //   3 score          n-gram scores of the units, per language of their script's group
 //   4 segment        a language per unit (Viterbi over each run); unclear short runs unattributed
-//   5 top_three      bytes per language: the top three with percent, bytes and fit
-//   6 und_confidence probabilities and confidence, or und for text that is not language
+//   5 close_group    among the members of a close group the model confuses, a discriminator
+//                    (with the model's scores and the web prior) decides for the whole document
+//   6 top_three      bytes per language: the top three with percent, bytes and fit
+//   7 und_confidence probabilities and confidence, or und for text that is not language
 #pragma once
 
 #include <array>
@@ -19,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "langsift/close_groups.hpp"
 #include "langsift/config.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/model.hpp"
@@ -36,7 +39,7 @@ namespace detail {
 inline constexpr float kNoScore = -3.0e38f;
 
 /// Texts whose letters take at most this many distinct byte values are read for repeated words
-/// (stage 6); stage 2 counts the distinct values up to one more.
+/// (stage 7); stage 2 counts the distinct values up to one more.
 inline constexpr int kFewLetterBytes = 8;
 
 /// A piece of a script run, scored on its own.
@@ -55,11 +58,19 @@ struct unit {
   bool scored = false;
 };
 
-/// Bytes of one language (stage 5).
+/// Bytes of one language (stage 6).
 struct language_bytes {
   double bytes;
   int lang;  // model index, or -1 for a language decided by its script alone (`code`)
   std::string_view code;
+};
+
+/// A close group's decision (stage 5): its members' probabilities given that the label is one of
+/// them, which stage 7 puts in place of the model's share among them.
+struct close_decision {
+  int group = -1;                                // index in the model's close groups
+  std::array<float, max_close_members> q{};      // per member (the model's close_members order)
+  int winner = -1;                               // model language index
 };
 
 /// What flows between the stages of one call, and their buffers. The buffers are grown, never
@@ -108,11 +119,15 @@ struct detect_scratch {
   std::vector<std::int32_t> back;
   std::vector<std::uint32_t> order;  // the scored units of a run, in order
 
-  // 5. Top three
+  // 5. Close groups
+  std::vector<close_decision> close;    // this call's decisions (one per group in play)
+  std::vector<std::uint8_t> close_seen;  // per close group of the model: has units
+
+  // 6. Top three
   std::vector<language_bytes> items;  // most bytes first
   double top_fit_letters = 0;         // letters behind the top language's fit
 
-  // 6. Und, confidence, probabilities
+  // 7. Und, confidence, probabilities
   std::vector<float> own;      // per language of a group: scores summed over one language's units
   std::vector<float> weights;  // their exp_scaled weights
   std::vector<double> prob;    // per model language: its probability (0 but for `touched`)
@@ -120,7 +135,7 @@ struct detect_scratch {
   std::vector<std::pair<std::string_view, double>> dist;  // decided outside the model; then the top_k
 };
 
-/// Stage 6's parts (also for the probability fit of `langsift-eval calibrate --probability`):
+/// Stage 7's parts (also for the probability fit of `langsift-eval calibrate --probability`):
 /// sums the scores of model language `l`'s scored units into s.own (size_pad floats of its group,
 /// the padding lanes kNoScore) and returns the features read on them, or -1 when none is scored
 /// (the language was decided by its script);
@@ -157,10 +172,18 @@ int han_form_balance(std::string_view text) noexcept;
 /// a skimmed run whose labels disagree is scored in full and labelled again. Then a short run
 /// in a document of mostly other text loses its label unless its language is clear.
 void segment(const model& m, const detect_options& opt, detect_scratch& s);
-/// 5. Bytes per language into `items`, and the top three into `d` (percent of text bytes,
+/// 5. For each close group (model::close_groups) whose members label units of the text: when the
+/// group is in play (the model's runner-up member within close_group_params::trigger of the best)
+/// and at least two members are allowed, decides among the members with the discriminator over
+/// the text of all those units, the model's calibrated log-odds and the web prior
+/// (detect_options::web_prior, off under `only` or a hint naming a member); the units take the
+/// winner, and s.close keeps the members' probabilities for stage 7. Does nothing with
+/// detect_options::close_groups false, the rank scorer, or a model without close groups.
+void close_group(const model& m, const detect_options& opt, detect_scratch& s);
+/// 6. Bytes per language into `items`, and the top three into `d` (percent of text bytes,
 /// bytes scaled to the whole input of `input_bytes`, fit); `d.count` is 0 when no unit has a language.
 void top_three(const model& m, const detect_options& opt, std::size_t input_bytes, detect_scratch& s, detection& d);
-/// 6. The top language's margin, the labels' probabilities (`confidence`, the top_k of
+/// 7. The top language's margin, the labels' probabilities (`confidence`, the top_k of
 /// `probabilities`), `reliable`; or und (d.count = 0) when the text is
 /// not natural language. Needs d.count > 0.
 void und_confidence(const model& m, const detect_options& opt, detect_scratch& s, detection& d);

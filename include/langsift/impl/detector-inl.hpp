@@ -11,8 +11,9 @@
 #include "langsift/impl/detect/2-script-units-inl.hpp"
 #include "langsift/impl/detect/3-score-inl.hpp"
 #include "langsift/impl/detect/4-segment-inl.hpp"
-#include "langsift/impl/detect/5-top-three-inl.hpp"
-#include "langsift/impl/detect/6-und-confidence-inl.hpp"
+#include "langsift/impl/detect/5-close-group-inl.hpp"
+#include "langsift/impl/detect/6-top-three-inl.hpp"
+#include "langsift/impl/detect/7-und-confidence-inl.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -65,6 +66,7 @@ LANGSIFT_INLINE detection detect(const model& m, std::string_view text, const de
   }
   stage::score(m, opt, s);
   stage::segment(m, opt, s);
+  stage::close_group(m, opt, s);
   stage::top_three(m, opt, text.size(), s, d);
   if (d.count) stage::und_confidence(m, opt, s, d);
   return d;

@@ -286,6 +286,47 @@ LANGSIFT_INLINE status model::set_probability_calibration(const langsift::probab
   return status::ok;
 }
 
+LANGSIFT_INLINE status model::set_close_groups(std::shared_ptr<const langsift::close_groups> groups,
+                                               std::string* message) noexcept {
+  using detail::binio::set_message;
+  if (!groups || groups->empty()) {
+    close_.reset();
+    close_of_.clear();
+    close_members_.clear();
+    return status::ok;
+  }
+  try {
+    std::vector<std::int16_t> of(langs_.size(), -1);
+    std::vector<std::vector<std::uint16_t>> members(groups->group_count());
+    for (std::size_t g = 0; g < groups->group_count(); ++g) {
+      const close_group_info info = groups->group(g);
+      for (const std::string_view code : info.members) {
+        const int l = find_language(code);
+        if (l < 0) {
+          set_message(message, {"close groups: ", code, " is not a language of the model"});
+          return status::invalid_argument;
+        }
+        if (of[static_cast<std::size_t>(l)] >= 0) {
+          set_message(message, {"close groups: ", code, " is in two groups"});
+          return status::invalid_argument;
+        }
+        if (!members[g].empty() && langs_[static_cast<std::size_t>(l)].group != langs_[members[g][0]].group) {
+          set_message(message, {"close groups: ", code, " is written in another script than ", codes_[members[g][0]]});
+          return status::invalid_argument;
+        }
+        of[static_cast<std::size_t>(l)] = static_cast<std::int16_t>(g);
+        members[g].push_back(static_cast<std::uint16_t>(l));
+      }
+    }
+    close_of_ = std::move(of);
+    close_members_ = std::move(members);
+    close_ = std::move(groups);
+  } catch (const std::bad_alloc&) {
+    return status::out_of_memory;
+  }
+  return status::ok;
+}
+
 // Reading a model file: the header and section table, then each section in the order the later
 // ones depend on (PARM before LANG before GRUP/TABL; RANK last). Every size, offset and count is
 // checked before use; `verify` (structure) also checks every table entry.

@@ -1,4 +1,4 @@
-// langsift — detect, stage 6's tests of text that is not natural language (und), shared with
+// langsift — detect, stage 7's tests of text that is not natural language (und), shared with
 // detect_spans (impl/spans-inl.hpp), which applies them to a unit. See docs/detection.md, "und".
 #pragma once
 

@@ -1,4 +1,4 @@
-// langsift — detect, stage 6: the probabilities of the document's labels and the confidence of
+// langsift — detect, stage 7: the probabilities of the document's labels and the confidence of
 // the top language, or und when the text is not natural language. See
 // langsift/detail/detect_stages.hpp and docs/detection.md ("Probabilities").
 #pragma once
@@ -97,10 +97,33 @@ inline double group_weights(const model& m, const group_table& g, float features
   return static_cast<double>(cal.rest) + exp_scaled(s.weights.data(), s.own.data(), s.own[best], tau, n4);
 }
 
+/// When stage 5 decided the close group of model language `l`: the weight the model gives the
+/// group's members together (s.weights, by local index) is shared among them as the decision's
+/// probabilities say, and `best` becomes the local index of the largest weight. False when the
+/// group was not decided (nothing changed).
+inline bool apply_close_decision(const model& m, const group_table& g, int l, detect_scratch& s, std::uint32_t& best) {
+  if (s.close.empty()) return false;
+  const int cg = m.close_group_of(static_cast<std::size_t>(l));
+  if (cg < 0) return false;
+  for (const close_decision& dec : s.close) {
+    if (dec.group != cg) continue;
+    const std::span<const std::uint16_t> members = m.close_members(static_cast<std::size_t>(cg));
+    float* w = s.weights.data();
+    double mass = 0;
+    for (const std::uint16_t x : members) mass += w[m.language(x).local];
+    for (std::size_t i = 0; i < members.size(); ++i) w[m.language(members[i]).local] = static_cast<float>(mass * dec.q[i]);
+    best = first_argmax(w, static_cast<std::uint32_t>(g.size()));
+    return true;
+  }
+  return false;
+}
+
 /// Adds `share` × the calibrated distribution of group `g` (group_weights) to s.prob.
-inline void add_group_distribution(const model& m, const group_table& g, float features, double share, detect_scratch& s) {
+/// (`l`: the language whose units were pooled, for its close group's decision.)
+inline void add_group_distribution(const model& m, int l, const group_table& g, float features, double share, detect_scratch& s) {
   std::uint32_t best = ~0u;
   const double sum = group_weights(m, g, features, s, best);
+  apply_close_decision(m, g, l, s, best);
   const float* w = s.weights.data();
   const double cut = kNegligibleProbability * sum, scale = share / sum;
   for (std::size_t c = 0; c < g.size(); ++c)
@@ -150,7 +173,7 @@ inline void label_distribution(const model& m, detect_scratch& s, detection& d) 
       const double z = margin / std::max(1.0, own) * 20.0 - 1.0;
       add_probability(s, l, share / (1.0 + std::exp(-std::clamp(z, -50.0, 50.0))));
     } else {
-      add_group_distribution(m, m.group(m.language(l).group), features, share, s);
+      add_group_distribution(m, l, m.group(m.language(l).group), features, share, s);
     }
   }
   double total = 0;
@@ -180,6 +203,7 @@ inline bool single_language(const model& m, const detect_options& opt, detect_sc
   // with two languages is Chinese, and one of zh and zh-Hant is always kNoScore.
   std::uint32_t best = margin >= 0 && g.langs[rec.local] != m.chinese() && g.langs[rec.local] != m.chinese_traditional() ? rec.local : ~0u;
   const double sum = group_weights(m, g, features, s, best);
+  apply_close_decision(m, g, l, s, best);
   const float* w = s.weights.data();
   d.confidence = probability_float(w[rec.local] / sum);
   const std::size_t k = std::min(opt.top_k, max_top_k);

@@ -1,4 +1,4 @@
-// langsift — detect, stage 5: bytes per language, and the top three with percent, bytes and
+// langsift — detect, stage 6: bytes per language, and the top three with percent, bytes and
 // fit. See langsift/detail/detect_stages.hpp.
 #pragma once
 

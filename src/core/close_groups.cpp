@@ -1,0 +1,1 @@
+#include "langsift/impl/close_groups-inl.hpp"
