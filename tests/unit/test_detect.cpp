@@ -530,23 +530,23 @@ TEST_CASE("junk is und or unreliable: repeated words, code, SQL, hex, lorem ipsu
   // Each was answered reliably before ("x x x x x x x x x x": mt, confidence 0.994), but two
   // that were not reliable (walhers20, sfet) and were answered.
   // `und`: und, not only unreliable; `code`: by the tests of code, which max_code_symbols = 0
-  // turns off (not the others).
+  // turns off (not the others); `reliable`: what it was without them.
   struct junk {
     std::string_view text;
-    bool und, code;
+    bool und, code, reliable = true;
   };
   for (const junk& j : {
            junk{"x x x x x x x x x x", true, false},  // repeated words
-           junk{"walhers20 walhers20 walhers20 walhers20 walhers20", true, false},
+           junk{"walhers20 walhers20 walhers20 walhers20 walhers20", true, true, false},  // a mark in each word
            junk{"A, sfet, A, sfet, A, sfet, A, sfet", true, false},  // two words in turn
            junk{"ECECECECECECECECECECECECEC", true, false},          // a word repeating "EC"
            junk{"#ifndef U_HIDE_DEPRECATED_API virtual int32_t fieldDifference(UDate when, EDateFields field, "
                 "UErrorCode& status);", true, true},  // marks of code in most tokens
            junk{"self.found_terminator() else: index = find_prefix_at_end(self.ac_in_buffer, terminator)", true, true},
-           junk{"8b3f268d59f30f201455007e83f7f01d971238dc", true, true},  // hex
+           junk{"8b3f268d59f30f201455007e83f7f01d971238dc", true, false},  // hex: marks, and its letters repeat
            junk{"SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id WHERE o.total > 100 ORDER BY "
-                "o.created_at DESC LIMIT 10;", false, true},  // marks in a third of the tokens
-           junk{"0x8F 1E C9 0x8B 23 5D 99 7C 0xFD 0x5A 0x0B 0x18", false, true},
+                "o.created_at DESC LIMIT 10;", true, true},  // marks in a third of the tokens
+           junk{"0x8F 1E C9 0x8B 23 5D 99 7C 0xFD 0x5A 0x0B 0x18", true, true},
            junk{"2021-11-21 10:20:02,815 WARN [worker] c.e.Consumer - offset=51539 retrying conn=12", false, true},
            junk{"Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore "
                 "et dolore magna aliqua.", true, false},  // lorem ipsum
@@ -562,8 +562,11 @@ TEST_CASE("junk is und or unreliable: repeated words, code, SQL, hex, lorem ipsu
     no_code.max_code_symbols = 0;
     const detection plain = detect(M(), j.text, no_code);
     CHECK((plain.language() == "und") == (j.und && !j.code));
-    if (j.code) CHECK(plain.reliable);  // what it was before
+    if (j.code) CHECK(plain.reliable == j.reliable);  // what it was before
   }
+  // Repetition takes 6 words: five are a sentence (Tatoeba's "No, no, no, no, no."), six und.
+  CHECK(detect(M(), "No, no, no, no, no.").language() != "und");
+  CHECK(detect(M(), "No, no, no, no, no, no.").language() == "und");
   // Code whose marks are too few for und, with a poor fit: an answer, not reliable.
   const detection js = detect(M(), "if (!isFunction(func)) throw new TypeError('Bind must be called on a function');");
   CHECK(js.language() == "en");

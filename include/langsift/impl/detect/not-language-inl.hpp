@@ -34,12 +34,14 @@ struct token_share {
 };
 
 /// Marks of code inside tokens (text_signs::code_marks: at most 2 per token), in text mostly in
-/// Latin letters, against its words (spaces + 1): at least two, and as many as two thirds of the
-/// words, make the text und (source code has marks in most of its tokens); fewer, down to a
-/// quarter of the words, make an answer unreliable, and so do fewer still, down to one mark per
+/// Latin letters, against its words (spaces + 1): at least three, and as many as a third of the
+/// words, make the text und (source code has marks in most of its tokens); at least two, down to
+/// a quarter of the words, make an answer unreliable, and so do fewer still, down to one mark per
 /// eight words, with a fit under kCodeHintFit. Prose with some web debris (a product code,
-/// "nuru(80%)") keeps its answer.
-inline constexpr token_share kCodeMarksUnd{2, 3}, kCodeMarksUnreliable{1, 4}, kCodeMarksUnreliableUnfit{1, 8};
+/// "nuru(80%)") keeps its answer. Every threshold of these tests was chosen by a rule on the junk
+/// set's dev part and held-out training text (docs/detection.md, "Junk").
+inline constexpr token_share kCodeMarksUnd{1, 3}, kCodeMarksUnreliable{1, 4}, kCodeMarksUnreliableUnfit{1, 8};
+inline constexpr std::size_t kCodeMarksUndMin = 3, kCodeMarksUnreliableMin = 2;
 inline constexpr float kCodeHintFit = 0.8f;
 
 /// Whether a text with `signs` is not natural language, in any language we know: code-like
@@ -50,7 +52,7 @@ inline bool not_language(const detect_options& opt, const language_signs& x) noe
   const bool code_like = code && x.t.code_symbols >= 4 &&
                          static_cast<float>(x.t.code_symbols) >= opt.max_code_symbols * static_cast<float>(x.letters);
   const bool latin = x.latin_letters * 2 >= x.letters;
-  const bool code_marked = code && latin && x.t.code_marks >= 2 && kCodeMarksUnd.reached(x.t.code_marks, x.t.spaces + 1);
+  const bool code_marked = code && latin && x.t.code_marks >= kCodeMarksUndMin && kCodeMarksUnd.reached(x.t.code_marks, x.t.spaces + 1);
   const bool scrambled_case = x.t.case_switches >= 4 && x.t.case_switches * 20 >= x.letters;
   // "aaaaaaaa...", "hahahahaha...": 40 letters or more made of at most 4 byte values.
   const bool repetitive = x.letters >= 40 && x.distinct <= 4;
@@ -64,17 +66,17 @@ inline bool not_language(const detect_options& opt, const language_signs& x) noe
 inline bool code_hinted(const detect_options& opt, const language_signs& x) noexcept {
   const std::size_t marks = x.t.code_marks;
   if (opt.max_code_symbols <= 0 || marks == 0 || x.latin_letters * 2 < x.letters) return false;
-  return (marks >= 2 && kCodeMarksUnreliable.reached(marks, x.t.spaces + 1)) ||
+  return (marks >= kCodeMarksUnreliableMin && kCodeMarksUnreliable.reached(marks, x.t.spaces + 1)) ||
          (x.fit < kCodeHintFit && kCodeMarksUnreliableUnfit.reached(marks, x.t.spaces + 1));
 }
 
 /// Counts the words of texts for repeated_words: a word is a run of letters and marks, case-folded;
 /// one made of three or more repeats of one to three characters counts as that many words
 /// ("hahaha": ha ha ha), and a word repeats when it is one of the last kRecentWords distinct
-/// words before it. At most kMaxWords words are read.
+/// words before it. At most kMaxWords words are read (a bound on the work, not a threshold).
 class word_repeats {
  public:
-  static constexpr std::size_t kRecentWords = 3, kMaxWords = 64, kMaxChars = 64;
+  static constexpr std::size_t kRecentWords = 16, kMaxWords = 64, kMaxChars = 64;
   std::size_t words = 0, repeats = 0;
 
   bool full() const noexcept { return words >= kMaxWords; }
@@ -136,8 +138,11 @@ class word_repeats {
   }
 };
 
-/// Whether the text of `units` repeats itself: at least 5 words (word_repeats), two thirds of
-/// them repeats ("x x x x x", "A sfet A sfet A sfet", "hahahaha", "tsia. tsia. tsia.").
+/// Whether the text of `units` repeats itself: at least kRepeatedWordsMin words (word_repeats),
+/// kRepeatedShare of them repeats ("x x x x x x", "A sfet A sfet A sfet", "hahahaha",
+/// "tsia. tsia. tsia. tsia.").
+inline constexpr std::size_t kRepeatedWordsMin = 6;
+inline constexpr token_share kRepeatedShare{2, 5};
 template <class Units>
 bool repeated_words(const Units& units) noexcept {
   word_repeats w;
@@ -145,7 +150,7 @@ bool repeated_words(const Units& units) noexcept {
     if (w.full()) break;
     w.add(u.text);
   }
-  return w.words >= 5 && w.repeats * 3 >= w.words * 2;
+  return w.words >= kRepeatedWordsMin && kRepeatedShare.reached(w.repeats, w.words);
 }
 
 /// The words of the standard lorem ipsum passage ("Lorem ipsum dolor sit amet, consectetur
@@ -158,8 +163,9 @@ inline constexpr std::array<std::string_view, 28> kLoremOnlyWords = {
     "mollit", "nostrud", "occaecat", "pariatur", "proident", "reprehenderit", "tempor", "ullamco"};
 static_assert(std::is_sorted(kLoremOnlyWords.begin(), kLoremOnlyWords.end()), "binary_search needs them sorted");
 
-/// Whether text answered Latin is lorem ipsum: at least one word in five of its first 64 ASCII
-/// words (runs of ASCII letters, case-folded) is one of kLoremOnlyWords.
+/// Whether text answered Latin is lorem ipsum: at least one word in five (kLoremShare) of its
+/// first 64 ASCII words (runs of ASCII letters, case-folded) is one of kLoremOnlyWords.
+inline constexpr token_share kLoremShare{1, 5};
 template <class Units>
 bool lorem_ipsum(const Units& units) noexcept {
   std::size_t words = 0, lorem = 0;
@@ -178,7 +184,7 @@ bool lorem_ipsum(const Units& units) noexcept {
       lorem += n <= sizeof w && std::binary_search(kLoremOnlyWords.begin(), kLoremOnlyWords.end(), std::string_view(w, n));
     }
   }
-  return lorem >= 1 && lorem * 5 >= words;
+  return lorem >= 1 && kLoremShare.reached(lorem, words);
 }
 
 }  // namespace detail
