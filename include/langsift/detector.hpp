@@ -96,7 +96,7 @@ struct detect_options {
   float exit_confidence = 0.9995f;
   /// Text with at least this many code-like ASCII symbols per letter ({}[]<>=;*/\\|&^~_#$@%+"():, a run
   /// of one symbol counting once) is not natural language (source code, markup, data): the answer
-  /// is und. So is text with marks of code inside two thirds of its words (token_code_marks), and
+  /// is und. So is text with marks of code inside a third of its words (token_code_marks), and
   /// an answer with them in a quarter (an eighth with a poor fit) is not reliable. 0 disables these
   /// tests of code (not the others: repetition, scrambled case, lorem ipsum, the fit).
   float max_code_symbols = 0.2f;
