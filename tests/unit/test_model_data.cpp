@@ -100,7 +100,7 @@ TEST_CASE("the built-in models' bytes are liblangsift_data.so.0's, mapped read-o
   CHECK(builtin_model_bytes("wide").size() == 44031680);
 }
 
-TEST_CASE("setting up the built-in models copies nothing: their pages stay clean and file-backed") {
+TEST_CASE("setting up the built-in models copies nothing: no page of their mapping becomes an anonymous copy") {
   REQUIRE_FALSE(default_model().empty());
   const model* wide = nullptr;
   REQUIRE(builtin_model("wide", wide) == status::ok);
