@@ -111,8 +111,9 @@ typedef struct langsift_page_options {
   const char* url;              /* the page's URL: its country-code TLD is a weak hint */
   const char* encoding;         /* force this encoding, skipping detection; a label no converter
                                    knows: LANGSIFT_UNKNOWN_ENCODING (as the command line) */
-  const char* only;             /* comma-separated codes to choose from, e.g. "de,fr,it" ("zh"
-                                   includes zh-Hant); a code the model lacks:
+  const char* only;             /* codes to choose from, separated by commas and/or white space,
+                                   in either ISO form and any case, e.g. "de,fr,it" or "deu fra"
+                                   ("zh" includes zh-Hant); a code the model lacks:
                                    LANGSIFT_INVALID_ARGUMENT */
   int kind;                     /* LANGSIFT_KIND_*: sniff (default), html or text */
   int main_content;             /* HTML: only the main-content blocks */
