@@ -2332,6 +2332,16 @@ py_decision decision_from_state(py::handle h) {
   return d;
 }
 
+constexpr const char* kFromConfigDoc =
+    "A LanguageFilter from NCL-Crawl's configuration names, read by langsift's library as the Java bridge "
+    "and the C ABI read them. `conf` is a mapping or a function returning a key's value (None when "
+    "missing; other values are taken as their str()). Everything is off unless ``filter.lang.enable`` is "
+    "true; then each filter is on when its ``.enable`` is true: ``filter.lang.label`` (codes in either ISO "
+    "form, separated by commas or white space), ``filter.lang.minSize.bytes``, ``filter.lang.maxSize.bytes``, "
+    "``filter.lang.minPercentage.limit``. Raises ValueError naming the key for a malformed or missing "
+    "number, an empty label list or a label that names no language (as LanguageFilter checks labels; "
+    "`model`: a Model whose codes are accepted too).";
+
 /// LanguageFilter.from_config(conf, *, model=None): NCL-Crawl's names read by the library
 /// (language_filter_from_config, as the C ABI and Java read them), from a mapping or a function
 /// (None: not set; any other value as its str()); the labels checked as LanguageFilter() checks
@@ -2996,15 +3006,6 @@ next() raises ValueError. An error of the input (of read(), or errors='raise') e
 next call raises ValueError saying so.)doc");
 
   // Filter ---------------------------------------------------------------------------------------
-  static constexpr const char* kFromConfigDoc =
-      "A LanguageFilter from NCL-Crawl's configuration names, read by langsift's library as the Java bridge "
-      "and the C ABI read them. `conf` is a mapping or a function returning a key's value (None when "
-      "missing; other values are taken as their str()). Everything is off unless ``filter.lang.enable`` is "
-      "true; then each filter is on when its ``.enable`` is true: ``filter.lang.label`` (codes in either ISO "
-      "form, separated by commas or white space), ``filter.lang.minSize.bytes``, ``filter.lang.maxSize.bytes``, "
-      "``filter.lang.minPercentage.limit``. Raises ValueError naming the key for a malformed or missing "
-      "number, an empty label list or a label that names no language (as LanguageFilter checks labels; "
-      "`model`: a Model whose codes are accepted too).";
   m.def("language_filter_from_config", &filter_from_config, py::arg("conf"), py::kw_only(),
         py::arg("model") = py::none(), kFromConfigDoc);
   value_type(py::class_<language_filter>(m, "LanguageFilter",
