@@ -49,8 +49,8 @@ Version: @PROJECT_VERSION@
 Requires.private: libxxhash
 Cflags: -I${includedir} -std=c++20 -DLANGSIFT_HEADER_ONLY
 ]=])
-install(FILES ${PROJECT_BINARY_DIR}/langsift-header-only.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-install(FILES ${PROJECT_BINARY_DIR}/langsift-core.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_BINARY_DIR}/langsift-header-only.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
+install(FILES ${PROJECT_BINARY_DIR}/langsift-core.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 
 # ---------------------------------------------------------------------------------------------
 # Developer tools defined in the top-level CMakeLists.txt: the table generators.
@@ -73,7 +73,10 @@ set(LANGSIFT_MAN_DIR ${PROJECT_BINARY_DIR}/man/man1)
 set(LANGSIFT_MAN_PAGE_LIST "")  # page;tool;subcommand entries, for the man page test
 if(LANGSIFT_MAN_PAGES AND TARGET langsift AND TARGET langsift-train AND TARGET langsift-eval)
   find_program(LANGSIFT_HELP2MAN help2man)
-  if(NOT LANGSIFT_HELP2MAN)
+  find_program(LANGSIFT_GZIP gzip)
+  if(NOT LANGSIFT_GZIP)
+    message(WARNING "gzip not found: no man pages (they are installed compressed). -DLANGSIFT_MAN_PAGES=OFF silences this.")
+  elseif(NOT LANGSIFT_HELP2MAN)
     message(WARNING "help2man not found (Debian help2man, scripts/install-deps.sh): no man pages. "
       "-DLANGSIFT_MAN_PAGES=OFF silences this.")
   elseif(CMAKE_CROSSCOMPILING)
@@ -142,7 +145,8 @@ if(LANGSIFT_MAN_PAGES_ENABLED)
     file(WRITE ${out_file} "${text}")
   endfunction()
 
-  set(_langsift_man_outputs "")
+  set(_langsift_man_outputs "")    # the pages (read by the man page test)
+  set(_langsift_man_installed "")  # the same, compressed (installed)
   # langsift_man_page(PAGE TOOL_TARGET SUBCOMMAND NAME_LINE): SUBCOMMAND "" for the tool itself.
   function(langsift_man_page page tool sub name)
     set(wrapper ${PROJECT_BINARY_DIR}/man/bin/${page})
@@ -155,14 +159,16 @@ exit $rc
     set(see_also ${PROJECT_BINARY_DIR}/man/see-also/${page}.h2m)
     langsift_man_see_also(${page} ${tool} ${see_also})
     set(out ${LANGSIFT_MAN_DIR}/${page}.1)
-    add_custom_command(OUTPUT ${out}
+    add_custom_command(OUTPUT ${out} ${out}.gz
       COMMAND ${CMAKE_COMMAND} -E make_directory ${LANGSIFT_MAN_DIR}
       COMMAND ${LANGSIFT_HELP2MAN} --no-info --no-discard-stderr --section=1
         --version-string=${PROJECT_VERSION} --source=langsift --manual=langsift
         --name=${name} --include=${see_also} --output=${out} ${wrapper}
+      COMMAND ${LANGSIFT_GZIP} -9nfk ${out}
       DEPENDS ${tool} ${see_also}
       COMMENT "Man page ${page}(1) from `${tool} ${sub} --help`" VERBATIM)
     set(_langsift_man_outputs ${_langsift_man_outputs} ${out} PARENT_SCOPE)
+    set(_langsift_man_installed ${_langsift_man_installed} ${out}.gz PARENT_SCOPE)
     set(LANGSIFT_MAN_PAGE_LIST ${LANGSIFT_MAN_PAGE_LIST} "${page}|${tool}|${sub}" PARENT_SCOPE)
   endfunction()
 
@@ -174,48 +180,178 @@ exit $rc
     list(GET f 3 name)
     langsift_man_page(${page} ${tool} "${sub}" "${name}")
   endforeach()
-  add_custom_target(langsift-man ALL DEPENDS ${_langsift_man_outputs})
-  install(FILES ${_langsift_man_outputs} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT man)
+  add_custom_target(langsift-man ALL DEPENDS ${_langsift_man_outputs} ${_langsift_man_installed})
+  # Installed compressed (gzip -9n), as Debian requires of man pages; `man` reads them so anywhere.
+  install(FILES ${_langsift_man_installed} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT man)
 endif()
 
 # ---------------------------------------------------------------------------------------------
-# CPack: one Debian package with everything installed (tools, man pages, headers, static
-# libraries, liblangsift_c.so, the JNI library and jar, CMake and pkg-config files). Runtime
-# dependencies come from dpkg-shlibdeps (Debian dpkg-dev). Building against the package needs ICU's
-# and uchardet's development files for langsift::encoding, zlib's and zstd's for langsift::warc (static
-# archives) and xxHash's headers for header-only use (langsift::header_only): Recommends.
+# CPack: the Debian packages, split as Debian splits a library (docs/packaging.md), one per group
+# of install components:
+#   liblangsift0       runtime   liblangsift_c.so.0 (the C ABI) and liblangsift_data.so.0 (the
+#                                built-in models, on disk once, shared by every process using them)
+#   liblangsift-dev    dev       headers, static libraries, the .so links, CMake and pkg-config files
+#   langsift           tools, man, doc   the user tools, their man pages, README and licences
+#   liblangsift-java   java      langsift.jar and the JNI library
+# plus, in each, /usr/share/doc/<package>/copyright and changelog.gz (components deb-<package>,
+# EXCLUDE_FROM_ALL: only CPack installs them, never a plain `cmake --install`). Runtime
+# dependencies on other packages come from dpkg-shlibdeps (Debian dpkg-dev); those between these
+# packages are written here. `(cd build && cpack)` makes the four .deb files.
 set(CPACK_PACKAGE_NAME langsift)
 set(CPACK_PACKAGE_VENDOR langsift)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
-set(CPACK_PACKAGE_DESCRIPTION "Language and encoding identification for web crawlers and corpus builders:\n"
-  "from the bytes of an HTTP response to which languages, how much of each, and from a URL\n"
-  "alone, before fetching. Command-line tools (langsift, langsift-train, langsift-eval), the\n"
-  "C++20 library (headers, static libraries, CMake and pkg-config files), the C ABI\n"
-  "(liblangsift_c.so) and the Java bridge (langsift.jar, JNI library).")
-string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
-if(NOT DEFINED CPACK_PACKAGE_CONTACT)  # a distributor sets it, or CPACK_DEBIAN_PACKAGE_MAINTAINER
-  set(CPACK_PACKAGE_CONTACT "langsift developers")
+# Each package's description starts with its own synopsis line (CPACK_DEBIAN_<group>_DESCRIPTION
+# below); CPackDeb would put any other summary than its default in front of it.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
+# The maintainer: the distributor's (-DCPACK_PACKAGE_CONTACT="Name <address>"), else Debian's
+# DEBFULLNAME and DEBEMAIL from the environment (as dch takes them), else a placeholder in the
+# reserved .invalid domain (RFC 2606): this source tree has no mail address of its own.
+if(NOT DEFINED CPACK_PACKAGE_CONTACT)
+  if(DEFINED ENV{DEBFULLNAME} AND DEFINED ENV{DEBEMAIL})
+    set(CPACK_PACKAGE_CONTACT "$ENV{DEBFULLNAME} <$ENV{DEBEMAIL}>")
+  else()
+    set(CPACK_PACKAGE_CONTACT "langsift developers <maintainer@langsift.invalid>")
+  endif()
 endif()
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_GROUPING ONE_PER_GROUP)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# liblangsift_jni.so needs liblangsift_c.so.0 of this same package: dpkg-shlibdeps finds it here.
+# The tools and the JNI library need liblangsift_data.so.0 and liblangsift_c.so.0 of liblangsift0:
+# dpkg-shlibdeps finds them here (and leaves them to the Depends written below).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR})
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libicu-dev, libuchardet-dev, zlib1g-dev, libzstd-dev, libxxhash-dev, pkg-config")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "default-jre-headless | java11-runtime-headless")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+
+set(_langsift_summary "language and encoding identification for web pages")
+set(_langsift_about "langsift identifies the languages of web pages (which ones, how much of\n"
+  "each) from the bytes of an HTTP response: encoding detection and conversion,\n"
+  "HTML text and main-content extraction, language identification with two\n"
+  "built-in models (default: 102 languages, wide: 231), the language a URL is\n"
+  "likely to lead to before it is fetched, and WARC files.\n")
+string(REPLACE ";" "" _langsift_about "${_langsift_about}")
+set(_langsift_version_dep "(= ${PROJECT_VERSION})")
+
+# liblangsift0: the shared libraries.
+set(CPACK_COMPONENT_RUNTIME_GROUP grp_lib)
+set(CPACK_COMPONENT_DEB-LIBLANGSIFT0_GROUP grp_lib)
+set(CPACK_DEBIAN_GRP_LIB_PACKAGE_NAME liblangsift0)
+set(CPACK_DEBIAN_GRP_LIB_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_GRP_LIB_DESCRIPTION "${_langsift_summary} - runtime\n${_langsift_about}\n"
+  "This package holds the shared libraries: liblangsift_c.so.0, langsift's C\n"
+  "ABI (for C, FFI users and the Java bridge), and liblangsift_data.so.0, the\n"
+  "built-in language and URL models (about 75 MB), mapped read-only and shared\n"
+  "by every process that uses them.")
+# liblangsift-dev: building against langsift. The installed headers include xxHash's (xxhash.h)
+# in header-only use (LANGSIFT_HEADER_ONLY, langsift::header_only, which find_package(langsift)
+# without components also asks for); the static archives need ICU, uchardet, zlib and zstd at link
+# time, langsift.pc names their .pc files, and the CMake package finds uchardet and zstd through
+# pkg-config. Hence Depends, not Recommends.
+set(CPACK_COMPONENT_DEV_GROUP grp_dev)
+set(CPACK_COMPONENT_DEB-LIBLANGSIFT-DEV_GROUP grp_dev)
+set(CPACK_DEBIAN_GRP_DEV_PACKAGE_NAME liblangsift-dev)
+set(CPACK_DEBIAN_GRP_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_GRP_DEV_PACKAGE_DEPENDS "liblangsift0 ${_langsift_version_dep}, libicu-dev, libuchardet-dev, zlib1g-dev, libzstd-dev, libxxhash-dev, pkg-config")
+set(CPACK_DEBIAN_GRP_DEV_PACKAGE_SHLIBDEPS OFF)  # static archives and text: nothing to scan
+set(CPACK_DEBIAN_GRP_DEV_DESCRIPTION "${_langsift_summary} - development files\n${_langsift_about}\n"
+  "This package holds what building against langsift needs: the C++20 headers\n"
+  "and the C ABI's (langsift.h), the static libraries (core, encoding, WARC\n"
+  "reader, the models' loader), the links to the shared libraries, the CMake\n"
+  "package (find_package(langsift)) and the pkg-config files (langsift,\n"
+  "langsift-core, langsift-header-only).")
+# langsift: the tools.
+set(CPACK_COMPONENT_TOOLS_GROUP grp_tools)
+set(CPACK_COMPONENT_MAN_GROUP grp_tools)
+set(CPACK_COMPONENT_DOC_GROUP grp_tools)
+set(CPACK_COMPONENT_DEB-LANGSIFT_GROUP grp_tools)
+set(CPACK_DEBIAN_GRP_TOOLS_PACKAGE_NAME langsift)
+set(CPACK_DEBIAN_GRP_TOOLS_PACKAGE_SECTION text)
+set(CPACK_DEBIAN_GRP_TOOLS_PACKAGE_DEPENDS "liblangsift0 ${_langsift_version_dep}")
+set(CPACK_DEBIAN_GRP_TOOLS_DESCRIPTION "${_langsift_summary} - command-line tools\n${_langsift_about}\n"
+  "This package holds the command-line tools and their man pages: langsift\n"
+  "(detect, encoding, text, url and warc), langsift-train (language and URL\n"
+  "models) and langsift-eval (accuracy of a model, and its calibration).")
+# liblangsift-java: the Java bridge.
+set(CPACK_COMPONENT_JAVA_GROUP grp_java)
+set(CPACK_COMPONENT_DEB-LIBLANGSIFT-JAVA_GROUP grp_java)
+set(CPACK_DEBIAN_GRP_JAVA_PACKAGE_NAME liblangsift-java)
+set(CPACK_DEBIAN_GRP_JAVA_PACKAGE_SECTION java)
+set(CPACK_DEBIAN_GRP_JAVA_PACKAGE_DEPENDS "liblangsift0 ${_langsift_version_dep}")
+set(CPACK_DEBIAN_GRP_JAVA_DESCRIPTION "${_langsift_summary} - Java bindings\n${_langsift_about}\n"
+  "This package holds the Java bridge: org.langsift.LangSift and LanguageFilter\n"
+  "(/usr/share/java/langsift.jar) over the C ABI, through its JNI library.")
+foreach(_langsift_g GRP_LIB GRP_DEV GRP_TOOLS GRP_JAVA)
+  string(REPLACE ";" "" CPACK_DEBIAN_${_langsift_g}_DESCRIPTION "${CPACK_DEBIAN_${_langsift_g}_DESCRIPTION}")
+endforeach()
+
+# The Debian documentation of each package: copyright (machine-readable, DEP 5) and changelog.gz
+# (a native package's: the version has no Debian revision), dated SOURCE_DATE_EPOCH when set.
+string(TIMESTAMP _langsift_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+file(READ ${PROJECT_SOURCE_DIR}/models/LICENSE _langsift_models_licence)
+string(REGEX REPLACE "\n\n" "\n.\n" _langsift_models_licence "${_langsift_models_licence}")
+string(REGEX REPLACE "\n([^\n])" "\n \\1" _langsift_models_licence " ${_langsift_models_licence}")
+string(REGEX REPLACE "\n$" "" _langsift_models_licence "${_langsift_models_licence}")
+set(_langsift_debian_dir ${PROJECT_BINARY_DIR}/debian)
+file(WRITE ${_langsift_debian_dir}/copyright "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: langsift
+Upstream-Contact: ${CPACK_PACKAGE_CONTACT}
+
+Files: *
+Copyright: the langsift developers
+License: Apache-2.0
+ On Debian systems, the full text of the Apache License, Version 2.0, is in
+ /usr/share/common-licenses/Apache-2.0.
+
+Files: models/*
+Copyright: the langsift developers, and the authors of the text corpora named below
+License: CC-BY-SA-4.0
+${_langsift_models_licence}
+")
+file(WRITE ${_langsift_debian_dir}/changelog "langsift (${PROJECT_VERSION}) unstable; urgency=medium
+
+  * Packaged by CPack from langsift's source tree (cmake/packaging.cmake).
+
+ -- ${CPACK_PACKAGE_CONTACT}  ${_langsift_date}
+")
+find_program(LANGSIFT_GZIP gzip)
+if(LANGSIFT_GZIP)
+  execute_process(COMMAND ${LANGSIFT_GZIP} -9nf ${_langsift_debian_dir}/changelog)
+else()
+  message(WARNING "gzip not found: the Debian packages get no changelog.gz (lintian: no-changelog)")
+endif()
+# liblangsift_data.so.0 is data and one accessor: it needs no other library, not even libc.
+file(WRITE ${_langsift_debian_dir}/liblangsift0.lintian-overrides "# liblangsift_data.so.0 holds the built-in models' bytes and one function that returns
+# their address: it calls nothing, so it needs no other library (not even libc).
+liblangsift0: shared-library-lacks-prerequisites [usr/${CMAKE_INSTALL_LIBDIR}/liblangsift_data.so.${PROJECT_VERSION}]
+")
+# The dynamic loader's cache is refreshed by dpkg's ldconfig trigger (CPack also writes ldconfig
+# calls into postinst and postrm, which lintian warns about: CMake 3.25 has no switch for them).
+file(WRITE ${_langsift_debian_dir}/liblangsift0/triggers "activate-noawait ldconfig\n")
+set(CPACK_DEBIAN_GRP_LIB_PACKAGE_CONTROL_EXTRA ${_langsift_debian_dir}/liblangsift0/triggers)
+install(FILES ${_langsift_debian_dir}/liblangsift0.lintian-overrides DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/lintian/overrides
+  RENAME liblangsift0 COMPONENT deb-liblangsift0 EXCLUDE_FROM_ALL)
+set(_langsift_deb_components "")
+foreach(_langsift_p liblangsift0 liblangsift-dev langsift liblangsift-java)
+  install(FILES ${_langsift_debian_dir}/copyright ${_langsift_debian_dir}/changelog.gz
+    DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${_langsift_p} COMPONENT deb-${_langsift_p} EXCLUDE_FROM_ALL)
+  list(APPEND _langsift_deb_components deb-${_langsift_p})
+endforeach()
+set(CPACK_COMPONENTS_ALL runtime dev tools man doc ${_langsift_deb_components})
+if(TARGET langsift_jni)
+  list(APPEND CPACK_COMPONENTS_ALL java)
+else()
+  list(REMOVE_ITEM CPACK_COMPONENTS_ALL deb-liblangsift-java)
+endif()
 set(CPACK_SOURCE_GENERATOR TGZ)  # `make package_source`: the source tree less git and build trees
-set(CPACK_SOURCE_IGNORE_FILES "/\\.git/" "/build[^/]*/" "/__pycache__/")
+set(CPACK_SOURCE_IGNORE_FILES "/\\\\.git/" "/build[^/]*/" "/__pycache__/")  # escaped again in CPackConfig.cmake
 include(CPack)
 
 # ---------------------------------------------------------------------------------------------
@@ -230,19 +366,33 @@ if(LANGSIFT_BUILD_TESTS AND NOT LANGSIFT_SANITIZE)
       PROPERTIES TIMEOUT 120)
   endif()
   find_program(LANGSIFT_DPKG_DEB dpkg-deb)
-  if(LANGSIFT_DPKG_DEB)
+  if(LANGSIFT_EMBED_MODELS)
+    # The packages' sizes (the models once, 110 MB in all) hold only with liblangsift_data.so.0.
+    message(STATUS "LANGSIFT_EMBED_MODELS=ON: the models are in every program; the .deb and lintian tests are not registered")
+  elseif(LANGSIFT_DPKG_DEB)
     set(_langsift_java_args "")
     if(TARGET langsift-java-test)
       get_target_property(_langsift_test_jar langsift-java-test JAR_FILE)
       set(_langsift_java_args -DJAVA=${Java_JAVA_EXECUTABLE} -DJAVA_TEST_JAR=${_langsift_test_jar})
     endif()
-    add_test(NAME "package: cpack -G DEB builds a .deb that installs; consumers build against its files"
+    set(_langsift_deb_test "package: cpack makes liblangsift0, liblangsift-dev, langsift and liblangsift-java, which install (110 MB at most) and build consumers")
+    add_test(NAME "${_langsift_deb_test}"
       COMMAND ${CMAKE_COMMAND} -DLANGSIFT_SOURCE_DIR=${PROJECT_SOURCE_DIR} -DLANGSIFT_BINARY_DIR=${PROJECT_BINARY_DIR}
         -DWORK_DIR=${PROJECT_BINARY_DIR}/tests/deb-work -DGENERATOR=${CMAKE_GENERATOR}
         -DCPACK=${CMAKE_CPACK_COMMAND} -DMAN_PAGES=${LANGSIFT_MAN_PAGES_ENABLED} ${_langsift_java_args}
         -P ${PROJECT_SOURCE_DIR}/tests/downstream/deb.cmake)
-    set_tests_properties("package: cpack -G DEB builds a .deb that installs; consumers build against its files"
-      PROPERTIES TIMEOUT 600)
+    set_tests_properties("${_langsift_deb_test}" PROPERTIES TIMEOUT 600 FIXTURES_SETUP langsift_debs)
+    # Debian's lintian on the same packages: no error (warnings are printed).
+    find_program(LANGSIFT_LINTIAN lintian)
+    if(LANGSIFT_LINTIAN)
+      add_test(NAME "package: lintian finds no error in the .deb packages"
+        COMMAND ${CMAKE_COMMAND} -DLINTIAN=${LANGSIFT_LINTIAN} -DDEB_DIR=${PROJECT_BINARY_DIR}/tests/deb-work/cpack
+          -P ${PROJECT_SOURCE_DIR}/tests/downstream/lintian.cmake)
+      set_tests_properties("package: lintian finds no error in the .deb packages" PROPERTIES
+        TIMEOUT 300 FIXTURES_REQUIRED langsift_debs)
+    else()
+      message(STATUS "lintian not found (Debian lintian, scripts/install-deps.sh): the packages' lintian test is not registered")
+    endif()
   else()
     message(STATUS "dpkg-deb not found: the .deb package test is skipped")
   endif()

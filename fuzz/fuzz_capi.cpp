@@ -2,15 +2,25 @@
 // arbitrary bytes with options taken from the first byte. Invariants: no crash, the C result is
 // the C++ one (languages, percents, bytes, encoding, flags), strings NUL-terminated, URL
 // classification of the same bytes answers with at most three languages and scores in 0..1; the
-// probabilities (langsift_detect_probabilities) are the C++ ones.
+// probabilities (langsift_detect_probabilities) are the C++ ones; `only` from the input's first
+// bytes is refused exactly when the library's parse_code_list gives a code the model lacks; a
+// filter (langsift_filter_new, langsift_filter_from_config with values from the input) is made
+// exactly when the library's reader and label check accept it, holds what they read, and keeps
+// and passes as the C++ filter does.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "langsift.h"
 #include "langsift/default_model.hpp"
+#include "langsift/filter.hpp"
+#include "langsift/options.hpp"
 #include "langsift/page.hpp"
 
 namespace {
@@ -27,6 +37,123 @@ langsift_detector* detector() {
 template <std::size_t N>
 void check_string(const char (&s)[N]) {
   if (std::memchr(s, '\0', N) == nullptr) std::abort();
+}
+
+/// The first bytes of `body` (up to `max`, to a NUL: what a C string of them holds).
+std::string c_prefix(const char* body, std::size_t len, std::size_t max) {
+  const std::size_t n = len < max ? len : max;
+  return std::string(body, strnlen(body, n));
+}
+
+/// `only` as the C ABI reads it: refused exactly when the library's list has a code the model lacks.
+void check_only(const char* body, std::size_t len) {
+  const std::string list = c_prefix(body, len, 48);
+  langsift_page_options o;
+  std::memset(&o, 0, sizeof o);
+  o.only = list.c_str();
+  langsift_result c;
+  const langsift_status st = langsift_detect(detector(), "Guten Morgen, wie geht es dir heute?", std::size_t(-1), &o, &c);
+  const std::vector<std::string> codes = langsift::parse_code_list(list);
+  const std::vector<std::string_view> views(codes.begin(), codes.end());
+  const bool known = langsift::unknown_codes(langsift::default_model(), views).empty();
+  if (st != (known ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT)) std::abort();
+}
+
+/// The C filter holds what the C++ one holds, and keeps and passes as it does.
+void check_same_filter(const langsift_filter* cf, const langsift::language_filter& f, const langsift_result& c,
+                       const langsift::detection& d) {
+  langsift_filter_settings s;
+  if (langsift_filter_get_settings(cf, &s) != LANGSIFT_OK) std::abort();
+  if ((s.labels != nullptr) != f.use_labels || langsift_filter_label_count(cf) != (f.use_labels ? f.labels.size() : 0))
+    std::abort();
+  std::string joined;
+  for (std::size_t i = 0; f.use_labels && i < f.labels.size(); ++i) {
+    if (f.labels[i] != langsift_filter_label(cf, i)) std::abort();
+    joined += (i ? "," : "") + f.labels[i];
+  }
+  if (s.labels && joined != s.labels) std::abort();
+  if (s.min_bytes != (f.use_min_bytes ? static_cast<long long>(f.min_bytes) : -1) ||
+      s.max_bytes != (f.use_max_bytes ? static_cast<long long>(f.max_bytes) : -1) ||
+      s.min_percent != (f.use_min_percent ? f.min_percent : -1))
+    std::abort();
+  int keep = -1;
+  if (langsift_filter_keep(cf, &c, &keep) != LANGSIFT_OK || keep != (langsift::keep(d, f) ? 1 : 0)) std::abort();
+  for (int i = 0; i < c.count; ++i) {
+    int passes = -1;
+    if (langsift_filter_passes(cf, &c.languages[i], &passes) != LANGSIFT_OK ||
+        passes != (langsift::passes(d.languages[static_cast<std::size_t>(i)], f) ? 1 : 0))
+      std::abort();
+  }
+}
+
+/// Whether the C ABI accepts the labels of `f`: those the built-in models know.
+bool labels_known(const langsift::language_filter& f) {
+  if (!f.use_labels) return true;
+  const std::vector<std::string_view> views(f.labels.begin(), f.labels.end());
+  return langsift::unknown_builtin_codes(views).empty();
+}
+
+/// langsift_filter_from_config and langsift_filter_new on values cut from the input ('|' between
+/// them: labels, min bytes, max bytes, min percent), switched on by the bits of `flags`.
+void check_filter(unsigned flags, const char* body, std::size_t len, const langsift_result& c, const langsift::detection& d) {
+  const std::string prefix = c_prefix(body, len, 96);
+  std::vector<std::string> values(4);
+  for (std::size_t i = 0, v = 0; i < prefix.size() && v < values.size(); ++i) {
+    if (prefix[i] == '|') ++v;
+    else values[v] += prefix[i];
+  }
+  const char* const pairs[][2] = {
+      {"filter.lang.enable", "true"},
+      {"filter.lang.label.enable", (flags & 1) ? "true" : "false"},
+      {"filter.lang.label", values[0].c_str()},
+      {"filter.lang.minSize.bytes.enable", (flags & 2) ? " TRUE" : nullptr},
+      {"filter.lang.minSize.bytes", values[1].c_str()},
+      {"filter.lang.maxSize.bytes.enable", (flags & 4) ? "true" : nullptr},
+      {"filter.lang.maxSize.bytes", (flags & 0x10) ? nullptr : values[2].c_str()},
+      {"filter.lang.minPercentage.limit.enable", (flags & 8) ? "true" : nullptr},
+      {"filter.lang.minPercentage.limit", values[3].c_str()},
+  };
+  auto lookup = [&](std::string_view key) -> const char* {
+    for (const auto& p : pairs)
+      if (key == p[0]) return p[1];
+    return nullptr;
+  };
+  const langsift::config_getter get = [&](std::string_view key) -> std::optional<std::string> {
+    const char* v = lookup(key);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  langsift::language_filter f;
+  const bool ok = langsift::language_filter_from_config(get, f) == langsift::status::ok && labels_known(f);
+  langsift_filter* cf = reinterpret_cast<langsift_filter*>(1);
+  char msg[128];
+  const langsift_config_get cget = [](void* context, const char* key) -> const char* {
+    return (*static_cast<decltype(lookup)*>(context))(key);
+  };
+  const langsift_status st = langsift_filter_from_config(cget, &lookup, nullptr, &cf, msg, sizeof msg);
+  if (st != (ok ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT) || (cf == nullptr) == ok) std::abort();
+  if (ok) check_same_filter(cf, f, c, d);
+  else if (std::memchr(msg, '\0', sizeof msg) == nullptr) std::abort();
+  langsift_filter_free(cf);
+
+  // The same labels as settings, with a percent and a probability from the flags' byte.
+  langsift_filter_settings s;
+  langsift_filter_default_settings(&s);
+  s.labels = (flags & 1) ? values[0].c_str() : nullptr;
+  s.min_percent = static_cast<int>(flags) - 128;                // -128..127: over 100 is refused
+  s.min_probability = static_cast<float>(flags) / 200.0f - 0.2f;  // -0.2..1.075: over 1 is refused
+  langsift::language_filter g;
+  g.labels = langsift::parse_code_list(s.labels ? s.labels : "");
+  g.use_labels = s.labels != nullptr;
+  g.use_min_percent = s.min_percent >= 0;
+  g.min_percent = g.use_min_percent ? s.min_percent : 0;
+  g.use_min_probability = s.min_probability >= 0;
+  g.min_probability = g.use_min_probability ? s.min_probability : 0;
+  const bool new_ok = (!g.use_labels || !g.labels.empty()) && labels_known(g) && s.min_percent <= 100 && s.min_probability <= 1;
+  cf = reinterpret_cast<langsift_filter*>(1);
+  const langsift_status nst = langsift_filter_new(&s, nullptr, &cf, msg, sizeof msg);
+  if (nst != (new_ok ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT) || (cf == nullptr) == new_ok) std::abort();
+  if (new_ok) check_same_filter(cf, g, c, d);
+  langsift_filter_free(cf);
 }
 
 }  // namespace
@@ -112,6 +239,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     langsift_detector_free(b);
   }
+
+  check_only(body, len);
+  check_filter(flags, body, len, c, d);
 
   langsift_url_result u;
   if (langsift_url_classify(body, len, (flags & 0x80) ? "FR" : nullptr, &u) != LANGSIFT_OK) std::abort();

@@ -111,8 +111,9 @@ typedef struct langsift_page_options {
   const char* url;              /* the page's URL: its country-code TLD is a weak hint */
   const char* encoding;         /* force this encoding, skipping detection; a label no converter
                                    knows: LANGSIFT_UNKNOWN_ENCODING (as the command line) */
-  const char* only;             /* comma-separated codes to choose from, e.g. "de,fr,it" ("zh"
-                                   includes zh-Hant); a code the model lacks:
+  const char* only;             /* codes to choose from, separated by commas and/or white space,
+                                   in either ISO form and any case, e.g. "de,fr,it" or "deu fra"
+                                   ("zh" includes zh-Hant); a code the model lacks:
                                    LANGSIFT_INVALID_ARGUMENT */
   int kind;                     /* LANGSIFT_KIND_*: sniff (default), html or text */
   int main_content;             /* HTML: only the main-content blocks */
@@ -283,6 +284,75 @@ LANGSIFT_C_API langsift_status langsift_frontier_save(const langsift_frontier* f
                                                       size_t error_size);
 LANGSIFT_C_API langsift_status langsift_frontier_load(langsift_frontier* f, const char* path, char* error,
                                                       size_t error_size);
+
+/* ============================================================================================
+ * Result filters (NCL-Crawl, Table 1; langsift/filter.hpp): a page is kept when ONE of its detected
+ * languages passes EVERY enabled filter — its code is among the labels ("zh" also keeps zh-Hant),
+ * it has at least min_bytes and at most max_bytes of text, and at least min_percent of the text;
+ * with min_probability only the top language can pass, and only when its calibrated probability
+ * (langsift_result.confidence) is at least that. With no filter enabled every page is kept; "und"
+ * pages only then. A filter is immutable: any number of threads may use one at once.
+ *
+ *   langsift_filter* f = NULL;
+ *   langsift_filter_from_config(get, conf, NULL, &f, msg, sizeof msg);   // filter.lang.* names
+ *   int keep = 0;
+ *   langsift_filter_keep(f, &page_result, &keep);
+ *   langsift_filter_free(f);
+ * ============================================================================================ */
+
+typedef struct langsift_filter langsift_filter;
+
+typedef struct langsift_filter_settings {
+  const char* labels;     /* language codes as `only` takes them ("de, nld"); NULL: no label filter */
+  long long min_bytes;    /* a passing language has at least this many text bytes; < 0: off */
+  long long max_bytes;    /* ... and at most this many; < 0: off */
+  int min_percent;        /* ... and at least this share of the text, 0..100; < 0: off */
+  float min_probability;  /* the top language only, at least this probable (0..1); < 0: off */
+} langsift_filter_settings;
+
+/* Fills *s with every filter off (labels NULL, the numbers -1): a filter that keeps every page. */
+LANGSIFT_C_API void langsift_filter_default_settings(langsift_filter_settings* s);
+
+/* A filter from settings. also: a detector whose model's codes are accepted as labels too (a trained
+ * model's), or NULL. INVALID_ARGUMENT (*out NULL; error/error_size, optional, receive a message)
+ * for NULL settings or out, labels that hold no code or name a language neither the built-in
+ * models nor `also` know ("not a language langsift knows: 'ger' (did you mean 'de'?)"),
+ * min_percent over 100, min_probability over 1 or NaN. */
+LANGSIFT_C_API langsift_status langsift_filter_new(const langsift_filter_settings* s, const langsift_detector* also,
+                                                   langsift_filter** out, char* error, size_t error_size);
+
+/* A configuration source for langsift_filter_from_config: the value of `key` (NUL-terminated UTF-8,
+ * valid until get is called again or langsift_filter_from_config returns), or NULL when not set. */
+typedef const char* (*langsift_config_get)(void* context, const char* key);
+
+/* A filter from NCL-Crawl's configuration names, read through get(context, key) (as Hadoop's
+ * Configuration::get; the library's reader, langsift/options.hpp): everything is off unless
+ * filter.lang.enable is "true"; then each of filter.lang.label, filter.lang.minSize.bytes,
+ * filter.lang.maxSize.bytes and filter.lang.minPercentage.limit is on when its own ".enable" is
+ * "true". also, *out and the errors as langsift_filter_new; the message names the key
+ * ("filter.lang.minSize.bytes: not a number: 'many'"). */
+LANGSIFT_C_API langsift_status langsift_filter_from_config(langsift_config_get get, void* context,
+                                                           const langsift_detector* also, langsift_filter** out,
+                                                           char* error, size_t error_size);
+
+/* NULL is allowed. */
+LANGSIFT_C_API void langsift_filter_free(langsift_filter* f);
+
+/* The filter's settings; labels in langsift's form joined by "," ("de,nl"; NULL when that filter
+ * is off), valid as long as f. */
+LANGSIFT_C_API langsift_status langsift_filter_get_settings(const langsift_filter* f, langsift_filter_settings* out);
+/* The number of labels (0 when that filter is off), and the i-th ("de"; NULL when out of range),
+ * valid as long as f. */
+LANGSIFT_C_API size_t langsift_filter_label_count(const langsift_filter* f);
+LANGSIFT_C_API const char* langsift_filter_label(const langsift_filter* f, size_t i);
+
+/* *keep = 1 when the page is kept, else 0. page: a result of langsift_detect / langsift_detect_text
+ * (its count, languages and confidence are read). INVALID_ARGUMENT for a NULL pointer. */
+LANGSIFT_C_API langsift_status langsift_filter_keep(const langsift_filter* f, const langsift_result* page, int* keep);
+/* *passes = 1 when the language passes every enabled filter but min_probability (a condition on
+ * the page: langsift_filter_keep), else 0. */
+LANGSIFT_C_API langsift_status langsift_filter_passes(const langsift_filter* f, const langsift_language* language,
+                                                      int* passes);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "langsift/spans.hpp"     // text -> where each language is (byte spans), kept text
 #include "langsift/language_codes.hpp"  // ISO 639-1 <-> ISO 639-3
 #include "langsift/filter.hpp"    // keep/drop by language, bytes, percent
+#include "langsift/options.hpp"   // what users write: code lists, code styles, filter configuration
 #include "langsift/uri.hpp"       // URI parsing and reference resolution
 #include "langsift/html.hpp"      // HTML -> text, title, lang attributes, out-links
 #include "langsift/encoding.hpp"  // bytes -> encoding -> UTF-8 (links langsift::encoding: ICU + uchardet)

@@ -4,7 +4,7 @@
 # python3 and its packages (the Python package, its Scrapy and Dask modules, their tests and the
 # Python benchmark's peers fastText and langdetect; zstandard for the Dask job's .zst outputs;
 # readability for the corpus benchmark's Python pipeline); nothing comes from PyPI. help2man makes the man
-# pages at build time; valgrind counts instructions for CI's performance check (benchmarks/perf_check.py); dpkg-dev's dpkg-shlibdeps gives the .deb its dependencies (docs/packaging.md); ant and ivy build the Nutch plugin in a mock Nutch tree (bindings/java/nutch/README.md).
+# pages at build time; valgrind counts instructions for CI's performance check (benchmarks/perf_check.py); dpkg-dev's dpkg-shlibdeps gives the .deb packages their dependencies and lintian checks them (docs/packaging.md); ant and ivy build the Nutch plugin in a mock Nutch tree (bindings/java/nutch/README.md).
 set -eu
 
 PKGS="g++ cmake ninja-build pkg-config
@@ -13,7 +13,7 @@ PKGS="g++ cmake ninja-build pkg-config
   clang libclang-rt-14-dev
   libcld2-dev fasttext libfasttext-dev
   publicsuffix default-jdk-headless ant ivy
-  help2man dpkg-dev valgrind
+  help2man dpkg-dev lintian valgrind
   python3 python3-dev python3-pybind11 pybind11-dev python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
   python3-scrapy python3-dask python3-distributed python3-fsspec

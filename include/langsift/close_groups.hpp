@@ -100,6 +100,10 @@ class close_groups {
 
   /// The discriminator's weights of feature `hash` in group `g` (member order), or null.
   const std::int8_t* find(std::size_t g, std::uint64_t hash) const noexcept;
+  /// Adds the weights of every feature of `hashes` group `g` holds to sum[0, members): find() for
+  /// each, with the memory accesses of many in flight at once (the filter words of all, then the
+  /// directory of those that pass, then their keys). `hashes` is used as scratch (reordered, cut).
+  void add_weights(std::size_t g, std::span<std::uint64_t> hashes, std::int32_t* sum) const noexcept;
   /// The value of one quantised weight of group g, in log-odds.
   float weight_step(std::size_t g) const noexcept;
 

@@ -1,5 +1,6 @@
-// langsift — the built-in models, compiled into the library (target langsift::models), so that
-// detection works with no file at run time: "default" (models/default.lsm, 102 languages, fast)
+// langsift — the built-in models, built into the library (target langsift::models; their bytes are
+// the shared library liblangsift_data.so.0, or inside langsift::models with LANGSIFT_EMBED_MODELS:
+// docs/packaging.md), so that detection works with no model file at run time: "default" (models/default.lsm, 102 languages, fast)
 // and "wide" (models/wide.lsm, 231 languages). models/README.md says what each was trained on,
 // with which command, and its checksum; docs/detection.md how to choose.
 #pragma once
@@ -22,8 +23,9 @@ namespace langsift {
 inline namespace v1 {
 
 /// The built-in model, set up on first use (header and tables checked, well under a millisecond;
-/// no copy: the tables are used in place from the library's read-only data, and no checksum is
-/// computed over them, as they are part of the library itself — the tests verify it).
+/// no copy: the tables are used in place from the library's read-only data, pages shared with
+/// every other process using them, and no checksum is computed over them, as they are part of
+/// the library itself — the tests verify it).
 /// Thread-safe. If the embedded bytes failed to validate — which the build's tests rule out — the
 /// model is empty and detect() reports status::invalid_argument.
 LANGSIFT_MODELS_API const model& default_model() noexcept;

@@ -81,7 +81,8 @@ struct detect_options {
   std::size_t unit_bytes = 64;             ///< runs are scored in units of about this size
   /// Restrict to these codes ("zh" also allows zh-Hant); empty: all. A code that is none of the
   /// model's languages makes the call an error (status invalid_argument, und); unknown_codes()
-  /// names them.
+  /// names them. Codes in langsift's form (parse_code_list() in options.hpp reads a user's list:
+  /// "deu, fr" -> de, fr).
   std::span<const std::string_view> only;
   detect_hints hints;
   scorer method = scorer::automatic;
@@ -176,6 +177,9 @@ std::vector<std::string_view> unknown_codes(const model& m, std::span<const std:
 namespace detail {
 
 /// `code` is `wanted` or a script variant of it: "zh" allows "zh-Hant", "sr" allows "sr-Latn".
+/// Compared exactly: both in langsift's form, the case included ("zh-Hant", as the model writes
+/// it). Codes are case-insensitive where people give them; every front end puts them in that form
+/// first (to_iso639_1, parse_code_list in options.hpp: "ZH-hant" -> "zh-Hant").
 inline bool code_matches(std::string_view code, std::string_view wanted) noexcept {
   if (code.size() < wanted.size()) return false;
   if (!wanted.empty() && code[0] != wanted[0]) return false;  // most pairs differ at once: no memcmp

@@ -21,7 +21,10 @@ namespace langsift {
 inline namespace v1 {
 
 struct language_filter {
-  std::vector<std::string> labels;  ///< codes; "zh" also matches "zh-Hant"
+  /// Codes in langsift's form, compared exactly ("zh" also matches "zh-Hant"): parse_code_list()
+  /// or to_iso639_1() puts given codes in it ("deu", "ZH-hant" -> "de", "zh-Hant").
+  /// language_filter_from_config() (options.hpp) reads NCL-Crawl's configuration names.
+  std::vector<std::string> labels;
   std::size_t min_bytes = 0;
   std::size_t max_bytes = 0;
   int min_percent = 0;

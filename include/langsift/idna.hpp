@@ -1,6 +1,7 @@
 // langsift — UTS #46 (Unicode IDNA Compatibility Processing) without ICU: the ToASCII and
 // ToUnicode operations on domain names, non-transitional, as the WHATWG URL Standard's "domain to
-// ASCII" uses them for hosts (uri.hpp). Header-only, part of langsift::core.
+// ASCII" uses them for hosts (uri.hpp). Declared here, defined in impl/idna-inl.hpp (compiled
+// into langsift::core).
 //
 //   std::string a;
 //   idna_to_ascii("Bücher.Example", a);        // 0 (no error), a == "xn--bcher-kva.example"

@@ -55,11 +55,15 @@ std::string_view iso639_1_of(std::string_view three) noexcept;
 /// `code` in ISO 639-3 form: its primary subtag lower-cased and replaced by its three-letter code
 /// where it has two letters, any script or region subtag kept ("zh-Hant" -> "zho-Hant"). "und" and
 /// codes that are already three letters stay as they are; a two-letter code ICU does not know is
-/// returned lower-cased, unchanged.
+/// returned lower-cased, unchanged. Both functions write the subtags in BCP 47's case, as langsift
+/// reports codes (codes are case-insensitive; langsift compares them in this form): the language
+/// lower-cased, a script subtag in title case, a two-letter region upper-cased ("ZH-hant" ->
+/// "zho-Hant"); the separators and other subtags stay as given.
 std::string to_iso639_3(std::string_view code);
 
 /// `code` in langsift's default form: ISO 639-1 where the language has a two-letter code
-/// ("deu" -> "de", "zho-Hant" -> "zh-Hant"), else as given with its primary subtag lower-cased.
+/// ("deu" -> "de", "zho-Hant" -> "zh-Hant"), else as given with its primary subtag lower-cased;
+/// subtags in BCP 47's case, as to_iso639_3 ("zh-hant" -> "zh-Hant", "DE" -> "de").
 std::string to_iso639_1(std::string_view code);
 
 /// The code `code` was probably meant as, for the message about a code that names no language:

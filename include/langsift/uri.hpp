@@ -1,5 +1,6 @@
 // langsift — URL parsing and reference resolution, shared by the HTML link extractor, the URL
-// classifier and the crawl frontier. Header-only.
+// classifier and the crawl frontier. Declared here, defined in impl/uri-inl.hpp (compiled into
+// langsift::core).
 //
 //   parse_uri("http://u@Example.com:8080/a/b?q#f") → scheme "http", authority "u@Example.com:8080",
 //       userinfo "u", host "Example.com", port "8080", path "/a/b", query "q", fragment "f"

@@ -1,4 +1,4 @@
-// langsift — the built-in URL models, compiled into the library (target langsift::models), so that
+// langsift — the built-in URL models, built into the library (target langsift::models), so that
 // URL classification works with no file at run time. models/README.md says what they were trained
 // on, with which command, and their checksums.
 //

@@ -12,9 +12,9 @@
 #include "capi_internal.hpp"
 #include "langsift/common.hpp"
 #include "langsift/default_model.hpp"
-#include "langsift/detail/ascii.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/model.hpp"
+#include "langsift/options.hpp"
 #include "langsift/page.hpp"
 #include "langsift/unicode.hpp"
 #include "langsift/version.hpp"
@@ -77,21 +77,6 @@ std::size_t invalid_utf8_bytes(std::string_view s) noexcept {
     p += u.len;
   }
   return bad;
-}
-
-// Splits "de, fr,it" into views into `s`.
-std::vector<std::string_view> split_codes(std::string_view s) {
-  std::vector<std::string_view> v;
-  std::size_t pos = 0;
-  while (pos <= s.size()) {
-    std::size_t end = s.find(',', pos);
-    if (end == std::string_view::npos) end = s.size();
-    std::string_view c = s.substr(pos, end - pos);
-    c = langsift::detail::trim_if(c, [](unsigned char b) { return b == ' ' || b == '\t'; });
-    if (!c.empty()) v.push_back(c);
-    pos = end + 1;
-  }
-  return v;
 }
 
 std::string_view view(const char* s) noexcept { return s ? std::string_view(s) : std::string_view(); }
@@ -260,6 +245,7 @@ langsift_status detect_body(const langsift_detector* d, const void* body, size_t
   if (len == static_cast<size_t>(-1)) len = std::strlen(static_cast<const char*>(body));  // as the header says
   try {
     langsift::page_options o;
+    std::vector<std::string> only_codes;
     std::vector<std::string_view> only;
     if (options) {
       if (options->kind < LANGSIFT_KIND_SNIFF || options->kind > LANGSIFT_KIND_TEXT) {
@@ -280,7 +266,8 @@ langsift_status detect_body(const langsift_detector* d, const void* body, size_t
       if (options->max_text_bytes && options->max_text_bytes < 256) return out->status = LANGSIFT_INVALID_ARGUMENT;
       if (options->max_text_bytes) o.detect.max_text_bytes = options->max_text_bytes;
       if (options->short_text_bytes) o.detect.short_text_bytes = options->short_text_bytes;
-      only = split_codes(view(options->only));
+      only_codes = langsift::parse_code_list(view(options->only));  // as every front end reads codes
+      only.assign(only_codes.begin(), only_codes.end());
       if (!langsift::unknown_codes(*d->m, only).empty()) return out->status = LANGSIFT_INVALID_ARGUMENT;
       o.detect.only = only;
     }

@@ -1,5 +1,5 @@
-// The built-in models: their bytes are linked in by default_model.S and wide_model.S (.incbin of
-// models/default.lsm and models/wide.lsm).
+// The built-in models: their bytes come from langsift_data_v1_get (builtin_data.h): the shared
+// library liblangsift_data.so.0, or compiled into this library (LANGSIFT_EMBED_MODELS).
 #include "langsift/default_model.hpp"
 #include "langsift/close_groups.hpp"
 #include "langsift/detail/binio.hpp"
@@ -11,16 +11,7 @@
 #include <new>
 #include <string>
 
-extern "C" {
-extern const char langsift_v1_default_model_begin[];
-extern const char langsift_v1_default_model_end[];
-extern const char langsift_v1_wide_model_begin[];
-extern const char langsift_v1_wide_model_end[];
-extern const char langsift_v1_close_default_begin[];
-extern const char langsift_v1_close_default_end[];
-extern const char langsift_v1_close_wide_begin[];
-extern const char langsift_v1_close_wide_end[];
-}
+#include "builtin_data.h"
 
 namespace langsift {
 inline namespace v1 {
@@ -46,10 +37,13 @@ namespace {
 
 constexpr std::array<std::string_view, 2> kBuiltinNames = {"default", "wide"};
 
-std::string_view wide_model_bytes() noexcept {
-  return std::string_view(langsift_v1_wide_model_begin,
-                          static_cast<std::size_t>(langsift_v1_wide_model_end - langsift_v1_wide_model_begin));
+std::string_view data_bytes(langsift_data_v1_id which) noexcept {
+  std::size_t size = 0;
+  const char* p = langsift_data_v1_get(which, &size);
+  return p ? std::string_view(p, size) : std::string_view();
 }
+
+std::string_view wide_model_bytes() noexcept { return data_bytes(LANGSIFT_DATA_WIDE_MODEL); }
 
 // A built-in model and the status of its one load (empty model on failure).
 struct loaded_builtin {
@@ -89,10 +83,7 @@ const loaded_builtin& wide() noexcept {
 
 }  // namespace
 
-std::string_view default_model_bytes() noexcept {
-  return std::string_view(langsift_v1_default_model_begin,
-                          static_cast<std::size_t>(langsift_v1_default_model_end - langsift_v1_default_model_begin));
-}
+std::string_view default_model_bytes() noexcept { return data_bytes(LANGSIFT_DATA_DEFAULT_MODEL); }
 
 const model& default_model() noexcept {
   // Empty on failure; never destroyed (detail::immortal: threads may still use it at exit).
@@ -103,12 +94,8 @@ const model& default_model() noexcept {
 std::span<const std::string_view> builtin_model_names() noexcept { return kBuiltinNames; }
 
 std::string_view builtin_close_groups_bytes(std::string_view name) noexcept {
-  if (name == "default")
-    return std::string_view(langsift_v1_close_default_begin,
-                            static_cast<std::size_t>(langsift_v1_close_default_end - langsift_v1_close_default_begin));
-  if (name == "wide")
-    return std::string_view(langsift_v1_close_wide_begin,
-                            static_cast<std::size_t>(langsift_v1_close_wide_end - langsift_v1_close_wide_begin));
+  if (name == "default") return data_bytes(LANGSIFT_DATA_CLOSE_DEFAULT);
+  if (name == "wide") return data_bytes(LANGSIFT_DATA_CLOSE_WIDE);
   return {};
 }
 

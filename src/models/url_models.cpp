@@ -1,28 +1,24 @@
-// The built-in URL models: their bytes are linked in by url_models.S (.incbin of
-// models/url-words.bin and models/url-linear.bin).
+// The built-in URL models: their bytes (models/url-words.bin and models/url-linear.bin) come from
+// langsift_data_v1_get (builtin_data.h), as the language models' do.
 #include "langsift/url_models.hpp"
 
+#include "builtin_data.h"
 #include "langsift/detail/immortal.hpp"
-
-extern "C" {
-extern const char langsift_v1_url_words_begin[];
-extern const char langsift_v1_url_words_end[];
-extern const char langsift_v1_url_linear_begin[];
-extern const char langsift_v1_url_linear_end[];
-}
 
 namespace langsift {
 inline namespace v1 {
 
-std::string_view default_url_words_model_bytes() noexcept {
-  return std::string_view(langsift_v1_url_words_begin,
-                          static_cast<std::size_t>(langsift_v1_url_words_end - langsift_v1_url_words_begin));
+namespace {
+std::string_view data_bytes(langsift_data_v1_id which) noexcept {
+  std::size_t size = 0;
+  const char* p = langsift_data_v1_get(which, &size);
+  return p ? std::string_view(p, size) : std::string_view();
 }
+}  // namespace
 
-std::string_view default_url_linear_model_bytes() noexcept {
-  return std::string_view(langsift_v1_url_linear_begin,
-                          static_cast<std::size_t>(langsift_v1_url_linear_end - langsift_v1_url_linear_begin));
-}
+std::string_view default_url_words_model_bytes() noexcept { return data_bytes(LANGSIFT_DATA_URL_WORDS); }
+
+std::string_view default_url_linear_model_bytes() noexcept { return data_bytes(LANGSIFT_DATA_URL_LINEAR); }
 
 namespace {
 url_model load_or_empty(std::string_view bytes) noexcept {

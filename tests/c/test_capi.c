@@ -190,7 +190,6 @@ static void test_errors(langsift_detector* d) {
   CHECK(strcmp(langsift_detector_language(d, 100000), "") == 0);
 }
 
-/* A code of `only` that the model lacks: LANGSIFT_INVALID_ARGUMENT, "und" (it was ignored). */
 /* The built-in models by name: "wide" knows Faroese, the default model does not. */
 static void test_builtin(langsift_detector* d) {
   static const char kFaroese[] = "Eingin skal liva \xc3\xad tr\xc3\xa6ld\xc3\xb3mi ella tr\xc3\xa6lkan; tr\xc3\xa6ld\xc3\xb3mur og "
@@ -233,13 +232,23 @@ static void test_builtin(langsift_detector* d) {
   CHECK(langsift_detector_new_builtin("wide", NULL, msg, sizeof msg) == LANGSIFT_INVALID_ARGUMENT);
 }
 
+/* A code of `only` that the model lacks: LANGSIFT_INVALID_ARGUMENT, "und" (it was ignored). The
+ * codes are read as everywhere (langsift/options.hpp): either ISO form, any case, separated by
+ * commas and/or white space. Until #34 "deu" and "de fr" were LANGSIFT_INVALID_ARGUMENT here while
+ * the command line and Python took them. */
 static void test_only_unknown(langsift_detector* d) {
+  static const char* const kSameAsDeFr[] = {"de,fr", "deu,fra", "deu fra", "DEU,\tFr", " de , fr ,"};
   langsift_page_options o;
   memset(&o, 0, sizeof o);
   langsift_result r;
-  o.only = "de,fr";
-  CHECK(langsift_detect(d, "Guten Morgen, wie geht es dir heute?", (size_t)-1, &o, &r) == LANGSIFT_OK);
-  CHECK(strcmp(r.language, "de") == 0);
+  for (size_t i = 0; i < sizeof kSameAsDeFr / sizeof kSameAsDeFr[0]; ++i) {
+    o.only = kSameAsDeFr[i];
+    CHECK(langsift_detect(d, "Guten Morgen, wie geht es dir heute?", (size_t)-1, &o, &r) == LANGSIFT_OK);
+    CHECK(strcmp(r.language, "de") == 0);
+  }
+  o.only = "zh-hant";  /* a script subtag in any case */
+  CHECK(langsift_detect(d, "\xe6\x88\x91\xe5\x80\x91\xe6\x98\xaf\xe5\xad\xb8\xe7\x94\x9f", (size_t)-1, &o, &r) == LANGSIFT_OK);
+  CHECK(strcmp(r.language, "zh-Hant") == 0);
   o.only = "de,xx";
   CHECK(langsift_detect(d, "Guten Morgen, wie geht es dir heute?", (size_t)-1, &o, &r) == LANGSIFT_INVALID_ARGUMENT);
   CHECK(r.status == LANGSIFT_INVALID_ARGUMENT && strcmp(r.language, "und") == 0 && r.count == 0);

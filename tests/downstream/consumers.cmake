@@ -13,11 +13,14 @@ function(run)
 endfunction()
 
 # What the build directory was configured with (tools, Java, man pages, the developer tools).
-load_cache(${LANGSIFT_BINARY_DIR} READ_WITH_PREFIX CACHED_ LANGSIFT_INSTALL_DEV_TOOLS LANGSIFT_BUILD_TOOLS)
+load_cache(${LANGSIFT_BINARY_DIR} READ_WITH_PREFIX CACHED_ LANGSIFT_INSTALL_DEV_TOOLS LANGSIFT_BUILD_TOOLS
+  LANGSIFT_EMBED_MODELS)
 
 # langsift_check_layout(PREFIX): what is installed where (docs/packaging.md).
 function(langsift_check_layout prefix)
-  file(GLOB_RECURSE config ${prefix}/*/cmake/langsift/langsiftConfig.cmake)
+  # (lib/ or Debian's multiarch lib/x86_64-linux-gnu/: GLOB_RECURSE's "*" spans one directory.)
+  file(GLOB_RECURSE config ${prefix}/*langsiftConfig.cmake)
+  list(FILTER config INCLUDE REGEX "/cmake/langsift/langsiftConfig.cmake$")
   list(LENGTH config n)
   if(NOT n EQUAL 1)
     message(FATAL_ERROR "expected one langsiftConfig.cmake under ${prefix}, found: ${config}")
@@ -28,6 +31,9 @@ function(langsift_check_layout prefix)
   set(in_libdir pkgconfig/langsift.pc pkgconfig/langsift-core.pc pkgconfig/langsift-header-only.pc
     liblangsift_core.a liblangsift_models.a liblangsift_encoding.a liblangsift_warc.a liblangsift_c.so
     liblangsift_c.so.0)
+  if(NOT CACHED_LANGSIFT_EMBED_MODELS)  # the built-in models' shared library
+    list(APPEND in_libdir liblangsift_data.so liblangsift_data.so.0)
+  endif()
   if(CACHED_LANGSIFT_BUILD_TOOLS)
     list(APPEND expected bin/langsift bin/langsift-train bin/langsift-eval)
   endif()
@@ -35,9 +41,9 @@ function(langsift_check_layout prefix)
     list(APPEND expected share/java/langsift.jar)
     list(APPEND in_libdir jni/liblangsift_jni.so)
   endif()
-  if(EXISTS ${LANGSIFT_BINARY_DIR}/man/man1/langsift.1)  # man pages were generated
-    list(APPEND expected share/man/man1/langsift.1 share/man/man1/langsift-warc.1 share/man/man1/langsift-detect.1
-      share/man/man1/langsift-train.1 share/man/man1/langsift-eval.1)
+  if(EXISTS ${LANGSIFT_BINARY_DIR}/man/man1/langsift.1)  # man pages were generated (installed compressed)
+    list(APPEND expected share/man/man1/langsift.1.gz share/man/man1/langsift-warc.1.gz
+      share/man/man1/langsift-detect.1.gz share/man/man1/langsift-train.1.gz share/man/man1/langsift-eval.1.gz)
   endif()
   foreach(f IN LISTS expected)
     if(NOT EXISTS ${prefix}/${f})
@@ -51,6 +57,11 @@ function(langsift_check_layout prefix)
   endforeach()
   if(EXISTS ${libdir}/liblangsift_jni.so)
     message(FATAL_ERROR "the JNI library belongs in ${libdir}/jni, not ${libdir}")
+  endif()
+  # The Python package's install component (what a wheel holds) is not part of an installation.
+  file(GLOB python_files ${prefix}/langsift ${prefix}/*/_langsift*)
+  if(python_files)
+    message(FATAL_ERROR "the Python component was installed: ${python_files}")
   endif()
   # Developer tools and peers: only with -DLANGSIFT_INSTALL_DEV_TOOLS=ON.
   if(NOT CACHED_LANGSIFT_INSTALL_DEV_TOOLS)
@@ -98,7 +109,8 @@ function(langsift_check_consumers prefix work)
 
   # pkg-config: langsift (static archives: --static), langsift-core (the core library) and
   # langsift-header-only (Cflags only, no library).
-  file(GLOB_RECURSE pcfile ${prefix}/*/pkgconfig/langsift.pc)
+  file(GLOB_RECURSE pcfile ${prefix}/*langsift.pc)
+  list(FILTER pcfile INCLUDE REGEX "/pkgconfig/langsift.pc$")
   get_filename_component(pcdir "${pcfile}" DIRECTORY)
   set(ENV{PKG_CONFIG_PATH} ${pcdir})
   foreach(pc langsift langsift-core langsift-header-only)
@@ -122,6 +134,9 @@ function(langsift_check_consumers prefix work)
   if(NOT "-DLANGSIFT_HEADER_ONLY" IN_LIST flags_langsift-header-only OR NOT "-llangsift_core" IN_LIST flags_langsift-core)
     message(FATAL_ERROR "langsift-header-only.pc must define LANGSIFT_HEADER_ONLY, langsift-core.pc link -llangsift_core")
   endif()
+  # The shared libraries (liblangsift_data.so.0) are outside the loader's path: a run path.
+  get_filename_component(pc_libdir "${pcdir}" DIRECTORY)
+  list(APPEND flags_langsift -Wl,-rpath,${pc_libdir})
   run(c++ ${src}/consumer.cpp -o ${work}/consumer-pc ${flags_langsift})
   run(${work}/consumer-pc)
   run(c++ ${src}/core/core_consumer.cpp -o ${work}/core-consumer-pc ${flags_langsift-core})

@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tool_run.hpp"
 
@@ -159,6 +160,34 @@ TEST_CASE("a tiny valid run: exit 0, docs/s, latency, agreement, memory") {
   CHECK(header.rfind("detector\tthreads\tdocs\tbytes\tdocs_per_s\t", 0) == 0);
   CHECK(row.rfind("langsift\t1\t4\t", 0) == 0);
   CHECK_FALSE(std::getline(rows, extra));
+}
+
+TEST_CASE("langsift-no-close: langsift without the close-group stage in the same run, built-in or file model") {
+  const fs::path input = few_lines(8);
+  const std::string model = kData + "../../models/default.lsm";
+  for (const std::string& with_model : {std::string(), " --model " + q(model)}) {
+    CAPTURE(with_model);
+    const outcome o = bench("--peers langsift,langsift-no-close --tsv" + with_model + kQuick + q(input.string()));
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    std::istringstream rows(o.out);
+    std::string header, first, second;
+    std::getline(rows, header);
+    std::getline(rows, first);
+    std::getline(rows, second);
+    CHECK(first.rfind("langsift\t1\t8\t", 0) == 0);
+    // Its own row, with a ratio to langsift and an agreement (the eight known lines are far from
+    // any close group: both answer alike). A file model is loaded once per detector, and each
+    // detector's stays valid (the second load once replaced the first's under it).
+    REQUIRE(second.rfind("langsift-no-close\t1\t8\t", 0) == 0);
+    std::vector<std::string> f;
+    std::istringstream cells(second);
+    for (std::string c; std::getline(cells, c, '\t');) f.push_back(c);
+    REQUIRE(f.size() > 16);
+    CHECK(std::stod(f[4]) > 0);   // docs_per_s
+    CHECK(std::stod(f[9]) > 0);   // ratio_langsift
+    CHECK(f[16] == "1.0000");     // agree_langsift
+  }
 }
 
 TEST_CASE("a tiny run with the peers that were built: ratios and agreement") {

@@ -315,6 +315,20 @@ TEST_CASE("langsift detect: a code of --label, --hint or --only that the model l
   CHECK(run(de + "--format code --label fo 2>&1").find("exit=2") != std::string::npos);
 }
 
+TEST_CASE("langsift detect: lists of codes are read as every front end reads them (the library's parse_code_list)") {
+  // #34: the tools split at commas only and kept a script subtag's case, so `--only 'deu fra'`
+  // (which Python and Java split) and `--only ZH-hant` were usage errors here.
+  const std::string de = "echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines ";
+  CHECK(run(de + "--format code --only 'deu fra'") == "de\n\nexit=0");
+  CHECK(run(de + "--format code --only ' ,de,,\tfr, '") == "de\n\nexit=0");
+  CHECK(run(de + "--label \"$(printf 'nl\\tDEU')\" --kept-only") == "Guten Morgen, wie geht es dir heute?\n\nexit=0");
+  CHECK(run(de + "--format code --hint 'DE-at fr'") == "de\n\nexit=0");
+  const std::string zh = "echo '我們是學生，我們喜歡讀書。' | " + kTool + " detect --lines --format code ";
+  CHECK(run(zh + "--only ZH-hant") == "zh-Hant\n\nexit=0");
+  CHECK(run(zh + "--label zho-HANT --kept-only") == "我們是學生，我們喜歡讀書。\n\nexit=0");
+  CHECK(run(de + "--only ' , ' 2>&1").find("exit=0") != std::string::npos);  // no code: no restriction, as before
+}
+
 TEST_CASE("langsift detect --model /dev/zero: refused at once, not read to the end of memory") {
   // Before c7ccba2 it read /dev/zero for 23 s and GBs (it never ends under a memory limit).
   const auto t0 = std::chrono::steady_clock::now();

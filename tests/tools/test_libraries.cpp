@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,7 +37,54 @@ void check_never_prints(const std::string& lib) {
   std::remove(out_file.c_str());
 }
 
+// The functions a shared library exports (nm -D --defined-only: code, T).
+std::set<std::string> exported_functions(const std::string& lib) {
+  REQUIRE(std::ifstream(lib).good());
+  const std::string out_file = lib + ".nm-D.out";
+  REQUIRE(std::system(("nm -D --defined-only " + lib + " > " + out_file + " 2>/dev/null").c_str()) == 0);
+  std::ifstream f(out_file);
+  std::set<std::string> out;
+  std::string address, type, name;
+  while (f >> address >> type >> name) {
+    CAPTURE(lib, type, name);
+    CHECK((type == "T" || type == "W"));  // functions only: no data, no C++ symbol
+    out.insert(name.substr(0, name.find('@')));
+  }
+  std::remove(out_file.c_str());
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("the C ABI library exports exactly the functions langsift.h declares (nm -D)") {
+  // The C ABI's symbol set is its binary interface: a function added, dropped or leaked (a C++
+  // symbol, the models' accessor of liblangsift_data.so.0) shows here.
+  std::ifstream h(LANGSIFT_C_HEADER);
+  REQUIRE(h.good());
+  std::stringstream text;
+  text << h.rdbuf();
+  const std::string header = text.str();
+  std::set<std::string> declared;
+  const std::regex decl(R"(LANGSIFT_C_API\s+(?:LANGSIFT_DEPRECATED\("[^"]*"\)\s*)?[^;(#]*?\b(langsift_\w+)\s*\()");
+  for (auto it = std::sregex_iterator(header.begin(), header.end(), decl); it != std::sregex_iterator(); ++it)
+    declared.insert((*it)[1]);
+  CHECK(declared.size() >= 25);  // the header was read
+  CHECK(exported_functions(LANGSIFT_C_LIB) == declared);
+}
+
+#ifdef LANGSIFT_DATA_LIB
+TEST_CASE("liblangsift_data.so.0 exports one function, langsift_data_v1_get, and needs no library (nm -D)") {
+  CHECK(exported_functions(LANGSIFT_DATA_LIB) == std::set<std::string>{"langsift_data_v1_get"});
+  const std::string out_file = std::string(LANGSIFT_DATA_LIB) + ".nm-u.out";
+  REQUIRE(std::system(("nm -D -u " + std::string(LANGSIFT_DATA_LIB) + " > " + out_file).c_str()) == 0);
+  std::ifstream f(out_file);
+  std::string line, undefined;
+  while (std::getline(f, line))
+    if (line.find(" w ") == std::string::npos) undefined += line + "\n";  // weak: the toolchain's hooks
+  std::remove(out_file.c_str());
+  CHECK(undefined.empty());
+}
+#endif
 
 TEST_CASE("the core library never prints, exits or aborts (nm)") {
   check_never_prints(LANGSIFT_CORE_LIB);

@@ -37,7 +37,8 @@ void units_of(std::string_view text, detect_scratch& s, const detect_options& op
   stage::script_units(M(), opt, text, s);
 }
 
-// `n` scored units of one Latin run, every language scoring -10000 (the padding kNoScore).
+// `n` scored units of one Latin run, every language (and the padding lanes) scoring -10000: below
+// any score a test sets, and above kNoScore (-3e38), which the stages treat as "not a candidate".
 const group_table& latin_run(detect_scratch& s, std::size_t n, std::size_t bytes_each) {
   const group_table* g = M().group_of_script(script::latin);
   REQUIRE(g != nullptr);

@@ -84,6 +84,28 @@ TEST_CASE("the generated table is ICU's mapping, whole") {
   }
 }
 
+TEST_CASE("codes are written in BCP 47's case, as langsift reports them: any case given is the same code") {
+  // Java's filter ignored case and C++ compared exactly (#34): now every given code is put in the
+  // case the models write (language lower, script title, region upper) and compared exactly.
+  CHECK(to_iso639_1("zh-hant") == "zh-Hant");
+  CHECK(to_iso639_1("ZHO-HANT") == "zh-Hant");
+  CHECK(to_iso639_1("Sr-lATN") == "sr-Latn");
+  CHECK(to_iso639_1("DE") == "de");
+  CHECK(to_iso639_1("pt-br") == "pt-BR");
+  CHECK(to_iso639_1("zh-hant-tw") == "zh-Hant-TW");
+  CHECK(to_iso639_1("zh_hant") == "zh_Hant");              // the separator as given (suggest_language_code fixes it)
+  CHECK(to_iso639_1("es-419") == "es-419");
+  CHECK(to_iso639_1("en-us-x-twain") == "en-US-x-twain");  // other subtags as given
+  CHECK(to_iso639_3("zh-hant") == "zho-Hant");
+  CHECK(to_iso639_3("SR-latn") == "srp-Latn");
+  // The model's own codes come back unchanged.
+  for (std::size_t l = 0; l < default_model().language_count(); ++l) {
+    const std::string_view code = default_model().language_code(l);
+    CAPTURE(code);
+    CHECK(to_iso639_1(code) == code);
+  }
+}
+
 TEST_CASE("suggest_language_code: what a code that names no language was probably meant as") {
   // A region or other subtag: the language, a script kept.
   CHECK(suggest_language_code("de-DE") == "de");

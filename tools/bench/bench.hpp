@@ -87,7 +87,9 @@ constexpr const char* kDetectorNames[] = {"langsift", "cld2", "fasttext"};
 bool cld2_built();
 bool fasttext_built();
 
-loaded_detector load_langsift(const detector_settings& s);
+/// langsift with the detect_options defaults, or (close_groups false: `langsift-no-close`) without
+/// the close-group stage, whose cost the two give in one run.
+loaded_detector load_langsift(const detector_settings& s, bool close_groups);
 loaded_detector load_cld2(const detector_settings& s);
 loaded_detector load_fasttext(const detector_settings& s);
 loaded_detector load_detector(std::string_view name, const detector_settings& s);

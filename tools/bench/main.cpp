@@ -73,7 +73,9 @@ void usage(std::FILE* out) {
       "  --warmup N           passes run first and discarded (default 1)\n"
       "  --peers LIST         detectors, in the order they run: langsift,cld2,fasttext (default:\n"
       "                       every one available; a peer that cannot be loaded is then skipped\n"
-      "                       with a message, while one named here is an error)\n"
+      "                       with a message, while one named here is an error);\n"
+      "                       langsift-no-close is langsift without its close-group stage\n"
+      "                       (detect_options::close_groups = false): the stage's cost in one run\n"
       "  --top-k K            langsift: the K (0..16) most probable languages with each answer\n"
       "                       (detect_options::top_k; default 1, as the library)\n"
       "  --model NAME|FILE    langsift: a built-in model (`default`, `wide`) or a model file\n"
@@ -572,8 +574,8 @@ int parse_args(int argc, char** argv, settings& s, bool& help) {
       if (!need("--peers")) return 2;
       s.peers.clear();
       for (const std::string& p : cli::split_list(value)) {
-        if (p != "langsift" && p != "cld2" && p != "fasttext") {
-          cli::fail(kProgram, "--peers: unknown detector '" + p + "' (langsift, cld2, fasttext)");
+        if (p != "langsift" && p != "langsift-no-close" && p != "cld2" && p != "fasttext") {
+          cli::fail(kProgram, "--peers: unknown detector '" + p + "' (langsift, langsift-no-close, cld2, fasttext)");
           return 2;
         }
         if (std::find(s.peers.begin(), s.peers.end(), p) == s.peers.end()) s.peers.push_back(p);
@@ -642,7 +644,7 @@ int run_main(int argc, char** argv) {
     entrant e;
     e.loaded = load_detector(name, s.det);
     if (!e.loaded.det) {
-      const bool explicit_request = s.peers_explicit || name == "langsift" ||
+      const bool explicit_request = s.peers_explicit || name.starts_with("langsift") ||
                                     (name == "fasttext" && s.fasttext_model_explicit);
       if (explicit_request) return cli::fail(kProgram, name + ": " + e.loaded.error);
       std::fprintf(stderr, "%s: %s skipped: %s\n", kProgram, name.c_str(), e.loaded.error.c_str());

@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "langsift/detail/ascii.hpp"
-#include "langsift/language_codes.hpp"
 #include "langsift/version_config.hpp"
 #include "common/output.hpp"
 
@@ -31,13 +30,6 @@ inline int fail(std::string_view program, std::string_view message) {
   std::fprintf(stderr, "%.*s: %.*s\n", static_cast<int>(program.size()), program.data(),
                static_cast<int>(message.size()), message.data());
   return 1;
-}
-
-/// The value of --codes: "iso639-1" (or "639-1") / "iso639-3" (or "639-3"); nullopt otherwise.
-inline std::optional<langsift::code_style> parse_code_style(std::string_view v) {
-  if (v == "iso639-1" || v == "639-1" || v == "iso639_1") return langsift::code_style::iso639_1;
-  if (v == "iso639-3" || v == "639-3" || v == "iso639_3") return langsift::code_style::iso639_3;
-  return std::nullopt;
 }
 
 /// `--version`: "PROGRAM (langsift X.Y.Z)" on stdout; returns 0 for `return print_version(...)`.
@@ -243,7 +235,9 @@ inline bool take_option(int argc, char** argv, int& i, std::string_view name, st
   return false;
 }
 
-/// Splits a comma-separated list, dropping empty items and surrounding spaces.
+/// Splits a comma-separated list of anything but language codes (thread counts, detector names),
+/// dropping empty items and surrounding spaces. Language codes are read by the library, as every
+/// front end reads them: langsift::parse_code_list (langsift/options.hpp).
 inline std::vector<std::string> split_list(std::string_view s) {
   std::vector<std::string> out;
   std::size_t i = 0;

@@ -20,6 +20,7 @@
 #include "langsift/default_model.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/frontier.hpp"
+#include "langsift/options.hpp"
 #include "langsift/url.hpp"
 #include "langsift/url_models.hpp"
 
@@ -357,9 +358,8 @@ int run_main(int argc, char** argv) {
   }
   if (measure_n) return measure(measure_n);
   // The targets are languages of the simulated graph: another code is a usage error, before any work.
-  std::vector<std::string> targets = langsift::cli::split_list(targets_arg);
-  for (std::string& t : targets) {
-    t = langsift::to_iso639_1(t);
+  const std::vector<std::string> targets = langsift::parse_code_list(targets_arg);  // either ISO form, any case
+  for (const std::string& t : targets) {
     bool known = false;
     for (const auto& l : crawlsim::default_languages()) known = known || l.code == t;
     if (!known) return langsift::cli::fail(kProgram, "--targets: not a language of the simulated graph: " + t) + 1;

@@ -352,7 +352,7 @@ int langsift::cli::eval_lang(int argc, char** argv) {
         return fail_usage(std::string(a.substr(0, a.find('='))) + " needs a positive number");
       (a.substr(0, 7) == "--limit" ? o.limit : o.top) = static_cast<std::size_t>(*n);
     } else if (take_option(argc, argv, i, "--only", value, missing)) {
-      o.only = langsift::eval::split_list(value);
+      o.only = langsift::eval::code_list(value);
       if (missing || o.only.empty()) return fail_usage("--only needs language codes");
     } else if (take_option(argc, argv, i, "--sets", value, missing)) {
       o.sets = langsift::eval::split_list(value);

@@ -18,6 +18,7 @@
 
 #include "common/cli.hpp"
 #include "langsift/detail/ascii.hpp"
+#include "langsift/options.hpp"
 
 extern char** environ;
 
@@ -149,6 +150,11 @@ std::string normalize_code(std::string_view code, bool strict) {
 bool codes_match(std::string_view answer, std::string_view truth, bool strict) {
   if (is_no_answer(answer)) return false;
   return normalize_code(answer, strict) == normalize_code(truth, strict);
+}
+
+std::vector<std::string> code_list(std::string_view s) {
+  const std::vector<std::string_view> items = split_code_list(s);
+  return std::vector<std::string>(items.begin(), items.end());
 }
 
 std::vector<std::string> split_list(std::string_view s, char sep) {

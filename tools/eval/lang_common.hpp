@@ -61,8 +61,13 @@ std::string normalize_code(std::string_view code, bool strict);
 /// unless `strict`.
 bool codes_match(std::string_view answer, std::string_view truth, bool strict);
 
-/// Splits "a,b,c" (empty items dropped).
+/// Splits "a,b,c" (empty items dropped): sizes, set names, fields of other tools' answers. Lists
+/// of language codes are split by the library (code_list).
 std::vector<std::string> split_list(std::string_view s, char sep = ',');
+
+/// The codes of a list (--only, --langs) as written, split as the library splits every list of codes
+/// (langsift::split_code_list: commas and/or white space). Not converted: they name sample files.
+std::vector<std::string> code_list(std::string_view s);
 
 // ---------------------------------------------------------------------------------------------
 // Detectors

@@ -68,7 +68,7 @@ int fail_usage(const std::string& message) { return langsift::cli::fail(kProgram
 int langsift::cli::eval_docs(int argc, char** argv) {
   std::string dir, markdown, tsv, error;
   std::vector<std::size_t> sizes;
-  std::vector<std::string> langs = langsift::eval::split_list(kClueWebLangs);
+  std::vector<std::string> langs = langsift::eval::code_list(kClueWebLangs);
   bool strict = false, have_dir = false;
   std::size_t top = 10;
   detector_options dets("detect --lines");
@@ -94,7 +94,7 @@ int langsift::cli::eval_docs(int argc, char** argv) {
         sizes.push_back(static_cast<std::size_t>(*n));
       }
     } else if (take_option(argc, argv, i, "--langs", value, missing)) {
-      langs = langsift::eval::split_list(value);
+      langs = langsift::eval::code_list(value);
       if (missing || langs.empty()) return fail_usage("--langs needs language codes");
     } else if (take_option(argc, argv, i, "--top", value, missing)) {
       auto n = missing ? std::nullopt : parse_size(value);

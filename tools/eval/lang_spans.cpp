@@ -207,7 +207,7 @@ int langsift::cli::eval_spans(int argc, char** argv) {
       if (!n) return fail_usage("--seed needs a number");
       seed = *n;
     } else if (take_option(argc, argv, i, "--langs", langs_arg, missing)) {
-      if (missing || split_list(langs_arg).empty()) return fail_usage("--langs needs codes");
+      if (missing || code_list(langs_arg).empty()) return fail_usage("--langs needs codes");
     } else if (take_option(argc, argv, i, "--markdown", value, missing)) {
       if (missing) return fail_usage("--markdown needs a file");
       markdown = value;
@@ -233,7 +233,7 @@ int langsift::cli::eval_spans(int argc, char** argv) {
   if (langs_arg.empty()) {
     for (const language_file& f : files) langs.push_back(f.code);
   } else {
-    langs = split_list(langs_arg);
+    langs = code_list(langs_arg);
   }
   std::sort(langs.begin(), langs.end());
   langs.erase(std::unique(langs.begin(), langs.end()), langs.end());

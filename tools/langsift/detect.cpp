@@ -22,6 +22,7 @@
 #include "langsift/encoding.hpp"
 #include "langsift/filter.hpp"
 #include "langsift/html.hpp"
+#include "langsift/options.hpp"
 #include "langsift/page.hpp"
 #include "langsift/parallel.hpp"
 #include "langsift/spans.hpp"
@@ -739,7 +740,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     } else if (a == "--spans") {
       spans_given = true;
     } else if (take_option(argc, argv, i, "--keep", keep_arg, missing)) {
-      if (missing || split_list(keep_arg).empty()) return fail(kProgram, "--keep needs language codes") + 1;
+      if (missing || langsift::split_code_list(keep_arg).empty()) return fail(kProgram, "--keep needs language codes") + 1;
     } else if (take_option(argc, argv, i, "--span-penalty", value, missing)) {
       char* end = nullptr;
       const float x = missing ? -1 : std::strtof(value.c_str(), &end);
@@ -757,7 +758,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
       if (missing || !end || *end || !(x >= 0 && x <= 1)) return fail(kProgram, "--min-span-confidence needs a number 0..1") + 1;
       s.span_opt.min_confidence = x;
     } else if (take_option(argc, argv, i, "--codes", value, missing)) {
-      const auto c = missing ? std::nullopt : parse_code_style(value);
+      const auto c = missing ? std::nullopt : langsift::parse_code_style(value);
       if (!c) return fail(kProgram, "--codes is iso639-1 or iso639-3") + 1;
       s.codes = *c;
     } else if (take_option(argc, argv, i, "--format", value, missing)) {
@@ -853,8 +854,7 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
     s.format = out_format::jsonl;
   }
 
-  s.keep_codes = split_list(keep_arg);
-  for (std::string& c : s.keep_codes) c = langsift::to_iso639_1(c);
+  s.keep_codes = langsift::parse_code_list(keep_arg);  // either ISO form, any case (as everywhere)
   s.keep_views.assign(s.keep_codes.begin(), s.keep_codes.end());
   s.spans = spans_given || !s.keep_codes.empty();
   if (spans_given) {
@@ -865,16 +865,12 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   if (!s.keep_codes.empty() && s.kept_only)
     return fail(kProgram, "--keep prints the kept text, --kept-only the kept documents: use one") + 1;
 
-  std::vector<std::string> only_codes = split_list(only_arg), label_codes = split_list(labels_arg);
-  for (auto* list : {&only_codes, &label_codes})  // either ISO form is accepted
-    for (std::string& c : *list) c = langsift::to_iso639_1(c);
+  std::vector<std::string> only_codes = langsift::parse_code_list(only_arg);
+  std::vector<std::string> label_codes = langsift::parse_code_list(labels_arg);
   // --hint takes language tags (de-AT, as Content-Language has them): their primary subtag, in
   // either ISO form, must name a language of the model.
-  std::vector<std::string> hint_tags = split_list(s.hint), hint_codes;
-  for (std::string& t : hint_tags) {
-    t = langsift::to_iso639_1(t);
-    hint_codes.push_back(t.substr(0, t.find_first_of("-_")));
-  }
+  std::vector<std::string> hint_tags = langsift::parse_code_list(s.hint), hint_codes;
+  for (const std::string& t : hint_tags) hint_codes.push_back(t.substr(0, t.find_first_of("-_")));
   s.hint.clear();
   for (const std::string& t : hint_tags) s.hint += (s.hint.empty() ? "" : ",") + t;
   std::vector<std::string_view> only_views(only_codes.begin(), only_codes.end());

@@ -10,6 +10,7 @@
 #include "common/input.hpp"
 #include "common/json.hpp"
 #include "langsift/language_codes.hpp"
+#include "langsift/options.hpp"
 #include "langsift/url_models.hpp"
 #include "subcommands.hpp"
 
@@ -41,15 +42,6 @@ void url_cmd_usage(std::FILE* out) {
                "lines before it were read), 1 when a file or model cannot be read or the output cannot be\n"
                "written, 2 on a usage error.\n",
                kUrlMaxBytes);
-}
-
-const char* decision_name(url_decision d) {
-  switch (d) {
-    case url_decision::model: return "model";
-    case url_decision::pattern: return "pattern";
-    case url_decision::country: return "country";
-    default: return "none";
-  }
 }
 
 }  // namespace
@@ -85,7 +77,7 @@ int cmd_url(int argc, char** argv) {
       if (!missing && format != "code" && format != "tsv" && format != "jsonl")
         return fail(kUrlCmd, "--format is code, tsv or jsonl") + 1;
     } else if (take_option(argc, argv, i, "--codes", codes_arg, missing)) {
-      if (!missing && !parse_code_style(codes_arg)) return fail(kUrlCmd, "--codes is iso639-1 or iso639-3") + 1;
+      if (!missing && !langsift::parse_code_style(codes_arg)) return fail(kUrlCmd, "--codes is iso639-1 or iso639-3") + 1;
     } else if (take_option(argc, argv, i, "--linear", linear_path, missing)) {
     } else if (take_option(argc, argv, i, "--words", words_path, missing)) {
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
@@ -95,7 +87,7 @@ int cmd_url(int argc, char** argv) {
     }
     if (missing) return fail(kUrlCmd, std::string(a) + " needs a value") + 1;
   }
-  const code_style codes = parse_code_style(codes_arg).value_or(code_style::iso639_1);
+  const code_style codes = langsift::parse_code_style(codes_arg).value_or(code_style::iso639_1);
   o.country_hint = country;
   url_model linear, words;
   std::string error;
@@ -138,7 +130,7 @@ int cmd_url(int argc, char** argv) {
         out += buf;
       }
       out += "],\"decision\":";
-      json::string(out, decision_name(r.decision));
+      json::string(out, url_decision_name(r.decision));
       if (r.st != status::ok) {
         out += ",\"status\":";
         json::string(out, status_name(r.st));
@@ -157,7 +149,7 @@ int cmd_url(int argc, char** argv) {
         out += buf;
       }
       out += '\t';
-      out += decision_name(r.decision);
+      out += url_decision_name(r.decision);
       out += '\t';
       for (char ch : url) out += (ch == '\t' || ch == '\n' || ch == '\r') ? ' ' : ch;
       out += '\t';

@@ -23,6 +23,7 @@
 #include "common/model_arg.hpp"
 #include "common/split_output.hpp"
 #include "langsift/default_model.hpp"
+#include "langsift/options.hpp"
 #include "langsift/page.hpp"
 #include "langsift/parallel.hpp"
 #include "langsift/script.hpp"
@@ -252,7 +253,8 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       else if (!missing && value == "default") s.report.schema = langsift::warc_schema::standard;
       else return fail(kProgram, "--schema is default or corpus") + 1;
     } else if (take_option(argc, argv, i, "--languages", languages_arg, missing)) {
-      if (missing || split_list(languages_arg).empty()) return fail(kProgram, "--languages needs language codes") + 1;
+      if (missing || langsift::split_code_list(languages_arg).empty())
+        return fail(kProgram, "--languages needs language codes") + 1;
       languages_given = true;
     } else if (take_option(argc, argv, i, "--min-probability", value, missing)) {
       char* end = nullptr;
@@ -270,7 +272,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       if (!size_value("--max-text-bytes", 256, 1ull << 32, v)) return 2;
       s.report.detect.max_text_bytes = static_cast<std::size_t>(v);
     } else if (take_option(argc, argv, i, "--codes", value, missing)) {
-      const auto c = missing ? std::nullopt : parse_code_style(value);
+      const auto c = missing ? std::nullopt : langsift::parse_code_style(value);
       if (!c) return fail(kProgram, "--codes is iso639-1 or iso639-3") + 1;
       s.report.codes = *c;
     } else if (take_option(argc, argv, i, "--name", stdin_label, missing)) {
@@ -317,8 +319,7 @@ int langsift::cli::cmd_warc(int argc, char** argv) {
       return fail(kProgram, error);
   }
   if (languages_given) {
-    std::vector<std::string> codes = split_list(languages_arg);
-    for (std::string& c : codes) c = langsift::to_iso639_1(c);  // either ISO form is accepted
+    std::vector<std::string> codes = langsift::parse_code_list(languages_arg);  // either ISO form, any case
     if (!check_language_codes(kProgram, "--languages", *s.model, codes, model_path)) return 2;
     s.report.languages = std::move(codes);
   }

@@ -1,4 +1,4 @@
-/* JNI for org.langsift.LangSift over the C ABI (include/langsift.h).
+/* JNI for org.langsift.LangSift and org.langsift.LanguageFilter over the C ABI (include/langsift.h).
  *
  * Strings arrive as NUL-terminated standard UTF-8 byte arrays (made in Java), not through
  * GetStringUTFChars, whose "modified UTF-8" encodes NUL and supplementary characters differently.
@@ -231,4 +231,165 @@ JNIEXPORT jobject JNICALL Java_org_langsift_LangSift_nativeClassifyUrl(JNIEnv* e
   jstring status = (*env)->NewStringUTF(env, langsift_status_name(r.status));
   if (!language || !status) return NULL;
   return (*env)->NewObject(env, g_url_result, g_url_result_ctor, codes, scores, language, status);
+}
+
+/* ---- org.langsift.LanguageFilter: the library's filter (langsift_filter_*) ------------------- */
+
+static void throw_message(JNIEnv* env, langsift_status st, const char* msg) {
+  if (st == LANGSIFT_OUT_OF_MEMORY)
+    (*env)->ThrowNew(env, g_oom, "langsift: out of memory");
+  else
+    (*env)->ThrowNew(env, g_illegal_argument, msg[0] ? msg : langsift_status_name(st));
+}
+
+/* A made filter as the Java handle, or 0 with an exception thrown (one may be pending already). */
+static jlong filter_handle(JNIEnv* env, langsift_status st, langsift_filter* f, const char* msg) {
+  if ((*env)->ExceptionCheck(env)) { /* thrown by the configuration's get, or OOM on its value */
+    langsift_filter_free(f);
+    return 0;
+  }
+  if (st != LANGSIFT_OK) {
+    throw_message(env, st, msg);
+    return 0;
+  }
+  return (jlong)(intptr_t)f;
+}
+
+JNIEXPORT jlong JNICALL Java_org_langsift_LanguageFilter_nativeNew(JNIEnv* env, jclass cls, jbyteArray labels,
+                                                                   jlong min_bytes, jlong max_bytes, jint min_percent,
+                                                                   jfloat min_probability) {
+  (void)cls;
+  int ok = 0;
+  char* l = c_string(env, labels, &ok);
+  if (!ok) return 0;
+  langsift_filter_settings s;
+  langsift_filter_default_settings(&s);
+  s.labels = l;
+  s.min_bytes = min_bytes;
+  s.max_bytes = max_bytes;
+  s.min_percent = min_percent;
+  s.min_probability = min_probability;
+  langsift_filter* f = NULL;
+  char msg[512] = "";
+  langsift_status st = langsift_filter_new(&s, NULL, &f, msg, sizeof msg);
+  free(l);
+  return filter_handle(env, st, f, msg);
+}
+
+/* The configuration's get, called by langsift_filter_from_config: LanguageFilter.configValue(get,
+ * key) as a C string, kept until the next call. NULL for a missing key, and once Java has thrown. */
+typedef struct config_context {
+  JNIEnv* env;
+  jclass cls;
+  jmethodID value;
+  jobject get;
+  char* last;
+} config_context;
+
+static const char* config_value(void* context, const char* key) {
+  config_context* c = (config_context*)context;
+  JNIEnv* env = c->env;
+  free(c->last);
+  c->last = NULL;
+  if ((*env)->ExceptionCheck(env)) return NULL;
+  jstring k = (*env)->NewStringUTF(env, key); /* the keys are ASCII */
+  if (!k) return NULL;
+  jbyteArray v = (jbyteArray)(*env)->CallStaticObjectMethod(env, c->cls, c->value, c->get, k);
+  (*env)->DeleteLocalRef(env, k);
+  if ((*env)->ExceptionCheck(env) || !v) return NULL;
+  int ok = 0;
+  c->last = c_string(env, v, &ok);
+  (*env)->DeleteLocalRef(env, v);
+  return c->last;
+}
+
+JNIEXPORT jlong JNICALL Java_org_langsift_LanguageFilter_nativeFromConfig(JNIEnv* env, jclass cls, jobject get) {
+  config_context c = {env, cls, NULL, get, NULL};
+  c.value = (*env)->GetStaticMethodID(env, cls, "configValue", "(Ljava/util/function/Function;Ljava/lang/String;)[B");
+  if (!c.value) return 0; /* NoSuchMethodError pending */
+  langsift_filter* f = NULL;
+  char msg[512] = "";
+  langsift_status st = langsift_filter_from_config(config_value, &c, NULL, &f, msg, sizeof msg);
+  free(c.last);
+  return filter_handle(env, st, f, msg);
+}
+
+JNIEXPORT void JNICALL Java_org_langsift_LanguageFilter_nativeFree(JNIEnv* env, jclass cls, jlong handle) {
+  (void)env;
+  (void)cls;
+  langsift_filter_free((langsift_filter*)(intptr_t)handle);
+}
+
+JNIEXPORT jobjectArray JNICALL Java_org_langsift_LanguageFilter_nativeLabels(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  const langsift_filter* f = (const langsift_filter*)(intptr_t)handle;
+  langsift_filter_settings s;
+  if (langsift_filter_get_settings(f, &s) != LANGSIFT_OK || !s.labels) return NULL;
+  size_t n = langsift_filter_label_count(f);
+  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, g_string, NULL);
+  if (!out) return NULL;
+  for (size_t i = 0; i < n; ++i) {
+    jstring l = (*env)->NewStringUTF(env, langsift_filter_label(f, i)); /* codes that name languages: ASCII */
+    if (!l) return NULL;
+    (*env)->SetObjectArrayElement(env, out, (jsize)i, l);
+    (*env)->DeleteLocalRef(env, l);
+  }
+  return out;
+}
+
+JNIEXPORT jlongArray JNICALL Java_org_langsift_LanguageFilter_nativeNumbers(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  langsift_filter_settings s;
+  langsift_filter_default_settings(&s);
+  langsift_filter_get_settings((const langsift_filter*)(intptr_t)handle, &s);
+  int32_t bits = 0;
+  memcpy(&bits, &s.min_probability, sizeof bits); /* Float.intBitsToFloat in Java */
+  jlong v[4] = {(jlong)s.min_bytes, (jlong)s.max_bytes, (jlong)s.min_percent, (jlong)bits};
+  jlongArray out = (*env)->NewLongArray(env, 4);
+  if (out) (*env)->SetLongArrayRegion(env, out, 0, 4, v);
+  return out;
+}
+
+/* A language of a Java Detection as the C ABI's (its code cut to the array, as langsift_detect's are). */
+static void fill_language(JNIEnv* env, jbyteArray code, jint percent, jlong bytes, langsift_language* l) {
+  memset(l, 0, sizeof *l);
+  jsize n = code ? (*env)->GetArrayLength(env, code) : 0;
+  if (n > (jsize)sizeof l->code - 1) n = (jsize)sizeof l->code - 1;
+  if (n > 0) (*env)->GetByteArrayRegion(env, code, 0, n, (jbyte*)l->code);
+  l->percent = percent;
+  l->bytes = bytes < 0 ? 0 : (size_t)bytes;
+}
+
+JNIEXPORT jboolean JNICALL Java_org_langsift_LanguageFilter_nativeKeep(JNIEnv* env, jclass cls, jlong handle,
+                                                                       jobjectArray codes, jintArray percents,
+                                                                       jlongArray bytes, jfloat confidence) {
+  (void)cls;
+  langsift_result r;
+  memset(&r, 0, sizeof r);
+  jsize n = (*env)->GetArrayLength(env, codes);
+  if (n > 3) n = 3;
+  for (jsize i = 0; i < n; ++i) {
+    jint p = 0;
+    jlong b = 0;
+    (*env)->GetIntArrayRegion(env, percents, i, 1, &p);
+    (*env)->GetLongArrayRegion(env, bytes, i, 1, &b);
+    jbyteArray code = (jbyteArray)(*env)->GetObjectArrayElement(env, codes, i);
+    fill_language(env, code, p, b, &r.languages[i]);
+    (*env)->DeleteLocalRef(env, code);
+  }
+  r.count = (int)n;
+  r.confidence = confidence;
+  int keep = 0;
+  langsift_filter_keep((const langsift_filter*)(intptr_t)handle, &r, &keep);
+  return keep ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT jboolean JNICALL Java_org_langsift_LanguageFilter_nativePasses(JNIEnv* env, jclass cls, jlong handle,
+                                                                         jbyteArray code, jint percent, jlong bytes) {
+  (void)cls;
+  langsift_language l;
+  fill_language(env, code, percent, bytes, &l);
+  int passes = 0;
+  langsift_filter_passes((const langsift_filter*)(intptr_t)handle, &l, &passes);
+  return passes ? JNI_TRUE : JNI_FALSE;
 }

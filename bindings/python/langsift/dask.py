@@ -551,29 +551,15 @@ _MODELS: Dict[str, "langsift.Model"] = {}
 
 
 def _model(path: Optional[str]) -> Optional["langsift.Model"]:
+    """The model the `model` option names, by the library's rule as everywhere (Model.named,
+    langsift::resolve_model): a built-in model's name ("wide") wins over a file so named, "" is the
+    default model, anything else is a model file. Loaded once per process."""
     if path is None:
         return None
     m = _MODELS.get(path)
-    if m is None:  # a built-in model's name ("wide") wins over a file so named, as in `langsift warc`
-        m = _MODELS[path] = (langsift.Model.builtin(path) if path in langsift.Model.builtin_names()
-                             else _load_model_file(path))
+    if m is None:
+        m = _MODELS[path] = langsift.Model.named(path)
     return m
-
-
-def _load_model_file(path: str) -> "langsift.Model":
-    try:
-        return langsift.Model.load(path)
-    except UnicodeEncodeError:  # a name that is not UTF-8, which the extension took as UTF-8 text
-        if _is_utf8(path):      # before #29; the file is read here then (a regular file only:
-            raise               # /dev/zero would never end)
-    with open(path, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise langsift.ModelError(f"{path}: not a regular file")
-        data = f.read()
-    try:
-        return langsift.Model.load(data)
-    except langsift.ModelError as e:
-        raise langsift.ModelError(f"{path}: {str(e).removeprefix('model bytes: ')}") from None
 
 
 def _read_local(path: str, model: Optional["langsift.Model"], opts: Mapping[str, Any]) -> Tuple[Any, Any]:
@@ -985,13 +971,12 @@ def _prepare(inputs: Iterable[Any], output_dir: Any, stats_path: Any, report_pat
     local_stats = _check_inputs(sources)
     if options["max_record_bytes"] < 1024:
         raise ValueError("max_record_bytes must be at least 1024")
-    if options["codes"] not in ("iso639-1", "iso639_1", "639-1", "iso639-3", "iso639_3", "639-3"):
-        raise ValueError(f"codes must be 'iso639-1' or 'iso639-3', not {options['codes']!r}")
     if model is not None:
         model_path = _fs_str(model, "model")
-        if model_path not in langsift.Model.builtin_names():
+        m = _model(model_path)  # loaded here first, so that a bad model fails the job, not every task
+        if not m.is_builtin:  # a file: named so that other processes find it
             model_path = _absolute(model_path)
-        _model(model_path)  # loaded here first, so that a bad model fails the job, not every task
+            _MODELS[model_path] = m
         options["model"] = model_path
     if compression not in COMPRESSIONS:
         raise ValueError(f"compression must be None, 'gz' or 'zst', not {compression!r}")
@@ -1000,8 +985,8 @@ def _prepare(inputs: Iterable[Any], output_dir: Any, stats_path: Any, report_pat
             import zstandard  # noqa: F401
         except ImportError as e:
             raise ImportError(f"zstd outputs need the Python module zstandard (Debian: python3-zstandard): {e}") from e
-    # read_warc checks the reading options as the workers will use them (languages against the
-    # model, the choices that exclude each other), so that a bad one fails here, not every task
+    # read_warc checks the reading options as the workers will use them (codes, languages against
+    # the model, the choices that exclude each other), so that a bad one fails here, not every task
     read_options = {k: v for k, v in options.items() if k in _READ_OPTIONS}
     langsift.read_warc(b"", model=_model(options.get("model")), **read_options).close()
     out_dir = _fs_str(output_dir, "output_dir")
@@ -1219,7 +1204,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep at most N bytes of a record's block (default 4M)")
     r.add_argument("--model", metavar="NAME|FILE",
                    help="a built-in model (default, wide) or a model file (default: the built-in default)")
-    r.add_argument("--codes", choices=("iso639-1", "iso639-3"), default="iso639-1",
+    r.add_argument("--codes", default="iso639-1", metavar="iso639-1|iso639-3",  # names checked by the library
                    help="language codes in the lines and the statistics (default iso639-1)")
     r.add_argument("--text", action="store_true", help="add each page's text to its line")
     r.add_argument("--schema", choices=("default", "corpus"), default="default",

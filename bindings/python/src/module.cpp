@@ -36,6 +36,7 @@
 #include "langsift/filter.hpp"
 #include "langsift/frontier.hpp"
 #include "langsift/language_codes.hpp"
+#include "langsift/options.hpp"
 #include "langsift/page.hpp"
 #include "langsift/parallel.hpp"
 #include "langsift/spans.hpp"
@@ -259,9 +260,9 @@ py::str text_of(std::string_view s) { return py::str(valid_utf8(s)); }
 /// repr() of text_of(s): quoted and escaped as Python quotes a str.
 std::string text_repr(std::string_view s) { return py::repr(text_of(s)); }
 
+/// A `codes=` argument by the library's names (parse_code_style), or ValueError.
 code_style parse_codes(const std::string& s) {
-  if (s == "iso639-1" || s == "iso639_1" || s == "639-1") return code_style::iso639_1;
-  if (s == "iso639-3" || s == "iso639_3" || s == "639-3") return code_style::iso639_3;
+  if (const auto style = langsift::parse_code_style(s)) return *style;
   throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not " + quoted(s));
 }
 
@@ -476,22 +477,16 @@ struct call_options {
   call_options(const call_options&) = delete;
 };
 
-/// Language codes given as a str of codes separated by commas or spaces, or an iterable of str
-/// (each possibly such a list), in langsift's form (to_iso639_1: "deu" -> "de"). `given`
-/// (optional) receives each code as written, for messages.
+/// Language codes given as a str of codes separated by commas or white space, or an iterable of
+/// str (each possibly such a list), in langsift's form: the library's split_code_list and
+/// to_iso639_1 (parse_code_list: "deu" -> "de", "zh-hant" -> "zh-Hant"). `given` (optional)
+/// receives each code as written, for messages.
 std::vector<std::string> code_list(py::handle h, const char* what, std::vector<std::string>* given = nullptr) {
   std::vector<std::string> out;
   auto add = [&](std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-      while (i < s.size() && (s[i] == ',' || s[i] == ' ' || s[i] == '\t')) ++i;
-      std::size_t j = i;
-      while (j < s.size() && s[j] != ',' && s[j] != ' ' && s[j] != '\t') ++j;
-      if (j > i) {
-        out.push_back(to_iso639_1(s.substr(i, j - i)));
-        if (given) given->emplace_back(s.substr(i, j - i));
-      }
-      i = j;
+    for (const std::string_view item : langsift::split_code_list(s)) {
+      out.push_back(to_iso639_1(item));
+      if (given) given->emplace_back(item);
     }
   };
   if (PyUnicode_Check(h.ptr())) {
@@ -559,9 +554,11 @@ std::shared_ptr<py_model> named_model(py::handle h) {
   const bool str = PyUnicode_Check(h.ptr());
   if (str) {
     if (PyUnicode_GetLength(h.ptr()) == 0) return builtin_model();  // as resolve_model(""), --model ""
-    for (const std::string_view n : langsift::builtin_model_names())  // a str with lone surrogates is no name
-      if (PyUnicode_CompareWithASCIIString(h.ptr(), std::string(n).c_str()) == 0)
-        return builtin_model_named(choice_in(h));
+    Py_ssize_t n = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(h.ptr(), &n);
+    if (!utf8) PyErr_Clear();  // a str with lone surrogates is no name
+    else if (langsift::is_builtin_model_name(std::string_view(utf8, static_cast<std::size_t>(n))))
+      return builtin_model_named(choice_in(h));
   }
   fs_path path;
   try {
@@ -1512,16 +1509,6 @@ struct py_url_result {
   std::string_view language() const noexcept { return count ? langs[0].code.view() : std::string_view("und"); }
 };
 
-std::string_view decision_name(url_decision d) {
-  switch (d) {
-    case url_decision::none: return "none";
-    case url_decision::model: return "model";
-    case url_decision::pattern: return "pattern";
-    case url_decision::country: return "country";
-  }
-  return "none";
-}
-
 py::tuple url_language_state(const py_url_language& l) {
   return py::make_tuple(to_py(l.code.view()), static_cast<double>(l.score));
 }
@@ -1826,7 +1813,7 @@ py_url_result classify_url_py(str_in url, opt_str_in country, choice_in codes) {
   py_url_result x;
   x.count = static_cast<std::uint8_t>(r.count);
   for (std::size_t i = 0; i < r.count; ++i) x.langs[i] = {code_value::of(r.languages[i].code, style), r.languages[i].score};
-  x.decision = std::string(decision_name(r.decision));
+  x.decision = std::string(url_decision_name(r.decision));
   x.st = r.st;
   if (x.st == status::ok && t.truncated) x.st = status::truncated;
   else if (x.st == status::ok && t.replaced) x.st = status::invalid_utf8;
@@ -2345,6 +2332,55 @@ py_decision decision_from_state(py::handle h) {
   return d;
 }
 
+constexpr const char* kFromConfigDoc =
+    "A LanguageFilter from NCL-Crawl's configuration names, read by langsift's library as the Java bridge "
+    "and the C ABI read them. `conf` is a mapping or a function returning a key's value (None when "
+    "missing; other values are taken as their str()). Everything is off unless ``filter.lang.enable`` is "
+    "true; then each filter is on when its ``.enable`` is true: ``filter.lang.label`` (codes in either ISO "
+    "form, separated by commas or white space), ``filter.lang.minSize.bytes``, ``filter.lang.maxSize.bytes``, "
+    "``filter.lang.minPercentage.limit``. Raises ValueError naming the key for a malformed or missing "
+    "number, an empty label list or a label that names no language (as LanguageFilter checks labels; "
+    "`model`: a Model whose codes are accepted too).";
+
+/// LanguageFilter.from_config(conf, *, model=None): NCL-Crawl's names read by the library
+/// (language_filter_from_config, as the C ABI and Java read them), from a mapping or a function
+/// (None: not set; any other value as its str()); the labels checked as LanguageFilter() checks
+/// them. What the mapping or function raises goes through.
+language_filter filter_from_config(py::handle conf, model_in model) {
+  const bool mapping = py::isinstance(conf, py::module_::import("collections.abc").attr("Mapping"));
+  if (!mapping && !PyCallable_Check(conf.ptr()))
+    throw py::type_error("conf must be a mapping or a function of a key, not " + type_name(conf));
+  const py::object get = mapping ? py::getattr(conf, "get") : py::reinterpret_borrow<py::object>(conf);
+  const std::shared_ptr<py_model> also = model_arg(model);
+  std::string raw_labels;  // as the configuration wrote them, for the message about one
+  const config_getter getter = [&](std::string_view key) -> std::optional<std::string> {
+    const py::object v = get(to_py(key));
+    if (v.is_none()) return std::nullopt;
+    const std::string what(key);
+    std::string value = str_value(PyUnicode_Check(v.ptr()) ? v : py::str(v), what.c_str());
+    if (key == "filter.lang.label") raw_labels = value;
+    return value;
+  };
+  language_filter f;
+  std::string message;
+  if (language_filter_from_config(getter, f, &message) != status::ok) throw py::value_error(message);
+  if (f.use_labels) {
+    const std::vector<std::string_view> split = split_code_list(raw_labels);
+    require_known_codes(f.labels, std::vector<std::string>(split.begin(), split.end()), "filter.lang.label",
+                        also ? also->m.get() : nullptr);
+  }
+  return f;
+}
+
+/// languages(model=None, *, codes='iso639-1'): the model's codes, in the style asked for.
+py::tuple model_languages(model_in model, choice_in codes) {
+  const std::shared_ptr<py_model> m = model_or_default(model_arg(model));
+  const code_style style = codes_arg(codes);
+  py::list l;
+  for (std::size_t i = 0; i < m->m->language_count(); ++i) l.append(to_py(code_in_style(m->m->language_code(i), style)));
+  return py::tuple(l);
+}
+
 py::tuple filter_state(const language_filter& f) {
   auto opt = [](bool on, std::uint64_t v) { return on ? py::object(py::int_(v)) : py::object(py::none()); };
   py::object labels = py::none();
@@ -2754,10 +2790,15 @@ Returns a UrlResult (.language, .languages with scores, .decision, .status).)doc
         "UTF-8 taken beforehand; returns (seconds, languages found). The in-process C++ rate that "
         "benchmarks/python_bench.py compares the Python calls with.");
 
+  m.def("languages", &model_languages, py::arg("model") = py::none(), py::kw_only(), py::arg("codes") = "iso639-1",
+        "The language codes a model knows (default: the built-in model; a Model, a built-in model's name or "
+        "a model file's path), in the style `codes` names ('iso639-1' or 'iso639-3').");
   m.def("to_iso639_3", [](str_in c) { return to_iso639_3(str_view(c, "code")); }, py::arg("code"),
-        "'de' -> 'deu', 'zh-Hant' -> 'zho-Hant'; codes without a two-letter form unchanged.");
+        "'de' -> 'deu', 'zh-Hant' -> 'zho-Hant'; codes without a two-letter form unchanged; subtags in "
+        "BCP 47's case ('zh-hant' -> 'zho-Hant').");
   m.def("to_iso639_1", [](str_in c) { return to_iso639_1(str_view(c, "code")); }, py::arg("code"),
-        "'deu' -> 'de'; codes without a two-letter form unchanged.");
+        "'deu' -> 'de'; codes without a two-letter form unchanged; subtags in BCP 47's case ('zh-hant' -> "
+        "'zh-Hant'), as langsift compares codes.");
 
   // WARC -----------------------------------------------------------------------------------------
   value_type(py::class_<py_warc_record>(m, "WarcRecord",
@@ -2965,6 +3006,8 @@ next() raises ValueError. An error of the input (of read(), or errors='raise') e
 next call raises ValueError saying so.)doc");
 
   // Filter ---------------------------------------------------------------------------------------
+  m.def("language_filter_from_config", &filter_from_config, py::arg("conf"), py::kw_only(),
+        py::arg("model") = py::none(), kFromConfigDoc);
   value_type(py::class_<language_filter>(m, "LanguageFilter",
       "NCL-Crawl's result filters, each switchable: a page is kept when one of its languages passes "
       "every enabled filter (its code is among `labels`, it has at least `min_bytes` and at most "
@@ -3006,6 +3049,8 @@ next call raises ValueError saying so.)doc");
            "labels: language codes (either ISO form) that no built-in model can answer raise ValueError; "
            "model: a Model (or a built-in model's name, or a model file's path) whose codes are accepted too "
            "(a trained model's). A filter given as None is off.")
+      .def_static("from_config", &filter_from_config, py::arg("conf"), py::kw_only(), py::arg("model") = py::none(),
+                  kFromConfigDoc)
       .def("keep", [](const language_filter& f, const py_detection& d) {
              std::array<std::string, 3> store;
              return keep(d.to_cpp(store), f);

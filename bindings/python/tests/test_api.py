@@ -771,6 +771,43 @@ def test_language_filter():
     assert repr(f).startswith("LanguageFilter(labels=['de', 'nl']")
 
 
+def test_codes_code_styles_and_filter_configuration_are_read_by_the_library():
+    """#34: Python, the C ABI, Java and the tools each had a copy of these rules, and they drifted. Now
+    the library reads them (langsift/options.hpp): a code's case does not matter ("zh-hant" named no
+    language here, while Java's filter ignored case), and the filter configuration is the reader the
+    C ABI and Java use."""
+    zh = langsift.detect("我們是學生，我們喜歡讀書。")
+    assert zh.language == "zh-Hant"
+    for given in ("zh-hant", "ZH-HANT", "zho-hant"):
+        f = langsift.LanguageFilter(labels=given)
+        assert f.labels == ["zh-Hant"] and f.keep(zh)
+        assert langsift.detect("我們是學生，我們喜歡讀書。", only=[given, "ja"]).language == "zh-Hant"
+        assert langsift.to_iso639_1(given) == "zh-Hant" and langsift.to_iso639_3(given) == "zho-Hant"
+    assert langsift.LanguageFilter(labels="de\nnl\tfr").labels == ["de", "nl", "fr"]
+    # The configuration: any value is read as its str(); a number enabled and missing says so.
+    f = langsift.LanguageFilter.from_config({
+        "filter.lang.enable": True, "filter.lang.label.enable": "TRUE", "filter.lang.label": "deu\tZH-hant",
+        "filter.lang.minPercentage.limit.enable": True, "filter.lang.minPercentage.limit": 30})
+    assert f.labels == ["de", "zh-Hant"] and f.min_percent == 30 and f.keep(zh)
+    assert langsift.language_filter_from_config(lambda key: None) == langsift.LanguageFilter()
+    with pytest.raises(ValueError, match="^filter.lang.minSize.bytes is enabled but not set$"):
+        langsift.LanguageFilter.from_config({"filter.lang.enable": "true", "filter.lang.minSize.bytes.enable": "true"})
+    with pytest.raises(ValueError, match="^filter.lang.maxSize.bytes: not a number: 'many'$"):
+        langsift.LanguageFilter.from_config({"filter.lang.enable": "true", "filter.lang.maxSize.bytes.enable": "true",
+                                             "filter.lang.maxSize.bytes": "many"})
+    with pytest.raises(KeyError):  # what the configuration raises goes through
+        langsift.LanguageFilter.from_config(lambda key: {}[key])
+    with pytest.raises(TypeError, match="conf must be a mapping or a function"):
+        langsift.LanguageFilter.from_config(3)
+    # Code styles by the library's names, everywhere codes= is taken; languages() takes a model's name.
+    wide = langsift.Model.builtin("wide")
+    assert langsift.languages("wide", codes="639-3") == tuple(langsift.to_iso639_3(c) for c in wide.languages)
+    assert langsift.languages(codes="iso639_1") == langsift.Model.builtin().languages
+    for bad in ("iso639-2", "ISO639-1", ""):
+        with pytest.raises(ValueError, match=f"^codes must be 'iso639-1' or 'iso639-3', not '{bad}'$"):
+            langsift.languages(codes=bad)
+
+
 def test_language_filter_min_probability_keeps_pages_whose_top_language_is_that_probable():
     sure, unsure = langsift.detect(GERMAN), langsift.detect("Dit is een huis")
     f = langsift.LanguageFilter(min_probability=0.9)

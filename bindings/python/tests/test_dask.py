@@ -503,7 +503,7 @@ def test_cli_help_unreadable_input_list_and_bad_model(tmp_path: Path):
     (tmp_path / "broken.lsm").write_bytes(b"not a model")
     p = module_cli("-o", tmp_path / "o", "--model", tmp_path / "broken.lsm", WARC_DIR / "sample.warc")
     assert p.returncode == 1 and len(p.stderr.splitlines()) == 1, p.stderr
-    assert p.stderr.startswith(f"langsift.dask: {tmp_path / 'broken.lsm'}: ")
+    assert p.stderr.startswith(f"langsift.dask: model: {tmp_path / 'broken.lsm'}: ")  # as Python's model= says it
     assert not (tmp_path / "o").exists()  # checked before anything was started or written
 
 
@@ -516,6 +516,14 @@ def test_a_builtin_model_name_selects_it_and_a_path_is_a_file(tmp_path: Path):
     assert lsdask._model("wide") is langsift.Model.builtin("wide")
     with pytest.raises(langsift.ModelError):
         lsdask._model(str(tmp_path / "wide"))
+    # The rule is the library's (Model.named), as for the tools' --model and Python's model=: "" is
+    # the default model (#34: dask read it as a file named "" and failed).
+    assert lsdask._model("") is langsift.Model.builtin()
+    assert lsdask._prepare([str(WARC_DIR / "sample.warc")], tmp_path / "out", None, None, False,
+                           {"max_record_bytes": 4 << 20, "codes": "639-3"}, "", None).options["model"] == ""
+    with pytest.raises(ValueError, match="^codes must be 'iso639-1' or 'iso639-3', not 'iso639-2'$"):
+        lsdask._prepare([str(WARC_DIR / "sample.warc")], tmp_path / "out", None, None, False,
+                        {"max_record_bytes": 4 << 20, "codes": "iso639-2"}, None, None)
 
 
 def test_cli_against_a_scheduler(tmp_path: Path, client: Client, shards: list[Path], bad_shards: list[Path]):
@@ -906,7 +914,7 @@ def test_file_names_that_are_not_utf8(tmp_path: Path, client: Client, shards: li
     with open(model, "wb") as f:
         f.write(b"not a model")
     p = module_cli_bytes("--scheduler", client.scheduler.address, "-o", d + b"/out4", "--model", model, good)
-    assert p.returncode == 1 and p.stderr.startswith(b"langsift.dask: " + model + b": "), p.stderr
+    assert p.returncode == 1 and p.stderr.startswith(b"langsift.dask: model: " + model + b": "), p.stderr
     report = process_archives([good, Path(os.fsdecode(utf8))], d + b"/out3", client=client)
     assert report.exit_status == 0 and [s.input for s in report.shards] == [os.fsdecode(good), os.fsdecode(utf8)]
 

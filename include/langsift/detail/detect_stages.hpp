@@ -124,6 +124,7 @@ struct detect_scratch {
   // 5. Close groups
   std::vector<close_decision> close;    // this call's decisions (one per group in play)
   std::vector<std::uint8_t> close_seen;  // per close group of the model: has units
+  std::vector<std::uint64_t> close_hashes;  // the words and word pairs of a unit's text
 
   // 6. Top three
   std::vector<language_bytes> items;  // most bytes first

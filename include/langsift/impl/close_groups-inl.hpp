@@ -61,6 +61,33 @@ LANGSIFT_INLINE const std::int8_t* close_groups::find(std::size_t g, std::uint64
   return nullptr;
 }
 
+LANGSIFT_INLINE void close_groups::add_weights(std::size_t g, std::span<std::uint64_t> hashes,
+                                               std::int32_t* sum) const noexcept {
+  const group_view& v = groups_[g];
+  const std::uint64_t low = (std::uint64_t{1} << v.filter_bits) - 1;
+  for (const std::uint64_t h : hashes) __builtin_prefetch(v.filter + ((h & low) >> 6));
+  std::size_t kept = 0;  // the hashes the filter lets through, packed at the front
+  for (const std::uint64_t h : hashes) {
+    const std::uint64_t bit = h & low;
+    if (!(v.filter[bit >> 6] >> (bit & 63) & 1)) continue;
+    hashes[kept++] = h;
+    __builtin_prefetch(v.dir + (h >> (64 - v.bits)));
+  }
+  for (std::size_t i = 0; i < kept; ++i) __builtin_prefetch(v.keys + v.dir[hashes[i] >> (64 - v.bits)]);
+  for (std::size_t i = 0; i < kept; ++i) {
+    const std::uint64_t h = hashes[i];
+    const std::uint64_t bucket = h >> (64 - v.bits);
+    for (std::uint32_t k = v.dir[bucket], end = v.dir[bucket + 1]; k < end; ++k) {
+      if (v.keys[k] < h) continue;
+      if (v.keys[k] == h) {
+        const std::int8_t* w = v.weights + std::size_t{k} * v.n;
+        for (std::size_t c = 0; c < v.n; ++c) sum[c] += w[c];
+      }
+      break;
+    }
+  }
+}
+
 LANGSIFT_INLINE status close_groups::parse(std::string_view bytes, close_groups& out, bool verify_checksum,
                                            bool verify_structure) noexcept {
   namespace f = detail::close_file;

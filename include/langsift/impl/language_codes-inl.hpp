@@ -26,6 +26,29 @@ inline bool split_primary(std::string_view code, char (&buf)[9], std::size_t& n,
   return n > 0;
 }
 
+/// Appends the subtags after the primary one (`rest`: "-hant-tw", "_BR", as given) to `out` in
+/// BCP 47's case: a script (four letters, right after the language) in title case ("Hant"), a
+/// region of two letters in upper case ("TW"), anything else and the separators as given.
+inline void append_subtags_in_case(std::string_view rest, std::string& out) {
+  std::size_t i = 0, index = 0;
+  while (i < rest.size()) {
+    out += rest[i++];  // the separator
+    std::size_t j = i;
+    while (j < rest.size() && rest[j] != '-' && rest[j] != '_') ++j;
+    const std::string_view sub = rest.substr(i, j - i);
+    bool alpha = !sub.empty();
+    for (const char c : sub) alpha = alpha && is_ascii_alpha(static_cast<unsigned char>(c));
+    ++index;
+    for (std::size_t k = 0; k < sub.size(); ++k) {
+      const char lower = ascii_lower(sub[k]);
+      if (alpha && sub.size() == 4 && index == 1) out += k == 0 ? static_cast<char>(lower - ('a' - 'A')) : lower;
+      else if (alpha && sub.size() == 2) out += static_cast<char>(lower - ('a' - 'A'));
+      else out += sub[k];
+    }
+    i = j;
+  }
+}
+
 // ISO 639-2's list, unchanged since the withdrawal of scc/scr in 2008. ICU knows only the T
 // codes; suggest_language_code() maps "ger" -> deu -> de.
 LANGSIFT_INLINE constexpr std::string_view iso639_2b_to_t[20][2] = {
@@ -63,7 +86,7 @@ LANGSIFT_INLINE std::string to_iso639_3(std::string_view code) {
   const std::string_view primary(buf, n);
   const std::string_view three = iso639_3_of(primary);
   std::string r(three.empty() ? primary : three);
-  r += rest;
+  detail::append_subtags_in_case(rest, r);
   return r;
 }
 
@@ -75,7 +98,7 @@ LANGSIFT_INLINE std::string to_iso639_1(std::string_view code) {
   const std::string_view primary(buf, n);
   const std::string_view two = iso639_1_of(primary);
   std::string r(two.empty() ? primary : two);
-  r += rest;
+  detail::append_subtags_in_case(rest, r);
   return r;
 }
 

@@ -37,6 +37,17 @@ enum class url_decision : std::uint8_t {
   country,  ///< the host-country hint or the ccTLD decided a close call
 };
 
+/// "none", "model", "pattern", "country": the name of a url_decision (in the tools' output and Python's).
+constexpr std::string_view url_decision_name(url_decision d) noexcept {
+  switch (d) {
+    case url_decision::none: return "none";
+    case url_decision::model: return "model";
+    case url_decision::pattern: return "pattern";
+    case url_decision::country: return "country";
+  }
+  return "none";
+}
+
 struct url_language {
   std::string_view code;  ///< points into the classifier's models (static storage)
   float score = 0;        ///< probability-like, sums to <= 1 over all languages

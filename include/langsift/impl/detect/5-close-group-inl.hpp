@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "langsift/close_groups.hpp"
 #include "langsift/detail/detect_stages.hpp"
@@ -26,22 +28,21 @@ namespace detail {
 inline constexpr std::size_t kCloseTextBytes = 8192;
 
 /// Adds the discriminator's log-odds of `text` (its words and pairs of consecutive words) for
-/// each member of close group `g` to d[0, n).
-inline void add_discriminator(const close_groups& cg, std::size_t g, std::size_t n, std::string_view text, float* d) {
+/// each member of close group `g` to d[0, n). `hashes`: scratch.
+inline void add_discriminator(const close_groups& cg, std::size_t g, std::size_t n, std::string_view text, float* d,
+                              std::vector<std::uint64_t>& hashes) {
   const ngram_config words_only{5, 4, true, feature_hashing::window};  // min above max: words only (the
   // template arguments say so at compile time: no n-gram is hashed)
-  std::int32_t sum[max_close_members] = {};
+  hashes.clear();
   std::uint64_t prev = 0;
-  const auto add = [&](const std::int8_t* w) {
-    if (w)
-      for (std::size_t i = 0; i < n; ++i) sum[i] += w[i];
-  };
   for_each_feature<kMaxNgramOrder + 1, 1, 1>(text, words_only, [&](std::uint64_t h, unsigned kind) {
     if (kind != feature_word) return;
-    add(cg.find(g, h));
-    if (prev) add(cg.find(g, close_pair_hash(prev, h)));
+    hashes.push_back(h);
+    if (prev) hashes.push_back(close_pair_hash(prev, h));
     prev = h;
   });
+  std::int32_t sum[max_close_members] = {};
+  cg.add_weights(g, hashes, sum);
   const float step = cg.weight_step(g);
   for (std::size_t i = 0; i < n; ++i) d[i] += static_cast<float>(sum[i]) * step;
 }
@@ -107,7 +108,7 @@ inline void decide_close_group(const model& m, const detect_options& opt, detect
   for (const unit& u : s.units) {
     if (read >= kCloseTextBytes) break;
     if (u.lang < 0 || m.close_group_of(static_cast<std::size_t>(u.lang)) != static_cast<int>(g)) continue;
-    add_discriminator(cg, g, n, u.text, d.data());
+    add_discriminator(cg, g, n, u.text, d.data(), s.close_hashes);
     read += u.text.size();
   }
   const bool prior = read >= info.params.prior_min_bytes && web_prior_applies(m, opt, s, g);

@@ -32,6 +32,9 @@ public final class LangSift implements AutoCloseable {
 
   private volatile long handle;
 
+  /** Loads the native library (the static initializer above): for the other classes with native methods. */
+  static void loadNative() {}
+
   /** A detector over the model compiled into the library. */
   public LangSift() {
     this(null);
@@ -106,7 +109,7 @@ public final class LangSift implements AutoCloseable {
 
   // Strings cross JNI as NUL-terminated standard UTF-8 bytes (not JNI's modified UTF-8, which
   // encodes NUL and supplementary characters differently). A NUL inside ends the string.
-  private static byte[] utf8z(String s) {
+  static byte[] utf8z(String s) {
     if (s == null) return null;
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
     byte[] z = new byte[b.length + 1];

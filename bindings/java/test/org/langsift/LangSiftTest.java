@@ -34,6 +34,67 @@ public final class LangSiftTest {
     }
   }
 
+  private static Map<String, String> labelConfig(String labels) {
+    Map<String, String> conf = new HashMap<>();
+    conf.put("filter.lang.enable", "true");
+    conf.put("filter.lang.label.enable", "true");
+    conf.put("filter.lang.label", labels);
+    return conf;
+  }
+
+  /**
+   * The filter is the library's (langsift_filter through JNI), as in C++, C and Python (#34): Java
+   * kept labels as written, so "deu" kept no German page and "ger" (a typo) dropped every page in
+   * silence; its own codeMatches ignored case where C++ compared exactly. Now labels are read and
+   * checked by the library: either ISO form and any case, put in the form the models write.
+   */
+  private static void filterRulesAreTheLibrarys() {
+    try (LangSift ls = new LangSift()) {
+      Detection de = ls.detectText("Die Kinder spielten im Garten, w\u00e4hrend ihre Eltern das Abendessen kochten.");
+      Detection zh = ls.detectText("\u6211\u5011\u662f\u5b78\u751f\uff0c\u6211\u5011\u559c\u6b61\u8b80\u66f8\u3002");
+      check(de.language.equals("de") && zh.language.equals("zh-Hant"), "known answers: " + de + " / " + zh);
+      LanguageFilter deu = LanguageFilter.fromConfig(labelConfig("deu, NL")::get);
+      check(deu.labels.equals(List.of("de", "nl")), "labels in langsift's form: " + deu.labels);
+      check(deu.keep(de) && !deu.keep(zh), "deu keeps German");
+      check(new LanguageFilter(List.of("deu"), -1, -1, -1).keep(de), "deu keeps German (constructor)");
+      check(LanguageFilter.fromConfig(labelConfig("DE")::get).keep(de), "DE keeps German");
+      LanguageFilter hant = LanguageFilter.fromConfig(labelConfig("ZH-hant")::get);
+      check(hant.labels.equals(List.of("zh-Hant")) && hant.keep(zh) && !hant.keep(de), "ZH-hant keeps zh-Hant");
+      check(new LanguageFilter(List.of("zh"), -1, -1, -1).keep(zh), "zh keeps zh-Hant");
+      check(new LanguageFilter(List.of("zh"), -1, -1, -1).passes(zh.languages.get(0)), "zh passes zh-Hant");
+      check(!new LanguageFilter(List.of("ja"), -1, -1, -1).keep(zh), "ja does not keep zh-Hant");
+      check(LanguageFilter.fromConfig(labelConfig("de\tnl")::get).labels.equals(List.of("de", "nl")), "a tab separates");
+    }
+    try {
+      LanguageFilter.fromConfig(labelConfig("de, ger")::get);
+      check(false, "an unknown label accepted");
+    } catch (IllegalArgumentException e) {
+      check(e.getMessage().equals("filter.lang.label: not a language langsift knows: 'ger' (did you mean 'de'?)"),
+          "message: " + e.getMessage());
+    }
+    expectThrows(IllegalArgumentException.class, () -> new LanguageFilter(List.of("xx"), -1, -1, -1), "label xx");
+    expectThrows(IllegalArgumentException.class, () -> new LanguageFilter(List.of(), -1, -1, -1), "no label");
+    expectThrows(IllegalArgumentException.class, () -> new LanguageFilter(null, -1, -1, 101), "minPercent 101");
+    // What the configuration's get throws reaches the caller, and nothing is made.
+    expectThrows(IllegalStateException.class, () -> LanguageFilter.fromConfig(key -> {
+      if (key.equals("filter.lang.label")) throw new IllegalStateException("no configuration");
+      return "true";
+    }), "get throws");
+    expectThrows(NullPointerException.class, () -> LanguageFilter.fromConfig(null), "null get");
+    // A missing number, with the key named.
+    Map<String, String> unset = labelConfig("de");
+    unset.put("filter.lang.maxSize.bytes.enable", "true");
+    try {
+      LanguageFilter.fromConfig(unset::get);
+      check(false, "an unset number accepted");
+    } catch (IllegalArgumentException e) {
+      check(e.getMessage().equals("filter.lang.maxSize.bytes is enabled but not set"), "message: " + e.getMessage());
+    }
+    // Many filters made and dropped: the native ones are freed (by a Cleaner), none is used after.
+    for (int i = 0; i < 20000; i++) check(new LanguageFilter(List.of("de"), i, -1, -1).minBytes == i, "filter " + i);
+    System.gc();
+  }
+
   public static void main(String[] args) throws Exception {
     check(!LangSift.version().isEmpty(), "version");
     byte[] german = ("<html><body><p>Die Kinder spielten im Garten, w\u00e4hrend ihre Eltern das Abendessen kochten. "
@@ -124,7 +185,7 @@ public final class LangSiftTest {
     conf.put("filter.lang.minSize.bytes.enable", "true");
     conf.put("filter.lang.minSize.bytes", "many");
     expectThrows(IllegalArgumentException.class, () -> LanguageFilter.fromConfig(conf::get), "bad number");
-    check(LanguageFilter.codeMatches("zh-Hant", "zh") && !LanguageFilter.codeMatches("zha", "zh"), "zh matches zh-Hant");
+    filterRulesAreTheLibrarys();
 
     if (failures > 0) {
       System.err.println(failures + " check(s) failed");

@@ -1,0 +1,1 @@
+#include "langsift/impl/options-inl.hpp"
