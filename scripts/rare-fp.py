@@ -6,7 +6,8 @@ usage: scripts/rare-fp.py --set NAME=DIR[@N] [--set ...] [--langsift PATH] [--by
                           [--markdown FILE] [--tsv FILE]
 
 The "added" languages are those `langsift detect --model wide --list-languages` names and the
-default model's list does not. The "major" languages of a set are the <code>.txt files of DIR
+default model's list does not, less a code whose language subtag the default model has (`sr-Latn`:
+an answer sr-Latn is Serbian, right for sr and no false positive). The "major" languages of a set are the <code>.txt files of DIR
 whose code the default model has. Per language, consecutive lines are joined by a space until the
 document has at least N bytes (default 400), each line used once, the tail dropped: the rule of
 `langsift-eval docs`; `--set NAME=DIR@N` sets N for that set (`@1`: each line is a document, for
@@ -20,6 +21,10 @@ of L); **web-weighted** = the same mean weighted by each L's share of the web's 
 Crawl's languages.csv, `--web-prior`, default ../shared/data/web-prior/cc-main-2024-42-languages.csv),
 normalised over the set's languages that have a share. Also per set: each model's accuracy on the
 major languages' documents (macro and web-weighted errors per million pages).
+
+`--tsv FILE`: rows `set language documents per_million_macro per_million_web taken_from` per added
+language that took any (taken_from = true:count,...), `all` for them together, and per model a row
+`accuracy:MODEL` whose fields are: samples right, macro accuracy %, web-weighted errors per million.
 
 `--detect-arg ARG` (repeatable) is passed to both detect runs (e.g. --detect-arg=--no-web-prior).
 Exit status: 0, 1 on an error (a missing file, a detector failing), 2 on a usage error.
@@ -41,7 +46,7 @@ class Error(Exception):
 
 def usage(msg):
     print(f"{PROG}: {msg}", file=sys.stderr)
-    print("usage: rare-fp.py --set NAME=DIR [--set ...] [--langsift PATH] [--bytes N] [--max-docs N] "
+    print("usage: rare-fp.py --set NAME=DIR[@N] [--set ...] [--langsift PATH] [--bytes N] [--max-docs N] "
           "[--web-prior CSV] [--detect-arg ARG] [--markdown FILE] [--tsv FILE]", file=sys.stderr)
     return 2
 
@@ -195,6 +200,9 @@ def main(argv):
     except Error as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"{PROG}: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return 1
 
 
 def report(sets, langsift, min_bytes, max_docs, prior_path, markdown, tsv, extra):
@@ -231,7 +239,10 @@ def report(sets, langsift, min_bytes, max_docs, prior_path, markdown, tsv, extra
 
     rows, md = [], []
     md.append("# False positives of the wide model's added languages\n")
-    md.append(f"{len(added)} languages of `wide` are not in `default`. Detector: `{langsift} detect --lines "
+    same = sorted(c for c in added if base(c) not in added_base)
+    md.append(f"{len(added)} codes of `wide` are not in `default`; {len(added_base)} of them are other languages"
+              + (f" ({', '.join(same)}: the default model has the language, scored as it)" if same else "")
+              + f". Detector: `{langsift} detect --lines "
               f"--model wide{''.join(' ' + e for e in extra)}`. Web prior: `{prior_path}`.\n")
     summary = []
     for si, (name, d, nb, langs, counts) in enumerate(per_set):
@@ -258,6 +269,8 @@ def report(sets, langsift, min_bytes, max_docs, prior_path, markdown, tsv, extra
                 claims[a][l] += 1
         ndocs = sum(counts.values())
         langs_with_docs = [l for l in langs if counts[l] > 0]
+        if not langs_with_docs:
+            raise Error(f"{d}: no language has text for one document of {nb} bytes")
 
         def rates(by_true):
             macro = sum(by_true.get(l, 0) / counts[l] for l in langs_with_docs) / len(langs_with_docs) * 1e6
