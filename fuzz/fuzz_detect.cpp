@@ -5,7 +5,8 @@
 // (top_k from the input) descending, in (0, 1], summing to at most 1, codes of the model, the top
 // one's the confidence, and top_k changing nothing else; with the default model and with the
 // built-in "wide" one. detect_page's kept text (keep_text) is extract_page_text's, and
-// valid UTF-8.
+// valid UTF-8. The SSE2 count of the signs of non-language text (count_text_signs) is the byte
+// loop's.
 #include <cstddef>
 #include <cstdint>
 #include <algorithm>
@@ -92,6 +93,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (a.probabilities[i].p != a16.probabilities[i].p || a.probabilities[i].code != a16.probabilities[i].code) std::abort();
   all.top_k = langsift::max_top_k + 1;
   if (langsift::detect(m, in, all).st != langsift::status::invalid_argument) std::abort();
+
+  // The signs of text that is not language: the SSE2 pass counts as the byte-by-byte definition
+  // (code marks: token_code_marks summed over the tokens, runs of bytes > 0x20).
+  {
+    langsift::detail::text_signs got, want;
+    langsift::detail::count_text_signs(data, size, got);
+    std::size_t token = 0;
+    for (std::size_t i = 0; i <= size; ++i) {
+      if (i == size || data[i] <= 0x20) {
+        if (i > token) want.code_marks += langsift::detail::token_code_marks(data + token, i - token);
+        token = i + 1;
+        if (i == size) break;
+      }
+      const unsigned char prev = i ? data[i - 1] : ' ';
+      want.spaces += data[i] == ' ';
+      if (langsift::detail::is_code_symbol(static_cast<char>(data[i]))) want.code_symbols += data[i] != prev;
+      want.case_switches += data[i] >= 'A' && data[i] <= 'Z' && prev >= 'a' && prev <= 'z';
+    }
+    if (got.code_symbols != want.code_symbols || got.case_switches != want.case_switches ||
+        got.code_marks != want.code_marks || got.spaces != want.spaces)
+      std::abort();
+  }
 
   // Whole pipeline.
   const langsift::decoded_text page = langsift::decode_to_utf8(in);

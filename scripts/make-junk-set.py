@@ -714,6 +714,75 @@ class CodeWindows:
         return out
 
 # ------------------------------------------------------------------------------------------------
+# Natural text with web debris (--web-text): what must stay language
+
+
+BRAND_WORDS = ["iPhone", "YouTube", "WiFi", "PowerPoint", "eBay", "LinkedIn", "PlayStation", "JavaScript", "McDonald's",
+               "WhatsApp", "PayPal", "iTunes", "GitHub", "TripAdvisor", "MasterCard", "BlackBerry", "FedEx", "PhD",
+               "COVID-19", "H1N1", "MP3", "4K", "Windows 10", "Galaxy S21", "A4", "B2B", "CO2", "Wi-Fi", "e-mail"]
+
+
+def web_debris(rng, words):
+    """Adds one piece of web debris to the words of a natural line, in place."""
+    r = rng.random()
+    at = rng.randint(0, len(words))
+    if r < 0.15:
+        words.insert(at, rng.choice(["", "(", "see ", "www: "]) + url(rng) + rng.choice(["", ")", ",", "."]))
+    elif r < 0.25:
+        words.insert(at, f"{random_word(rng, 3, 10)}{rng.choice(['', '.', '_'])}{random_word(rng, 2, 8)}@{host(rng)}")
+    elif r < 0.4:  # an HTML entity for a letter or punctuation (text taken from a page's source)
+        i = rng.randrange(len(words))
+        chars = [c for c in words[i] if not c.isascii() or c in "'\""]
+        if chars:
+            c = rng.choice(chars)
+            ent = rng.choice([f"&#{ord(c)};", f"&#x{ord(c):X};"]) if rng.random() < 0.8 else "&amp;"
+            words[i] = words[i].replace(c, ent, 1)
+        else:
+            words.insert(at, rng.choice(["&amp;", "&nbsp;", "&#160;", "&raquo;", "&copy;", "&#8217;"]))
+    elif r < 0.5:
+        words.insert(at, "&")
+    elif r < 0.65:
+        words.insert(at, rng.choice(BRAND_WORDS))
+    elif r < 0.75:
+        words.insert(at, rng.choice([f"${rng.randint(1, 999)}", f"{rng.randint(1, 999)},{rng.randint(0, 99):02d} €",
+                                     f"{rng.randint(1, 99)}{rng.choice(UNITS)}", f"({rng.randint(1, 99)}%)",
+                                     f"{rng.randint(1, 99)}%", date(rng)]))
+    elif r < 0.85:  # a label or breadcrumb before the text
+        words[0:0] = [rng.choice([f"Email: {random_word(rng, 3, 8)}@{host(rng)}", f"Tel: +{rng.randint(1, 99)} {rng.randint(10, 999)} {rng.randint(1000, 99999)}",
+                                  f"URL: {url(rng)}", f"{syllable_name(rng).capitalize()} > {syllable_name(rng).capitalize()} >",
+                                  f"Posted by {random_word(rng, 4, 9)}{rng.randint(1, 99)} on {date(rng)}"])]
+    elif r < 0.92:
+        words.insert(at, rng.choice(["#", "@"]) + random_word(rng, 3, 12) + rng.choice(["", str(rng.randint(1, 99))]))
+    else:  # a product code or model number
+        words.insert(at, rng.choice([f"{random_word(rng, 1, 3, alphabet='ABCDEFGHIJKLMNOPQRSTUVWXYZ')}{rng.randint(1, 999)}",
+                                     f"{rng.randint(100, 9999)}/{rng.randint(100, 9999)}",
+                                     f"{random_word(rng, 2, 4, alphabet='ABCDEFGHIJKLMNOPQRSTUVWXYZ')}-{rng.randint(10, 999)}"]))
+
+
+def make_web_text(src, out, part, per_language):
+    """Lines of src/<code>.txt (held-out training text) with one or two pieces of web debris each."""
+    os.makedirs(out, exist_ok=True)
+    for name in sorted(os.listdir(src)):
+        if not name.endswith(".txt"):
+            continue
+        rng = random.Random(f"{SEEDS[part]}:web-text:{name}")
+        with open(os.path.join(src, name), encoding="utf-8", errors="replace", newline="\n") as f:
+            lines = [clean(l) for l in f.read().split("\n")]
+        lines = [l for l in lines if len(l) >= 20 and len(l.split()) >= 3]
+        if not lines:
+            continue
+        rows = []
+        for line in rng.sample(lines, min(per_language, len(lines))):
+            words = line.split()
+            for _ in range(rng.randint(1, 2)):
+                web_debris(rng, words)
+            rows.append(clean(" ".join(w for w in words if w)))
+        path = os.path.join(out, name)
+        with open(path + ".tmp", "w", encoding="utf-8", newline="\n") as f:
+            f.write("".join(r + "\n" for r in rows))
+        os.replace(path + ".tmp", path)
+
+# ------------------------------------------------------------------------------------------------
 
 GENERATED = {
     "repeated-token": gen_repeated_token, "keyboard-mash": gen_keyboard_mash, "random-letters": gen_random_letters,
@@ -733,7 +802,16 @@ def main(argv):
     ap.add_argument("--part", choices=sorted(SEEDS), default="dev")
     ap.add_argument("--per-category", type=int, default=1000, metavar="N")
     ap.add_argument("--categories", default=",".join(CATEGORIES), metavar="a,b")
+    ap.add_argument("--web-text", metavar="HELDOUT_DIR",
+                    help="instead: natural lines of HELDOUT_DIR/<code>.txt with web debris added (URLs, e-mail "
+                         "addresses, HTML entities, brand names, prices, labels, hashtags, product codes), "
+                         "--per-category lines per language, as OUT_DIR/<code>.txt: text that must stay language")
     a = ap.parse_args(argv[1:])
+    if a.web_text:
+        if not os.path.isdir(a.web_text):
+            ap.error(f"{a.web_text}: not a directory")
+        make_web_text(a.web_text, a.out_dir, a.part, a.per_category)
+        return 0
     cats = [c for c in a.categories.split(",") if c]
     for c in cats:
         if c not in CATEGORIES:

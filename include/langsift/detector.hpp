@@ -97,7 +97,9 @@ struct detect_options {
   float exit_confidence = 0.9995f;
   /// Text with at least this many code-like ASCII symbols per letter ({}[]<>=;*/\\|&^~_#$@%+"():, a run
   /// of one symbol counting once) is not natural language (source code, markup, data): the answer
-  /// is und. 0 disables the test.
+  /// is und. So is text with marks of code inside a third of its words (token_code_marks), and
+  /// an answer with them in a quarter (an eighth with a poor fit) is not reliable. 0 disables these
+  /// tests of code (not the others: repetition, scrambled case, lorem ipsum, the fit).
   float max_code_symbols = 0.2f;
   /// detection::probabilities holds the `top_k` most probable languages (0: none; the top
   /// language's probability is `confidence` whatever top_k is), fewer when the others are
@@ -150,7 +152,7 @@ struct detection {
   /// it: a text 60 % de and 40 % fr gives de about 0.6, fr 0.4. Empty for und.
   std::array<language_probability, max_top_k> probabilities{};
   std::size_t probability_count = 0;
-  bool reliable = false; ///< confidence >= 0.9, the top language fits its profile and has >= 70 % of the text
+  bool reliable = false; ///< confidence >= 0.9, the top language fits its profile and has >= 70 % of the text, no signs of code
   bool is_short = false; ///< fewer than `short_text_bytes` text bytes (the guess is still given)
   bool sampled = false;  ///< the input exceeded `max_text_bytes` and was sampled
   status st = status::ok;  ///< empty_input when there is no letter at all
@@ -200,11 +202,32 @@ constexpr bool is_code_symbol(char c) noexcept {
 // The detector's vector kernels (SSE2 where available; defined in impl/detect/kernels-inl.hpp),
 // declared here for their tests.
 
-/// Counts, in bytes[0, n), the code symbols (a run of one symbol counting once) and the case
-/// switches (an ASCII capital right after an ASCII lower-case letter); the byte before bytes[0]
-/// counts as 0. Adds them to `code_symbols` and `case_switches`.
-void count_symbols_and_case(const unsigned char* bytes, std::size_t n, std::size_t& code_symbols,
-                            std::size_t& case_switches) noexcept;
+/// What the bytes of a text say about whether it is language (detect's und tests, see
+/// docs/detection.md "und"), counted by count_text_signs.
+struct text_signs {
+  std::size_t code_symbols = 0;   ///< code symbols (is_code_symbol), a run of one symbol counting once
+  std::size_t case_switches = 0;  ///< an ASCII capital right after an ASCII lower-case letter
+  std::size_t code_marks = 0;     ///< token_code_marks summed over the tokens (runs of bytes > 0x20)
+  std::size_t spaces = 0;         ///< ASCII spaces
+};
+
+/// The marks of code inside one token (a run of bytes > 0x20), at most 2: 0 for a web or e-mail
+/// address, a file path, a @mention or #hashtag (not a #colour); else, outside HTML character
+/// references ("&#233;", "&amp;"), the bytes that are
+///  - { } = \ (a run counting once), or # @ $ before an ASCII letter ("#include", "$x");
+///  - & | < > + ~ ^ _ (a run counting once) next to an ASCII letter or digit ("x_y", "a&b",
+///    "i++", "p->q"; not "rock & roll", "Home > News"), '*' between two ("a*b"; not "* item",
+///    "*emphasis*", "note*");
+///  - " ( ) : / % ; [ ] between an ASCII letter or digit and an ASCII letter, digit or one of them,
+///    a letter on one side ("f(x)", "f()", "a[i]", "a/b", "http:"; not "10/12", "3:30", "(see");
+///  - a digit after an ASCII lower-case letter and not before one ("int32", "t6", "x86"; not
+///    "S21", nor the glottal stop some orthographies write "7": "na7a");
+///  - a '.' between an ASCII lower-case letter and two ASCII letters, the first lower-case
+///    ("os.path", "u.name"; not "e.g.", "Ph.D.", "end. Next").
+std::size_t token_code_marks(const unsigned char* token, std::size_t n) noexcept;
+
+/// Adds the signs of bytes[0, n) to `t` (the byte before bytes[0] counts as a space).
+void count_text_signs(const unsigned char* bytes, std::size_t n, text_signs& t) noexcept;
 /// The first index of the largest of v[0, n) (n >= 1; no NaN).
 std::uint32_t first_argmax(const float* v, std::uint32_t n) noexcept;
 /// y[k] += a × x[k] for k < n: a floor times a feature count, per language.

@@ -24,8 +24,9 @@
 //
 // "und" (no language) spans: a text without letters is one "und" span; a letterless stretch of
 // at least `min_und_bytes` (a table of numbers) is an "und" span of its own; and a span that is not
-// natural language as a whole — by the tests detect() applies to a document: code-like symbols,
-// case changes inside words, repetition, a poor fit to its language — is "und".
+// natural language as a whole — by the tests detect() applies to a document: code-like symbols
+// and marks of code inside words, case changes inside words, repeated words, lorem ipsum, a poor
+// fit to its language — is "und".
 //
 // Thread safety: as detect(); each thread uses its own scratch space.
 #pragma once

@@ -552,6 +552,28 @@ TEST_CASE("junk: the generator is deterministic per part, and langsift's own TSV
   INFO(e.err);
   REQUIRE(e.status == 0);
   CHECK(contains(e.out, "a\tlangsift\tbase64\t30\t"));
+  // --web-text: lines of held-out text, each with web debris added, deterministically
+  fs::create_directories(dir / "heldout");
+  {
+    std::ofstream de(dir / "heldout" / "de.txt", std::ios::binary);
+    for (int i = 0; i < 20; ++i) de << "Der Stadtrat hat am Dienstag " << i << " neue Regeln beschlossen.\n";
+  }
+  auto web = [&](const std::string& out) {
+    return sh("/usr/bin/python3 " + q(script) + " --part dev --per-category 5 --web-text " + q((dir / "heldout").string()) +
+              " " + q((dir / out).string()));
+  };
+  REQUIRE(web("w1").status == 0);
+  REQUIRE(web("w2").status == 0);
+  const std::string w = slurp(dir / "w1" / "de.txt");
+  CHECK(w == slurp(dir / "w2" / "de.txt"));
+  CHECK(std::count(w.begin(), w.end(), '\n') == 5);
+  std::istringstream lines(w);
+  for (std::string line; std::getline(lines, line);) {  // a held-out line, and something added to it
+    INFO(line);
+    CHECK(contains(line, "Stadtrat"));
+    CHECK(line.size() > std::string("Der Stadtrat hat am Dienstag 10 neue Regeln beschlossen.").size());
+  }
+  CHECK(sh("/usr/bin/python3 " + q(script) + " --web-text /nonexistent " + q((dir / "w3").string())).status == 2);
 }
 
 TEST_CASE("calibration: ECE and the reliability table of the top probability, per set, --docs, --score") {

@@ -44,24 +44,57 @@ const std::string kData = LANGSIFT_TEST_DATA_DIR;
 
 }  // namespace
 
-TEST_CASE("count_symbols_and_case: the 16-byte blocks count as the byte loop") {
+TEST_CASE("count_text_signs: the 16-byte blocks count as the byte loop") {
   std::mt19937 rng(11);
-  const std::string alphabet = "aZ_{}()=;:\"#$%&*+/<>@[\\]^|~ .,-'!?0\xC3\xA9\xD0\x96";
+  const std::string alphabet = "aZ_{}()=;:\"#$%&*+/<>@[\\]^|~ .,-'!?0\xC3\xA9\xD0\x96\t";
   for (int round = 0; round < 3000; ++round) {
     std::string t(round % 100 == 0 ? 4100 + rng() % 100 : rng() % 80, '\0');  // some over 255 blocks
     for (char& c : t) c = (rng() % 4) ? alphabet[rng() % alphabet.size()] : static_cast<char>(rng());
-    std::size_t symbols = 0, switches = 0;
+    langsift::detail::text_signs want;
     const auto* b = reinterpret_cast<const unsigned char*>(t.data());
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const unsigned char prev = i ? b[i - 1] : 0;
-      if (langsift::detail::is_code_symbol(t[i])) symbols += b[i] != prev;
-      if (b[i] >= 'A' && b[i] <= 'Z' && prev >= 'a' && prev <= 'z') ++switches;
+    std::size_t token = 0;  // start of the current token
+    for (std::size_t i = 0; i <= t.size(); ++i) {
+      const unsigned char prev = i ? b[i - 1] : ' ';
+      if (i == t.size() || b[i] <= 0x20) {  // a token ends: its marks
+        if (i > token) want.code_marks += langsift::detail::token_code_marks(b + token, i - token);
+        token = i + 1;
+        continue;
+      }
+      if (langsift::detail::is_code_symbol(t[i])) want.code_symbols += b[i] != prev;
+      if (b[i] >= 'A' && b[i] <= 'Z' && prev >= 'a' && prev <= 'z') ++want.case_switches;
     }
-    std::size_t got_symbols = 0, got_switches = 0;
-    langsift::detail::count_symbols_and_case(b, t.size(), got_symbols, got_switches);
-    REQUIRE(got_symbols == symbols);
-    REQUIRE(got_switches == switches);
+    want.spaces = static_cast<std::size_t>(std::count(t.begin(), t.end(), ' '));
+    langsift::detail::text_signs got;
+    langsift::detail::count_text_signs(b, t.size(), got);
+    REQUIRE(got.code_symbols == want.code_symbols);
+    REQUIRE(got.case_switches == want.case_switches);
+    REQUIRE(got.code_marks == want.code_marks);
+    REQUIRE(got.spaces == want.spaces);
   }
+}
+
+TEST_CASE("token_code_marks: marks of code inside tokens, not the punctuation of prose nor web addresses") {
+  auto marks = [](std::string_view text) {  // summed over the text's tokens
+    std::size_t n = 0, b = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i)
+      if (i == text.size() || text[i] == ' ') {
+        n += langsift::detail::token_code_marks(reinterpret_cast<const unsigned char*>(text.data()) + b, i - b);
+        b = i + 1;
+      }
+    return n;
+  };
+  CHECK(marks("x_y a=b a == b $x {") == 5);  // = and == alone too; $ before a letter
+  CHECK(marks("rock & roll Home > News * item $5 __") == 0);  // separators, a price, blanks
+  CHECK(marks("a&b i++ p->q") == 3);
+  CHECK(marks("f(x) f() a[i] a/b") == 4);              // ( ( [ /: a ')' or ']' ending a token is not one
+  CHECK(marks("10/12 3:30 (see) \"yes\", 50%.") == 0);  // between digits, or at a word's edge
+  CHECK(marks("int32 t6 x86 S21 0x1f na7a") == 3);      // a digit after a lower-case letter, not before one
+  CHECK(marks("os.path u.id e.g. Ph.D. end.") == 2);   // a dot before a word of two letters or more
+  CHECK(marks("l&#233;t&#xE9; caf&eacute; &amp;") == 0);  // HTML character references
+  // Addresses, paths, mentions and hashtags are not code; a #colour is.
+  CHECK(marks("https://x.org/a_b?q=1 www.x.org/a=b (//cdn.x.io/a_b) mail_me@x.org x.com/a_b") == 0);
+  CHECK(marks("/usr/share/x_y ~/a_b C:\\a_b\\c @user_1 #tag_2") == 0);
+  CHECK(marks("#ffcc00; x.yz=1") == 4);  // # before a letter, the 0 after a c, the '.', the '='
 }
 
 TEST_CASE("first_argmax: the first of the largest, as the scalar loop") {
@@ -491,6 +524,71 @@ TEST_CASE("no language: empty, whitespace, digits, random letters, repetition, b
   CHECK(lang(haha) == "und");
   CHECK(lang(cyr) == "und");
   CHECK(lang("Aha, so so.") != "und");  // short: too little to tell
+}
+
+TEST_CASE("junk is und or unreliable: repeated words, code, SQL, hex, lorem ipsum, log lines") {
+  // Each was answered reliably before ("x x x x x x x x x x": mt, confidence 0.994), but two
+  // that were not reliable (walhers20, sfet) and were answered.
+  // `und`: und, not only unreliable; `code`: by the tests of code, which max_code_symbols = 0
+  // turns off (not the others); `reliable`: what it was without them.
+  struct junk {
+    std::string_view text;
+    bool und, code, reliable = true;
+  };
+  for (const junk& j : {
+           junk{"x x x x x x x x x x", true, false},  // repeated words
+           junk{"walhers20 walhers20 walhers20 walhers20 walhers20", true, true, false},  // a mark in each word
+           junk{"A, sfet, A, sfet, A, sfet, A, sfet", true, false},  // two words in turn
+           junk{"ECECECECECECECECECECECECEC", true, false},          // a word repeating "EC"
+           junk{"#ifndef U_HIDE_DEPRECATED_API virtual int32_t fieldDifference(UDate when, EDateFields field, "
+                "UErrorCode& status);", true, true},  // marks of code in most tokens
+           junk{"self.found_terminator() else: index = find_prefix_at_end(self.ac_in_buffer, terminator)", true, true},
+           junk{"8b3f268d59f30f201455007e83f7f01d971238dc", true, false},  // hex: marks, and its letters repeat
+           junk{"SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id WHERE o.total > 100 ORDER BY "
+                "o.created_at DESC LIMIT 10;", true, true},  // marks in a third of the tokens
+           junk{"0x8F 1E C9 0x8B 23 5D 99 7C 0xFD 0x5A 0x0B 0x18", true, true},
+           junk{"2021-11-21 10:20:02,815 WARN [worker] c.e.Consumer - offset=51539 retrying conn=12", false, true},
+           junk{"Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore "
+                "et dolore magna aliqua.", true, false},  // lorem ipsum
+           junk{"Lorem ipsum dolor sit amet,", true, false},
+           junk{"Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo "
+                "consequat.", true, false}}) {
+    INFO(j.text);
+    const detection d = detect(M(), j.text);
+    CHECK_FALSE(d.reliable);
+    CHECK((d.language() == "und") == j.und);
+    if (j.und) CHECK(d.confidence == 0);
+    detect_options no_code;
+    no_code.max_code_symbols = 0;
+    const detection plain = detect(M(), j.text, no_code);
+    CHECK((plain.language() == "und") == (j.und && !j.code));
+    if (j.code) CHECK(plain.reliable == j.reliable);  // what it was before
+  }
+  // Repetition takes 6 words: five are a sentence (Tatoeba's "No, no, no, no, no."), six und.
+  CHECK(detect(M(), "No, no, no, no, no.").language() != "und");
+  CHECK(detect(M(), "No, no, no, no, no, no.").language() == "und");
+  // Code whose marks are too few for und, with a poor fit: an answer, not reliable.
+  const detection js = detect(M(), "if (!isFunction(func)) throw new TypeError('Bind must be called on a function');");
+  CHECK(js.language() == "en");
+  CHECK_FALSE(js.reliable);
+}
+
+TEST_CASE("real text with a little of what junk has stays language, and reliable") {
+  for (auto [text, code] : {
+           std::pair{"Gallia est omnis divisa in partes tres, quarum unam incolunt Belgae, aliam Aquitani, tertiam "
+                     "qui ipsorum lingua Celtae, nostra Galli appellantur.", "la"},  // Latin is not lorem ipsum
+           std::pair{"Weitere Informationen zu den neuen Öffnungszeiten finden Sie auf unserer Website "
+                     "www.stadtbibliothek-beispiel.de im Bereich Service.", "de"},   // a web address
+           std::pair{"UMongameli uthe uHulumeni uzoqhubeka nokusiza abantu baseKapa naseThekwini ngemali "
+                     "eyengeziwe.", "zu"},                                            // prefixes before capitals
+           std::pair{"Die Stadt hat 12.500 Einwohner, davon sind 35 % jünger als 18 Jahre.", "de"},
+           std::pair{"The H1N1 virus and COVID-19 (SARS-CoV-2) spread in 2009 and 2020 respectively, see e.g. the "
+                     "WHO report.", "en"}}) {
+    INFO(text);
+    const detection d = detect(M(), text);
+    CHECK(d.language() == code);
+    CHECK(d.reliable);
+  }
 }
 
 TEST_CASE("short text is flagged short and unreliable when ambiguous") {

@@ -149,15 +149,15 @@ TEST_CASE("stage 2, script units: runs decided by their script, others cut at wh
 TEST_CASE("stage 2, script units: the signs of text that is not language") {
   detect_scratch s;
   units_of("if (x == y) { z[i] = f(a, b); } // done", s);
-  CHECK(s.code_symbols == 12);  // ( == ) { [ ] = ( ) ; } // (a run of one symbol counts once)
+  CHECK(s.signs.code_symbols == 12);  // ( == ) { [ ] = ( ) ; } // (a run of one symbol counts once)
   units_of("aGVsbG8gV29ybGQgaGVsbG8gV29ybGQ", s);
-  CHECK(s.case_switches >= 4);
+  CHECK(s.signs.case_switches >= 4);
   units_of("hahahahahahahahahahahahahahahahahahahahahahaha", s);
   CHECK(s.distinct == 2);
   CHECK(s.letters == 46);
   units_of("Привет, мир", s);
-  CHECK(s.distinct == 5);  // counted up to 5
-  CHECK(s.code_symbols == 0);
+  CHECK(s.distinct == 7);  // counted up to kFewLetterBytes + 1
+  CHECK(s.signs.code_symbols == 0);
 }
 
 TEST_CASE("stage 3, score: the unit's language scores best, a language not allowed scores kNoScore") {
@@ -471,7 +471,7 @@ TEST_CASE("stage 7, und/confidence: the margin over another base's language, or 
   // The same answer with the text's signs of code: und.
   detection code = {};
   stage::top_three(M(), opt, text.size(), s, code);
-  s.code_symbols = s.letters;
+  s.signs.code_symbols = s.letters;
   stage::und_confidence(M(), opt, s, code);
   CHECK(code.count == 0);
   CHECK(code.confidence == 0);

@@ -54,7 +54,7 @@ def test_detect_known_answers():
 def test_detect_equals_the_command_line_tool_field_for_field(tmp_path: Path):
     """to_dict() has the field names and values of `langsift detect --format jsonl`."""
     cli = cli_jsonl("detect", "--lines", "--format", "jsonl", TEST_DATA / "detect" / "known.txt")
-    assert len(cli) == len(KNOWN) == 30
+    assert len(cli) == len(KNOWN) == 35
     for line, expected in zip(KNOWN, cli):
         assert langsift.detect(line).to_dict() == expected, line
     # ISO 639-3 on request: the same result with three-letter codes.

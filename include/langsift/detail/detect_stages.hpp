@@ -23,6 +23,7 @@
 
 #include "langsift/close_groups.hpp"
 #include "langsift/config.hpp"
+#include "langsift/detector.hpp"
 #include "langsift/model.hpp"
 #include "langsift/script.hpp"
 
@@ -36,6 +37,12 @@ namespace detail {
 
 /// The score of a language that may not be chosen (not allowed, or a padding lane of a group).
 inline constexpr float kNoScore = -3.0e38f;
+
+/// Texts whose letters take at most this many distinct byte values are read for repeated words
+/// (stage 7); stage 2 counts the distinct values up to one more. More than 4: the count also
+/// serves the test of >= 40 letters of at most 4 byte values.
+inline constexpr int kFewLetterBytes = 6;
+static_assert(kFewLetterBytes > 4, "not_language's repetitive test reads the count up to 5");
 
 /// A piece of a script run, scored on its own.
 struct unit {
@@ -93,10 +100,10 @@ struct detect_scratch {
   std::vector<unit> units;       // in text order; the units of a run are consecutive
   std::size_t examined = 0;      // bytes of the regions
   std::size_t text_bytes = 0;    // bytes of their script runs
-  std::size_t letters = 0;       // letters and marks in those runs
-  std::size_t code_symbols = 0;  // see count_symbols_and_case
-  std::size_t case_switches = 0;
-  int distinct = 0;              // distinct byte values of letters, counted up to 5
+  std::size_t letters = 0;        // letters and marks in those runs
+  std::size_t latin_letters = 0;  // of them in Latin runs
+  text_signs signs;               // of the regions (count_text_signs)
+  int distinct = 0;               // distinct byte values of letters, counted up to kFewLetterBytes + 1 (7)
   std::size_t score_size = 0;    // floats of `scores` and `hits` the units use
 
   // 3. Scores

@@ -98,16 +98,18 @@ inline bool piece_settled(const model& m, const span_options& so, double min_z, 
 }
 
 /// Whether unit `u` is not natural language, by the tests detect() applies to a document (code-like
-/// symbols, case changes inside words, repetition, a poor fit to its label) over the unit.
+/// symbols and marks, case changes inside words, repetition, lorem ipsum, a poor fit to its label)
+/// over the unit.
 inline bool unit_not_language(const model& m, const detect_options& opt, const detect_scratch& s, const unit& u) {
   language_signs x{};
   const auto* bytes = reinterpret_cast<const unsigned char*>(u.text.data());
-  count_symbols_and_case(bytes, u.text.size(), x.code_symbols, x.case_switches);
+  count_text_signs(bytes, u.text.size(), x.t);
   std::uint64_t seen[4] = {};
   count_letter_bytes(bytes, u.text.size(), seen, x.distinct);
   const script_run& run = s.runs[u.run - 1];  // one region per window: its runs are numbered from 1
   const std::size_t run_bytes = run.end - run.begin;
   x.letters = run_bytes ? run.letters * u.bytes / run_bytes : 0;
+  x.latin_letters = run.sc == script::latin ? x.letters : 0;
   x.fit = 1.0f;
   x.fit_letters = 0;
   if (u.lang >= 0 && u.scored && u.g && !s.use_rank && u.features > 0) {
@@ -118,7 +120,9 @@ inline bool unit_not_language(const model& m, const detect_options& opt, const d
       x.fit_letters = u.letters;
     }
   }
-  return not_language(opt, x);
+  const std::span<const unit> one(&u, 1);
+  return not_language(opt, x) || (x.distinct <= kFewLetterBytes && repeated_words(one)) ||
+         (u.lang >= 0 && m.language_code(static_cast<std::size_t>(u.lang)) == "la" && lorem_ipsum(one));
 }
 
 /// The pieces of the window's units into x.pieces, the short or unclear ones joined to the

@@ -1,5 +1,6 @@
 // langsift — detect, stage 2: script runs cut into units, and the signs of text that is not
-// natural language (code-like symbols, case changes inside words, very few distinct letters).
+// natural language (code-like symbols and marks, case changes inside words, very few distinct
+// letters).
 // See langsift/detail/detect_stages.hpp.
 #pragma once
 
@@ -18,16 +19,15 @@ inline namespace v1 {
 namespace detail {
 
 /// Adds to `distinct` the byte values of letters in bytes[0, n) not yet in `seen` (a bit per
-/// byte value), until there are more than 4 (natural text: a few letters).
+/// byte value), until there are more than kFewLetterBytes (natural text: a few letters).
 inline void count_letter_bytes(const unsigned char* bytes, std::size_t n, std::uint64_t (&seen)[4], int& distinct) noexcept {
   int d = distinct;
-  for (std::size_t i = 0; i < n && d <= 4; ++i) {
+  for (std::size_t i = 0; i < n && d <= kFewLetterBytes; ++i) {  // without a branch per byte
     const unsigned b = bytes[i];
-    const std::uint64_t bit = std::uint64_t{1} << (b & 63);
-    if ((kByteFlags[b] & 8u) && !(seen[b >> 6] & bit)) {
-      seen[b >> 6] |= bit;
-      ++d;
-    }
+    const std::uint64_t letter = 0 - static_cast<std::uint64_t>((kByteFlags[b] >> 3) & 1u);
+    const std::uint64_t bit = (std::uint64_t{1} << (b & 63)) & letter & ~seen[b >> 6];
+    seen[b >> 6] |= bit;
+    d += bit != 0;
   }
   distinct = d;
 }
@@ -39,6 +39,7 @@ inline void add_run_units(const model& m, const detect_options& opt, detect_scra
   const std::size_t run_bytes = run.end - run.begin;
   s.text_bytes += run_bytes;
   s.letters += run.letters;
+  if (run.sc == script::latin) s.latin_letters += run.letters;
   unit u{};
   u.sc = run.sc;
   u.run = run_index;
@@ -81,7 +82,8 @@ namespace detect_stage {
 
 LANGSIFT_INLINE void script_units(const model& m, const detect_options& opt, std::string_view text, detect_scratch& s) {
   s.units.clear();
-  s.examined = s.text_bytes = s.letters = s.code_symbols = s.case_switches = s.score_size = 0;
+  s.examined = s.text_bytes = s.letters = s.latin_letters = s.score_size = 0;
+  s.signs = {};
   s.distinct = 0;
   std::uint64_t letter_bytes[4] = {};  // which byte values occur in letters (ASCII or UTF-8 sequences)
   std::uint32_t run_index = 0;
@@ -89,7 +91,7 @@ LANGSIFT_INLINE void script_units(const model& m, const detect_options& opt, std
     const std::string_view region = text.substr(s.regions[r].first, s.regions[r].second - s.regions[r].first);
     s.examined += region.size();
     const auto* bytes = reinterpret_cast<const unsigned char*>(region.data());
-    count_symbols_and_case(bytes, region.size(), s.code_symbols, s.case_switches);
+    count_text_signs(bytes, region.size(), s.signs);
     count_letter_bytes(bytes, region.size(), letter_bytes, s.distinct);
     split_script_runs(region, s.runs);
     for (const script_run& run : s.runs) add_run_units(m, opt, s, region, run, ++run_index);

@@ -16,6 +16,7 @@
 #include "langsift/detail/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/kernels-inl.hpp"
+#include "langsift/impl/detect/not-language-inl.hpp"
 
 namespace langsift {
 inline namespace v1 {
@@ -226,31 +227,23 @@ inline bool single_language(const model& m, const detect_options& opt, detect_sc
   return true;
 }
 
-/// What says a text is not natural language (counted by stage 2, or over a span by detect_spans).
-struct language_signs {
-  std::size_t code_symbols, case_switches, letters;
-  int distinct;        // distinct byte values of letters, counted up to 5
-  float fit;           // the top language's fit (language_estimate::score)
-  double fit_letters;  // letters behind the fit
-};
-
-/// Whether a text with `signs` is not natural language, in any language we know: code-like,
-/// scrambled case (base64, hashes), repetitive, or a poor fit to the top language (with enough
-/// evidence).
-inline bool not_language(const detect_options& opt, const language_signs& x) noexcept {
-  const bool code_like = opt.max_code_symbols > 0 && x.code_symbols >= 4 &&
-                         static_cast<float>(x.code_symbols) >= opt.max_code_symbols * static_cast<float>(x.letters);
-  const bool scrambled_case = x.case_switches >= 4 && x.case_switches * 20 >= x.letters;
-  // "aaaaaaaa...", "hahahahaha...": 40 letters or more made of at most 4 byte values.
-  const bool repetitive = x.letters >= 40 && x.distinct <= 4;
-  // The fit says "not language" only with enough evidence: a few words may be rare words.
-  const bool unfit = x.fit < opt.undefined_score && x.fit_letters >= 15;
-  return unfit || code_like || scrambled_case || repetitive;
+/// The signs of the whole text (stage 2's counts) with the fit of its top language `first`.
+inline language_signs signs_of(const detect_scratch& s, const language_estimate& first) noexcept {
+  return language_signs{s.signs, s.letters, s.latin_letters, s.distinct, first.score, s.top_fit_letters};
 }
 
-/// Whether the whole text (the scratch's counts) is not natural language.
+/// Whether the whole text is not natural language: its signs (not_language), its words repeating
+/// themselves (read when its letters are few distinct bytes), or lorem ipsum answered Latin.
 inline bool not_language(const detect_options& opt, const detect_scratch& s, const language_estimate& first) noexcept {
-  return not_language(opt, language_signs{s.code_symbols, s.case_switches, s.letters, s.distinct, first.score, s.top_fit_letters});
+  return not_language(opt, signs_of(s, first)) || (s.distinct <= kFewLetterBytes && repeated_words(s.units)) ||
+         (first.code == "la" && lorem_ipsum(s.units));
+}
+
+/// `reliable`: confidence >= 0.9, the top language has >= 70 % of the text and fits its profile
+/// (score >= 0.5), and the text has no signs of code with a poor fit (code_hinted).
+inline bool reliable_answer(const detect_options& opt, const detect_scratch& s, const detection& d) noexcept {
+  const language_estimate& top = d.languages[0];
+  return d.confidence >= 0.9f && top.percent >= 70 && top.score >= 0.5f && !code_hinted(opt, signs_of(s, top));
 }
 
 namespace detect_stage {
@@ -263,7 +256,7 @@ LANGSIFT_INLINE void und_confidence(const model& m, const detect_options& opt, d
     return;
   }
   if (single_language(m, opt, s, d)) {
-    d.reliable = d.confidence >= 0.9f && d.languages[0].percent >= 70 && d.languages[0].score >= 0.5f;
+    d.reliable = reliable_answer(opt, s, d);
     return;
   }
   d.margin = std::numeric_limits<float>::infinity();
@@ -277,7 +270,7 @@ LANGSIFT_INLINE void und_confidence(const model& m, const detect_options& opt, d
       if (e.first == top.code) p_top = e.second;
   }
   d.confidence = probability_float(p_top);
-  d.reliable = d.confidence >= 0.9f && d.languages[0].percent >= 70 && d.languages[0].score >= 0.5f;
+  d.reliable = reliable_answer(opt, s, d);
   d.probability_count = 0;
   if (opt.top_k > 0) {  // the k most probable, ties by code
     for (const std::uint16_t l : s.touched) s.dist.emplace_back(m.language_code(l), s.prob[l]);

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -53,59 +54,208 @@ inline constexpr auto kByteFlags = [] {
   return t;
 }();
 
-/// Counts, in bytes[0, n), the code symbols (a run of one symbol counting once) and the case
-/// switches (an ASCII capital right after an ASCII lower-case letter); the byte before bytes[0]
-/// counts as 0. 16 bytes at a time without branches: byte-class masks of each block and of the
-/// same block shifted by one byte, combined and counted.
-LANGSIFT_INLINE void count_symbols_and_case(const unsigned char* bytes, std::size_t n, std::size_t& code_symbols,
-                                            std::size_t& case_switches) noexcept {
+namespace code_marks {
+
+constexpr bool alpha(unsigned char c) noexcept { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+constexpr bool lower(unsigned char c) noexcept { return c >= 'a' && c <= 'z'; }
+constexpr bool digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool alnum(unsigned char c) noexcept { return alpha(c) || digit(c); }
+constexpr bool hex(unsigned char c) noexcept { return digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+constexpr bool glued(unsigned char c) noexcept {
+  return c == '"' || c == '(' || c == ')' || c == ':' || c == '/' || c == '%' || c == ';' || c == '[' || c == ']';
+}
+
+/// The length of the HTML character reference at t[i] ("&#233;", "&#xE9;", "&amp;"), or 0.
+constexpr std::size_t reference_at(const unsigned char* t, std::size_t n, std::size_t i) noexcept {
+  std::size_t j = i + 1, k;
+  if (j < n && t[j] == '#') {
+    const bool x = j + 1 < n && (t[j + 1] | 0x20) == 'x';
+    j += x ? 2 : 1;
+    for (k = j; k < n && k - j < (x ? 6u : 7u) && (x ? hex(t[k]) : digit(t[k])); ++k) {
+    }
+  } else {
+    if (j >= n || !alpha(t[j])) return 0;
+    for (k = j + 1; k < n && k - j < 10 && alnum(t[k]); ++k) {
+    }
+    if (k < j + 2) return 0;  // a name of 2 to 10 letters and digits
+  }
+  return k > j && k < n && t[k] == ';' ? k + 1 - i : 0;
+}
+
+/// Whether the token t[0, n) is a web or e-mail address, a file path, a @mention or a #hashtag.
+constexpr bool skipped(const unsigned char* t, std::size_t n) noexcept {
+  std::size_t b = 0;  // after the opening brackets and quotes
+  while (b < n && (t[b] == '(' || t[b] == '"' || t[b] == '\'' || t[b] == '[' || t[b] == '<')) ++b;
+  const unsigned char* u = t + b;
+  const std::size_t m = n - b;
+  auto starts = [&](std::string_view p) {
+    if (m < p.size()) return false;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if ((u[i] | (alpha(u[i]) ? 0x20 : 0)) != static_cast<unsigned char>(p[i])) return false;
+    return true;
+  };
+  if (starts("www.") || starts("//") || starts("~/") || starts("./")) return true;
+  std::size_t slashes = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (u[i] == ':' && i + 2 < m && u[i + 1] == '/' && u[i + 2] == '/') return true;  // scheme://
+    if (u[i] == '@' && i > 0 && alnum(u[i - 1])) {  // name@host.tld
+      std::size_t j = i + 1;
+      while (j < m && (alnum(u[j]) || u[j] == '-')) ++j;
+      if (j > i + 1 && j + 1 < m && u[j] == '.' && alpha(u[j + 1])) return true;
+    }
+    slashes += u[i] == '/' || u[i] == '\\';
+  }
+  if (m >= 2 && (u[0] == '/' || (m >= 3 && alpha(u[0]) && u[1] == ':' && u[2] == '\\')) && slashes >= 2) return true;
+  // host.tld/... or host.tld?...: labels of letters, digits and '-', the last 2 to 6 lower-case letters
+  std::size_t i = 0, dots = 0, last = 0;
+  for (; i < m && (alnum(u[i]) || u[i] == '-' || u[i] == '.'); ++i)
+    if (u[i] == '.') dots += 1, last = i + 1;
+  if (dots && i < m && (u[i] == '/' || u[i] == '?') && i - last >= 2 && i - last <= 6) {
+    bool tld = true;
+    for (std::size_t k = last; k < i; ++k) tld = tld && lower(u[k]);
+    if (tld) return true;
+  }
+  // @mention, #hashtag (not a #colour of 3 to 8 hex digits), then closing punctuation
+  if (m >= 2 && (u[0] == '@' || u[0] == '#')) {
+    std::size_t k = 1;
+    bool all_hex = true;
+    while (k < m && (alnum(u[k]) || u[k] == '_')) all_hex = all_hex && hex(u[k]), ++k;
+    const std::size_t body = k - 1;
+    while (k < m && (u[k] == '.' || u[k] == ',' || u[k] == '!' || u[k] == '?' || u[k] == ':' || u[k] == ';' || u[k] == ')')) ++k;
+    if (k == m && body >= 1 && !(u[0] == '#' && all_hex && body >= 3 && body <= 8)) return true;
+  }
+  return false;
+}
+
+/// Whether t[i] is a mark of code (token_code_marks); the bytes outside [0, n) count as spaces.
+constexpr bool mark_at(const unsigned char* t, std::size_t n, std::size_t i) noexcept {
+  const unsigned char c = t[i], prev = i ? t[i - 1] : ' ', next = i + 1 < n ? t[i + 1] : ' ';
+  if (digit(c)) return lower(prev) && !lower(next);
+  if (c == '.') return lower(prev) && lower(next) && i + 2 < n && alpha(t[i + 2]);
+  if (glued(c)) return alnum(prev) && (alnum(next) || glued(next)) && (alpha(prev) || alpha(next));
+  if (!is_code_symbol(static_cast<char>(c)) || c == prev) return false;
+  if (c == '{' || c == '}' || c == '=' || c == '\\') return true;
+  if (c == '#' || c == '@' || c == '$') return alpha(next);
+  std::size_t e = i + 1;  // & | < > * + ~ ^ _: next to a letter or digit, before or after the run
+  while (e < n && t[e] == c) ++e;
+  const bool after = e < n && alnum(t[e]);
+  return c == '*' ? alnum(prev) && after : alnum(prev) || after;  // "a*b", not "*emphasis*", "note*"
+}
+
+}  // namespace code_marks
+
+/// A token counts at most this many marks: a long web token ("@@Quelle@@nn/s/a/m/page.html") in a
+/// sentence is one token, not a text of code.
+inline constexpr std::size_t kMaxCodeMarksPerToken = 2;
+
+LANGSIFT_INLINE std::size_t token_code_marks(const unsigned char* token, std::size_t n) noexcept {
+  if (code_marks::skipped(token, n)) return 0;
+  std::size_t marks = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (token[i] == '&') {
+      if (const std::size_t r = code_marks::reference_at(token, n, i)) {
+        i += r - 1;
+        continue;
+      }
+    }
+    marks += code_marks::mark_at(token, n, i);
+  }
+  return std::min<std::size_t>(marks, kMaxCodeMarksPerToken);
+}
+
+/// Counts the signs of bytes[0, n) (text_signs; the byte before bytes[0] counts as a space). 16
+/// bytes at a time without branches for the symbols, case switches and spaces: byte-class masks
+/// of each block and of the same block shifted by one byte either way, combined and counted. A
+/// symbol, or a digit or '.' after a lower-case letter (a few per sentence of prose), is tested on
+/// its own (mark_at), and when it is a mark its token is read whole, once, by token_code_marks.
+LANGSIFT_INLINE void count_text_signs(const unsigned char* bytes, std::size_t n, text_signs& t) noexcept {
+  std::size_t done = 0;  // tokens before this have been read for marks
+  auto token_marks = [&](std::size_t i) LANGSIFT_ALWAYS_INLINE {
+    if (i < done || !code_marks::mark_at(bytes, n, i)) return;
+    std::size_t b = i, e = i + 1;
+    while (b > 0 && bytes[b - 1] > 0x20) --b;
+    while (e < n && bytes[e] > 0x20) ++e;
+    t.code_marks += token_code_marks(bytes + b, e - b);
+    done = e;
+  };
   auto one = [&](std::size_t i) LANGSIFT_ALWAYS_INLINE {
-    const unsigned f = kByteFlags[bytes[i]];
-    if ((f & 3u) == 0) return;
-    const unsigned char prev = i ? bytes[i - 1] : 0;
-    if (f & 1u) code_symbols += bytes[i] != prev;        // "____" counts once
-    else case_switches += (kByteFlags[prev] >> 2) & 1u;  // lower-case, then upper-case
+    const unsigned char c = bytes[i], prev = i ? bytes[i - 1] : ' ';
+    const unsigned f = kByteFlags[c];
+    if (f & 6u) {  // a letter: lower-case, then upper-case is a switch
+      if (f & 2u) t.case_switches += (kByteFlags[prev] >> 2) & 1u;
+      return;
+    }
+    t.spaces += c == ' ';
+    if (f & 1u) t.code_symbols += c != prev;  // "____" counts once
+    if ((f & 1u) || ((code_marks::digit(c) || c == '.') && code_marks::lower(prev))) token_marks(i);
   };
   std::size_t i = 0;
 #if defined(__SSE2__)
   if (n >= 17) {
     one(0);
     i = 1;
-    // x in [lo, hi] for ASCII lo..hi (signed compares: bytes >= 0x80 are negative, never inside);
-    // the bounds as vectors once, outside the loop
+    // x in [lo, hi]: x + (0x80 - lo), wrapping, is then in [-128, -128 + hi - lo] as a signed
+    // byte, and no other byte is (an add and a compare); the constants as vectors once, outside
+    // the loop
     constexpr std::size_t R = std::size(kCodeSymbolRanges);
-    __m128i below[R + 2], above[R + 2];
-    for (std::size_t r = 0; r < R; ++r) {
-      below[r] = _mm_set1_epi8(static_cast<char>(kCodeSymbolRanges[r].first - 1));
-      above[r] = _mm_set1_epi8(static_cast<char>(kCodeSymbolRanges[r].second + 1));
-    }
-    below[R] = _mm_set1_epi8('A' - 1), above[R] = _mm_set1_epi8('Z' + 1);
-    below[R + 1] = _mm_set1_epi8('a' - 1), above[R + 1] = _mm_set1_epi8('z' + 1);
+    __m128i bias[R + 3], limit[R + 3];
+    auto range = [&](std::size_t r, int lo, int hi) {
+      bias[r] = _mm_set1_epi8(static_cast<char>(0x80 - lo));
+      limit[r] = _mm_set1_epi8(static_cast<char>(-128 + (hi - lo) + 1));
+    };
+    for (std::size_t r = 0; r < R; ++r) range(r, kCodeSymbolRanges[r].first, kCodeSymbolRanges[r].second);
+    range(R, 'A', 'Z');
+    range(R + 1, 'a', 'z');
+    range(R + 2, '0', '9');
+    const __m128i space = _mm_set1_epi8(' '), dot = _mm_set1_epi8('.');
     auto in = [&](__m128i x, std::size_t r) LANGSIFT_ALWAYS_INLINE {
-      return _mm_and_si128(_mm_cmpgt_epi8(x, below[r]), _mm_cmplt_epi8(x, above[r]));
+      return _mm_cmplt_epi8(_mm_add_epi8(x, bias[r]), limit[r]);
     };
     // Per-lane counts (a mask lane is -1: subtracting it adds 1), summed every 255 blocks.
-    __m128i sym_count = _mm_setzero_si128(), switch_count = _mm_setzero_si128();
+    __m128i sym_count = _mm_setzero_si128(), switch_count = _mm_setzero_si128(), space_count = _mm_setzero_si128();
     unsigned blocks = 0;
+    auto sum = [](__m128i c) LANGSIFT_ALWAYS_INLINE {
+      const __m128i s = _mm_sad_epu8(c, _mm_setzero_si128());
+      return static_cast<std::size_t>(_mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4));
+    };
     auto drain = [&] {
-      const __m128i zero = _mm_setzero_si128();
-      const __m128i a = _mm_sad_epu8(sym_count, zero), b = _mm_sad_epu8(switch_count, zero);
-      code_symbols += static_cast<std::size_t>(_mm_cvtsi128_si32(a) + _mm_extract_epi16(a, 4));
-      case_switches += static_cast<std::size_t>(_mm_cvtsi128_si32(b) + _mm_extract_epi16(b, 4));
-      sym_count = switch_count = zero;
+      t.code_symbols += sum(sym_count);
+      t.case_switches += sum(switch_count);
+      t.spaces += sum(space_count);
+      sym_count = switch_count = space_count = _mm_setzero_si128();
       blocks = 0;
     };
-    for (; i + 16 <= n; i += 16) {
-      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
-      const __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i - 1));
+    // One block of 16 bytes at `at`; `keep`: the lanes to count (all but in the last block, which
+    // ends at n and overlaps the one before).
+    auto block = [&](auto masked, std::size_t at, __m128i x, __m128i prev, __m128i next, __m128i keep) LANGSIFT_ALWAYS_INLINE {
       static_assert(R == 7);
-      const __m128i sym = _mm_or_si128(_mm_or_si128(_mm_or_si128(in(x, 0), in(x, 1)), _mm_or_si128(in(x, 2), in(x, 3))),
-                                       _mm_or_si128(_mm_or_si128(in(x, 4), in(x, 5)), in(x, 6)));
-      const __m128i new_sym = _mm_andnot_si128(_mm_cmpeq_epi8(x, prev), sym);
-      const __m128i switches = _mm_and_si128(in(x, R), in(prev, R + 1));
-      sym_count = _mm_sub_epi8(sym_count, new_sym);
-      switch_count = _mm_sub_epi8(switch_count, switches);
+      auto kept = [&](__m128i v) LANGSIFT_ALWAYS_INLINE { return masked ? _mm_and_si128(keep, v) : v; };
+      const __m128i sym = kept(_mm_or_si128(_mm_or_si128(_mm_or_si128(in(x, 0), in(x, 1)), _mm_or_si128(in(x, 2), in(x, 3))),
+                                            _mm_or_si128(_mm_or_si128(in(x, 4), in(x, 5)), in(x, 6))));
+      const __m128i lower_prev = kept(in(prev, R + 1));
+      sym_count = _mm_sub_epi8(sym_count, _mm_andnot_si128(_mm_cmpeq_epi8(x, prev), sym));
+      switch_count = _mm_sub_epi8(switch_count, _mm_and_si128(in(x, R), lower_prev));
+      space_count = _mm_sub_epi8(space_count, kept(_mm_cmpeq_epi8(x, space)));
+      // Symbols, digits after a lower-case letter and dots between two: may be marks of code.
+      const __m128i dot_between = _mm_and_si128(_mm_cmpeq_epi8(x, dot), in(next, R + 1));
+      const __m128i maybe = _mm_or_si128(sym, _mm_and_si128(_mm_or_si128(in(x, R + 2), dot_between), lower_prev));
+      for (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(maybe)); m; m &= m - 1)
+        token_marks(at + static_cast<std::size_t>(__builtin_ctz(m)));
       if (++blocks == 255) drain();
+    };
+    for (; i + 17 <= n; i += 16)  // the byte after the block is read too
+      block(std::false_type{}, i, _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i)),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i - 1)),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i + 1)), space);
+    if (i < n) {  // the last 1..16 bytes: the block ending at n, its lanes before i left out
+      const std::size_t at = n - 16;
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at));
+      const __m128i next = _mm_or_si128(_mm_srli_si128(x, 1), _mm_slli_si128(space, 15));  // a space after the text
+      alignas(16) static constexpr signed char kLanes[32] = {0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+                                                            -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+      const __m128i keep = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kLanes + (n - i)));  // the last n - i lanes
+      block(std::true_type{}, at, x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at - 1)), next, keep);
+      i = n;
     }
     drain();
   }
