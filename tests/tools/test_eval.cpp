@@ -699,3 +699,50 @@ TEST_CASE("url: the default words model is the built-in one, wherever the tool r
   CHECK(missing.status == 1);
   CHECK(contains(missing.err, "none.bin"));
 }
+
+TEST_CASE("scripts/rare-fp.py: false positives of the wide model's added languages, per million, macro and web-weighted") {
+  const std::string script = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../scripts/rare-fp.py";
+  const fs::path dir = scratch() / "rare-fp";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "set");
+  // Italian's file: two Interlingua lines (the wide model answers ia, an added language) and an
+  // Italian one; French's: one French line. `zz.txt` is no language of the default model: not counted.
+  std::ofstream(dir / "set" / "it.txt") << "Interlingua es un lingua auxiliar international.\n"
+                                           "Le lingua es facile a apprender.\n"
+                                           "La casa \xc3\xa8 molto grande e bella, vicino al mare.\n";
+  std::ofstream(dir / "set" / "fr.txt") << "Bonjour, je suis tr\xc3\xa8s content de vous voir aujourd'hui.\n";
+  std::ofstream(dir / "set" / "zz.txt") << "Interlingua es un lingua auxiliar international.\n";
+  // A prior of our own: Italian 3 % of the web, French 1 %: Italian's pages weigh 0.75.
+  std::ofstream(dir / "prior.csv") << "crawl,primary_language,pages,urls,%pages/crawl\n"
+                                      "X,ita,3,3,3.0000\nX,fra,1,1,1.0000\n";
+  const std::string base = "/usr/bin/python3 " + q(script) + " --langsift " + q(kBin + "langsift") +
+                           " --web-prior " + q((dir / "prior.csv").string()) + " ";
+  const fs::path tsv = dir / "fp.tsv", md = dir / "fp.md";
+  outcome o = sh(base + "--set " + q("lines=" + (dir / "set").string() + "@1") + " --tsv " + q(tsv.string()) +
+                 " --markdown " + q(md.string()));
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const std::string t = slurp(tsv);
+  // ia took 2 of Italian's 3 lines and none of French's: macro (2/3 + 0) / 2, web 0.75 x 2/3.
+  CHECK(contains(t, "lines\tia\t2\t333333.3\t500000.0\tit:2\n"));
+  CHECK(contains(t, "lines\tall\t2\t333333.3\t500000.0\t\n"));
+  CHECK(contains(t, "lines\taccuracy:wide\t2\t"));  // it 1 of 3, fr 1 of 1
+  CHECK(contains(slurp(md), "| ia | 2 | 333,333 | 500,000 | it 2 |"));
+  // Documents of >= 40 bytes: Italian's first line alone (48 bytes), then the other two joined.
+  outcome docs = sh(base + "--bytes 40 --set " + q("docs=" + (dir / "set").string()) + " --tsv " + q(tsv.string()));
+  INFO(docs.err);
+  REQUIRE(docs.status == 0);
+  CHECK(contains(slurp(tsv), "docs\taccuracy:default\t"));
+  CHECK(contains(docs.out, "## docs: 3 documents of at least 40 bytes, 2 languages"));
+  // Errors: usage (2), a missing directory or prior (1), one line each.
+  CHECK(sh(base).status == 2);
+  CHECK(sh(base + "--set nodir").status == 2);
+  CHECK(sh(base + "--set " + q("x=" + (dir / "set").string() + "@0")).status == 2);
+  outcome missing = sh(base + "--set " + q("x=" + (dir / "none").string()));
+  CHECK(missing.status == 1);
+  CHECK(contains(missing.err, "none: not a directory"));
+  outcome no_prior = sh("/usr/bin/python3 " + q(script) + " --langsift " + q(kBin + "langsift") + " --web-prior " +
+                        q((dir / "none.csv").string()) + " --set " + q("x=" + (dir / "set").string()));
+  CHECK(no_prior.status == 1);
+  CHECK(contains(no_prior.err, "none.csv"));
+}
