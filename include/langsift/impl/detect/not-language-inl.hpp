@@ -154,8 +154,8 @@ bool repeated_words(const Units& units) noexcept {
 }
 
 /// The words of the standard lorem ipsum passage ("Lorem ipsum dolor sit amet, consectetur
-/// adipiscing elit...", 69 distinct words, public domain) that the Latin training text
-/// (../shared/data/train/la.txt, 144,441 words) never uses; sorted. A placeholder passage
+/// adipiscing elit...", 69 distinct words, public domain) that the default model's Latin training
+/// text (144,441 words; its source in models/README.md and models/LICENSE) never uses; sorted. A placeholder passage
 /// scrambled from Cicero: its other words are Latin.
 inline constexpr std::array<std::string_view, 28> kLoremOnlyWords = {
     "adipiscing", "aliquip", "aute", "cillum", "consectetur", "consequat", "cupidatat", "deserunt", "duis", "eiusmod",
