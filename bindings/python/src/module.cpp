@@ -196,17 +196,48 @@ void decref_parking(PyObject* o) noexcept {
   parking_if_ended([o] { Py_XDECREF(o); });
 }
 
+/// The thread state the innermost gil_released scope of this thread saved (null outside one).
+thread_local PyThreadState* t_released_state = nullptr;
+
 /// Releases the GIL for its scope (instead of py::gil_scoped_release: see above).
 class gil_released {
  public:
-  gil_released() noexcept : ts_(PyEval_SaveThread()) {}
-  ~gil_released() { restore_thread(ts_); }
+  gil_released() noexcept : ts_(PyEval_SaveThread()), outer_(t_released_state) { t_released_state = ts_; }
+  ~gil_released() {
+    t_released_state = outer_;
+    restore_thread(ts_);
+  }
   gil_released(const gil_released&) = delete;
   gil_released& operator=(const gil_released&) = delete;
 
  private:
   PyThreadState* ts_;
+  PyThreadState* outer_;
 };
+
+/// Runs f (C API calls only, no C++ exception) with the GIL, from work without it: the thread takes
+/// the GIL back with the state its gil_released scope saved and releases it again after, so a
+/// thread the finalizing interpreter ends is parked (restore_thread). Not PyGILState_Ensure: a
+/// daemon thread that calls it late in finalization, after CPython (3.11) has ended its gilstate,
+/// gets a null interpreter (PyThreadState_New(NULL): a SEGV at 0x28, seen under ASan in
+/// test_stress's interpreter-exit test of read_warc over file objects). Outside a gil_released
+/// scope (not a path this module takes) it falls back to PyGILState_Ensure.
+template <class F>
+auto with_gil_back(F&& f) noexcept -> decltype(f()) {
+  PyThreadState* ts = t_released_state;
+  return parking_if_ended([&] {
+    if (ts == nullptr) {
+      const PyGILState_STATE g = PyGILState_Ensure();
+      auto r = f();
+      PyGILState_Release(g);
+      return r;
+    }
+    PyEval_RestoreThread(ts);
+    auto r = f();
+    PyEval_SaveThread();
+    return r;
+  });
+}
 
 // ------------------------------------------------------------------------------------------------
 // Codes
@@ -2162,11 +2193,9 @@ class py_warc_reader {
   /// for long (an endless stream of junk, /dev/zero, is searched for a record in one next()): false
   /// when a handler raised, its error kept for next() to raise.
   bool signals_ok() noexcept {
-    return parking_if_ended([this] {
-      const PyGILState_STATE g = PyGILState_Ensure();
+    return with_gil_back([this] {
       const bool ok = PyErr_CheckSignals() == 0;
       if (!ok) source_error_.fetch();
-      PyGILState_Release(g);
       return ok;
     });
   }
@@ -2202,12 +2231,7 @@ class py_warc_reader {
     }
     // Python runs here, and may release the GIL: if the interpreter ends this thread when it asks
     // for it back, the thread is parked here, without unwinding through the C++ reader.
-    return parking_if_ended([&] {
-      const PyGILState_STATE g = PyGILState_Ensure();
-      const std::size_t k = read_py_with_gil(buf, n);
-      PyGILState_Release(g);
-      return k;
-    });
+    return with_gil_back([&] { return read_py_with_gil(buf, n); });
   }
 
   /// One read(n) of the file object, with the GIL; C API only, C++ exceptions caught (see read_py).
