@@ -29,24 +29,10 @@ build=${1:-$root/build-warc}
 repeat=${2:-20}
 runs=${3:-3}
 wait_quiet=${WAIT_QUIET:-0}
-[ -x "$build/langsift" ] && [ -x "$build/langsift-warcgen" ] || {
-  echo "warc-bench: $build/langsift and $build/langsift-warcgen are needed (cmake --build $build)" >&2
-  exit 1
-}
-inputs=$build/bench-inputs
-if [ ! -d "$inputs/pages" ] || [ -z "$(ls -A "$inputs/pages" 2>/dev/null)" ]; then
-  "$root/benchmarks/make-inputs.sh" "$root/../shared/data/eval/lingua-dev/sentences" "$inputs" >&2
-fi
-warc=$inputs/pages-x$repeat.warc.gz
-if [ ! -s "$warc" ]; then
-  "$build/langsift-warcgen" --gzip --requests --repeat "$repeat" "$inputs"/pages/*.html -o "$warc"
-fi
-pages=$(ls "$inputs"/pages/*.html | wc -l)
+. "$root/benchmarks/warc-input.sh"
+warc_bench_input warc-bench "$root" "$build" "$repeat"
 echo "input: $warc: $(stat -c %s "$warc") bytes, $((pages * repeat)) response records ($pages pages x $repeat), $(du -b -c "$inputs"/pages/*.html | tail -1 | cut -f1) bytes of HTML per repetition"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "revision: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-# CPU seconds all processes used since boot (user nice system irq softirq; USER_HZ = 100).
-busy() { awk '/^cpu /{printf "%.2f", ($2+$3+$4+$7+$8)/100}' /proc/stat; }
+print_machine "$root"
 for j in 1 2; do
   for run in $(seq "$runs"); do
     if [ "$wait_quiet" -gt 0 ]; then  # wait (up to WAIT_QUIET s) for 5 s with < 0.2 CPU used

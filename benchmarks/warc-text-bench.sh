@@ -24,23 +24,12 @@ fi
 build=${1:-$root/build}
 repeat=${2:-20}
 runs=${3:-3}
-[ -x "$build/langsift" ] && [ -x "$build/langsift-warcgen" ] || {
-  echo "warc-text-bench: $build/langsift and $build/langsift-warcgen are needed (cmake --build $build)" >&2
-  exit 1
-}
-inputs=$build/bench-inputs
-if [ ! -d "$inputs/pages" ] || [ -z "$(ls -A "$inputs/pages" 2>/dev/null)" ]; then
-  "$root/benchmarks/make-inputs.sh" "$root/../shared/data/eval/lingua-dev/sentences" "$inputs" >&2
-fi
-warc=$inputs/pages-x$repeat.warc.gz
-if [ ! -s "$warc" ]; then
-  "$build/langsift-warcgen" --gzip --requests --repeat "$repeat" "$inputs"/pages/*.html -o "$warc"
-fi
+. "$root/benchmarks/warc-input.sh"
+warc_bench_input warc-text-bench "$root" "$build" "$repeat"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-echo "input: $warc: $(stat -c %s "$warc") bytes, $(($(ls "$inputs"/pages/*.html | wc -l) * repeat)) response records"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "revision: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "input: $warc: $(stat -c %s "$warc") bytes, $((pages * repeat)) response records"
+print_machine "$root"
 
 # The same language for every page, with and without the text?
 "$build/langsift" warc "$warc" > "$out/plain.jsonl"
@@ -54,7 +43,6 @@ print(f"same language: {same} of {len(plain)} pages ({100.0 * same / len(plain):
 EOF
 rm -f "$out"/*.jsonl
 
-busy() { awk '/^cpu /{printf "%.2f", ($2+$3+$4+$7+$8)/100}' /proc/stat; }
 printf '%-34s %3s %8s %7s %8s %9s %7s %9s %7s\n' configuration j "wall s" pages/s "CPU s" pages/CPUs "RSS MB" "out MB" others
 for run in $(seq "$runs"); do
   for j in 1 2; do
