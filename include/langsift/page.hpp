@@ -7,7 +7,7 @@
 //   langsift::page_result r = langsift::detect_page(langsift::default_model(), body, o);
 //   r.detection.language(), r.encoding.name, r.is_html
 //
-// Compiled into langsift::encoding (src/encoding/page.cpp: ICU, uchardet). Thread safety: as detect() — the model
+// Compiled into langsift::page (src/page/page.cpp; it links langsift::encoding: ICU, uchardet). Thread safety: as detect() — the model
 // is shared read-only; nothing else is shared. Nothing escapes: running out of memory is the
 // status out_of_memory.
 #pragma once

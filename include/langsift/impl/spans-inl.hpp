@@ -1,7 +1,7 @@
 // langsift — implementation of langsift/spans.hpp (compiled into langsift::core with the detector
 // whose stages it runs, in src/core/detector.cpp; or included by the header under
 // LANGSIFT_HEADER_ONLY). detect_spans runs detect's stages 0, 2, 3 and 4
-// (langsift/detail/detect_stages.hpp) over consecutive windows of the text, then turns the units'
+// (langsift/impl/detect_stages.hpp) over consecutive windows of the text, then turns the units'
 // labels into spans: stretches of one label, the short ones (or unclear ones) joined to a
 // neighbour, long letterless stretches and units that are not language "und".
 #pragma once
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detector-inl.hpp"
