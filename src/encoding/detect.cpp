@@ -20,7 +20,7 @@
 
 namespace langsift {
 inline namespace v1 {
-namespace enc_detail {
+namespace detail {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -1153,9 +1153,9 @@ bool content_guess(const sample_facts& f, std::string_view fallback, encoding_re
 }
 
 }  // namespace
-}  // namespace enc_detail
+}  // namespace detail
 
-using namespace enc_detail;
+using namespace detail;
 
 encoding_result detect_encoding(std::string_view bytes, const encoding_options& options) {
   encoding_result r;
