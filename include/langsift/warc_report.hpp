@@ -103,8 +103,8 @@ struct warc_report {
 /// response of a `response` record is parsed, its body de-chunked and decompressed); other records
 /// are skipped. `file`: the input's name, written as the line's first field when not null (the
 /// tool does so when it reads several files), and the corpus schema's "source".
-warc_report report_warc_record(const model& m, const warc_record& r, const warc_report_options& o,
-                               const std::string* file = nullptr);
+LANGSIFT_PAGE_API warc_report report_warc_record(const model& m, const warc_record& r, const warc_report_options& o,
+                                                 const std::string* file = nullptr);
 
 /// Pages and bytes of one table row.
 struct warc_counts {
@@ -116,7 +116,7 @@ struct warc_counts {
 /// bytes = text bytes of that language in every page, up to three languages a page), per encoding
 /// (pages, body bytes) and per language x encoding (pages by top language, text bytes of that
 /// language). Sums commute, so statistics of shards merge into those of the whole input.
-struct warc_statistics {
+struct LANGSIFT_PAGE_API warc_statistics {
   std::uint64_t records = 0, pages = 0, skipped = 0, malformed = 0, body_bytes = 0, text_bytes = 0;
   std::uint64_t capped = 0;  ///< pages classified from the part of their record kept (warc_report::capped)
   /// Pages classified but not written (warc_report::filtered: languages, min_probability); they are
