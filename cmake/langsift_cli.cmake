@@ -16,5 +16,5 @@ add_library(langsift_cli OBJECT ${LANGSIFT_CLI_SOURCES})
 set_target_properties(langsift_cli PROPERTIES POSITION_INDEPENDENT_CODE ON
   CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 target_include_directories(langsift_cli PUBLIC ${PROJECT_SOURCE_DIR}/tools)
-target_link_libraries(langsift_cli PUBLIC langsift_core langsift_encoding langsift_models langsift_warc
+target_link_libraries(langsift_cli PUBLIC langsift_core langsift_encoding langsift_page langsift_models langsift_warc
   ZLIB::ZLIB PkgConfig::LANGSIFT_ZSTD Threads::Threads PRIVATE langsift_build_flags)

@@ -264,9 +264,9 @@ set(CPACK_DEBIAN_GRP_DEV_PACKAGE_SHLIBDEPS OFF)  # static archives and text: not
 set(CPACK_DEBIAN_GRP_DEV_DESCRIPTION "${_langsift_summary} - development files\n${_langsift_about}\n"
   "This package holds what building against langsift needs: the C++20 headers\n"
   "and the C ABI's (langsift.h), the static libraries (core, encoding, WARC\n"
-  "reader, the models' loader), the links to the shared libraries, the CMake\n"
-  "package (find_package(langsift)) and the pkg-config files (langsift,\n"
-  "langsift-core, langsift-header-only).")
+  "reader, pages and WARC reports, the models' loader), the links to the shared\n"
+  "libraries, the CMake package (find_package(langsift)) and the pkg-config\n"
+  "files (langsift, langsift-core, langsift-header-only).")
 # langsift: the tools.
 set(CPACK_COMPONENT_TOOLS_GROUP grp_tools)
 set(CPACK_COMPONENT_MAN_GROUP grp_tools)

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "langsift/html.hpp"
+#include "langsift/impl/html/extractor.hpp"  // detail::extract_html_observed
 #include "langsift/uri.hpp"
 
 namespace {

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "langsift/default_model.hpp"
+#include "langsift/impl/json.hpp"  // detail::json::string, as the report writes "text"
 #include "langsift/language_codes.hpp"
 #include "langsift/warc_report.hpp"
 

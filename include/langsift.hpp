@@ -17,7 +17,7 @@
 #include "langsift/uri.hpp"       // URI parsing and reference resolution
 #include "langsift/html.hpp"      // HTML -> text, title, lang attributes, out-links
 #include "langsift/encoding.hpp"  // bytes -> encoding -> UTF-8 (links langsift::encoding: ICU + uchardet)
-#include "langsift/page.hpp"      // one page: bytes -> encoding -> text -> languages (langsift::encoding)
+#include "langsift/page.hpp"      // one page: bytes -> encoding -> text -> languages (links langsift::page)
 #include "langsift/default_model.hpp"  // the built-in model (links langsift::models)
 #include "langsift/url.hpp"            // URL-only classification: parsing, features, models
 #include "langsift/url_models.hpp"     // the built-in URL models (links langsift::models)

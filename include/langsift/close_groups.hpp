@@ -6,7 +6,7 @@
 // held-out text (scripts/close-groups.py). For each group, a discriminator — word and word-pair
 // log-odds between the members, learnt from text all members share (langsift-train close) —
 // decides among the members with the evidence of the whole document, once detect's segmentation
-// has labelled units with a member (the close-group stage, detail/detect_stages.hpp). The web
+// has labelled units with a member (the close-group stage, impl/detect_stages.hpp). The web
 // prior (each member's share of Common Crawl's pages) is one more term of that decision, which
 // callers can turn off (detect_options::web_prior).
 //

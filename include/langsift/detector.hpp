@@ -30,7 +30,7 @@
 //     language's, and with its percent and fit gives `reliable`.
 // Cost is linear in the input: at most `max_text_bytes` are examined (sampled across longer
 // text), and no allocation happens per call once a thread's scratch space has grown.
-// Each step is a function of its own, a stage of langsift/detail/detect_stages.hpp (defined in
+// Each step is a function of its own, a stage of langsift/impl/detect_stages.hpp (defined in
 // langsift/impl/detect/, one file per stage, numbered in the order `detect` calls them).
 //
 // Where each language is in a text (byte spans): langsift/spans.hpp, on the same stages.

@@ -21,14 +21,14 @@
 // Cost: one forward pass; every input byte is examined a bounded number of times (see the
 // comment above html_extractor), and memory is bounded by the input size plus the caps below.
 //
-// The parts: html/types.hpp (options, blocks, result), html/tables.hpp (character classes, tag and
-// attribute tables, character references), html/extract.hpp (the extractor and the entry points),
-// html/main_content.hpp (the main-content rules).
+// The parts: html/types.hpp (options, blocks, result), html/extract.hpp (the entry points),
+// html/main_content.hpp (the main-content rules). The extractor and its tables (character classes,
+// tag and attribute tables, character references) are private: impl/html/extractor.hpp and
+// impl/html/tables.hpp.
 #pragma once
 
 #include "langsift/common.hpp"
 #include "langsift/html/extract.hpp"
 #include "langsift/html/main_content.hpp"
-#include "langsift/html/tables.hpp"
 #include "langsift/html/types.hpp"
 #include "langsift/uri.hpp"

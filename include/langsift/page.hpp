@@ -7,7 +7,7 @@
 //   langsift::page_result r = langsift::detect_page(langsift::default_model(), body, o);
 //   r.detection.language(), r.encoding.name, r.is_html
 //
-// Compiled into langsift::encoding (src/encoding/page.cpp: ICU, uchardet). Thread safety: as detect() — the model
+// Compiled into langsift::page (src/page/page.cpp; it links langsift::encoding: ICU, uchardet). Thread safety: as detect() — the model
 // is shared read-only; nothing else is shared. Nothing escapes: running out of memory is the
 // status out_of_memory.
 #pragma once
@@ -20,6 +20,15 @@
 #include "langsift/html.hpp"
 #include "langsift/unicode.hpp"
 #include "langsift/uri.hpp"
+
+// Symbols of the compiled langsift::page library (built with hidden visibility).
+#if defined(_WIN32)
+#define LANGSIFT_PAGE_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define LANGSIFT_PAGE_API __attribute__((visibility("default")))
+#else
+#define LANGSIFT_PAGE_API
+#endif
 
 namespace langsift {
 inline namespace v1 {
@@ -83,14 +92,14 @@ struct page_text {
 /// `max_html_bytes` is read up to there and its detection says `truncated`.
 /// Memory: a UTF-8 or 7-bit body is used in place (no copy); other bodies are decoded once. Never
 /// throws: when memory runs out, the detection is `und` with status out_of_memory.
-page_result detect_page(const model& m, std::string_view body, const page_options& o = {}) noexcept;
+LANGSIFT_PAGE_API page_result detect_page(const model& m, std::string_view body, const page_options& o = {}) noexcept;
 
 /// The text of a page body: decoded to UTF-8 as detect_page decodes it (`o.content_type`,
 /// `o.encoding`, `o.encoding_opts`), then, for HTML (`o.kind`; sniffed by default), the HTML
 /// extractor's text (`o.main_content`: the main content only). Byte for byte the text detect_page
 /// with keep_text gives, and, for HTML, what `langsift text [--main]` prints for the body (without
 /// its final newline). `o.detect` and `o.keep_text` are not used. Never throws.
-page_text extract_page_text(std::string_view body, const page_options& o = {}) noexcept;
+LANGSIFT_PAGE_API page_text extract_page_text(std::string_view body, const page_options& o = {}) noexcept;
 
 }  // namespace v1
 }  // namespace langsift

@@ -11,7 +11,7 @@
 
 namespace langsift {
 inline namespace v1 {
-namespace enc_detail {
+namespace detail {
 
 utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept {
   utf8_stats s;
@@ -39,9 +39,9 @@ utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept {
   return s;
 }
 
-}  // namespace enc_detail
+}  // namespace detail
 
-using namespace enc_detail;
+using namespace detail;
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 namespace langsift {
 inline namespace v1 {
-namespace enc_detail {
+namespace detail {
 
 /// How an encoding is decoded.
 enum class codec : std::uint8_t {
@@ -88,6 +88,6 @@ struct utf8_stats {
 };
 utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept;
 
-}  // namespace enc_detail
+}  // namespace detail
 }  // namespace v1
 }  // namespace langsift

@@ -13,7 +13,7 @@
 
 namespace langsift {
 inline namespace v1 {
-namespace enc_detail {
+namespace detail {
 namespace {
 
 #include "sbcs_tables.inc"
@@ -369,21 +369,21 @@ const sbcs_table* get_sbcs_table(const encoding_info& e) noexcept {
   return ok[idx] ? &tables[idx] : nullptr;
 }
 
-}  // namespace enc_detail
+}  // namespace detail
 
 std::string_view canonical_encoding_name(std::string_view label) noexcept {
-  const enc_detail::encoding_info* e = enc_detail::find_encoding(label);
+  const detail::encoding_info* e = detail::find_encoding(label);
   return e ? e->name : std::string_view{};
 }
 
 bool is_whatwg_encoding(std::string_view label) noexcept {
-  const enc_detail::encoding_info* e = enc_detail::find_encoding(label);
+  const detail::encoding_info* e = detail::find_encoding(label);
   return e && e->whatwg;
 }
 
 bool can_convert(std::string_view label) noexcept {
-  using enc_detail::codec;
-  const enc_detail::encoding_info* e = enc_detail::find_encoding(label);
+  using detail::codec;
+  const detail::encoding_info* e = detail::find_encoding(label);
   if (!e || e->kind == codec::none) return false;
   if (e->kind == codec::icu) {
     UErrorCode err = U_ZERO_ERROR;
@@ -391,7 +391,7 @@ bool can_convert(std::string_view label) noexcept {
     if (c) ucnv_close(c);
     return U_SUCCESS(err) && c;
   }
-  if (e->kind == codec::sbcs_icu) return enc_detail::get_sbcs_table(*e) != nullptr;
+  if (e->kind == codec::sbcs_icu) return detail::get_sbcs_table(*e) != nullptr;
   return true;
 }
 

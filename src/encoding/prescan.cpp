@@ -9,7 +9,7 @@
 
 namespace langsift {
 inline namespace v1 {
-namespace enc_detail {
+namespace detail {
 namespace {
 
 using detail::is_ascii_alpha;
@@ -221,10 +221,10 @@ prescan_result prescan(std::string_view bytes) {
   return r;
 }
 
-}  // namespace enc_detail
+}  // namespace detail
 
 std::optional<std::string> prescan_meta_charset(std::string_view first_bytes) {
-  enc_detail::prescan_result r = enc_detail::prescan(first_bytes);
+  detail::prescan_result r = detail::prescan(first_bytes);
   if (r.encoding.empty()) return std::nullopt;
   return std::string(r.encoding);
 }

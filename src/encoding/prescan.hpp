@@ -6,7 +6,7 @@
 
 namespace langsift {
 inline namespace v1 {
-namespace enc_detail {
+namespace detail {
 
 struct prescan_result {
   std::string label;           ///< the label that decided, as found ("" if none)
@@ -18,6 +18,6 @@ struct prescan_result {
 /// WHATWG prescan of the first 1024 bytes, then the XML declaration.
 prescan_result prescan(std::string_view bytes);
 
-}  // namespace enc_detail
+}  // namespace detail
 }  // namespace v1
 }  // namespace langsift

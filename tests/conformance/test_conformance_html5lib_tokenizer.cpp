@@ -46,6 +46,7 @@
 
 #include "conformance/support.hpp"
 #include "langsift/html.hpp"
+#include "langsift/impl/html/extractor.hpp"  // detail::extract_html_observed
 
 namespace fs = std::filesystem;
 using namespace langsift_test::conformance;

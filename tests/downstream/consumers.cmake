@@ -29,7 +29,7 @@ function(langsift_check_layout prefix)
   set(expected include/langsift.hpp include/langsift.h include/langsift/detector.hpp
     include/langsift/version_config.hpp)
   set(in_libdir pkgconfig/langsift.pc pkgconfig/langsift-core.pc pkgconfig/langsift-header-only.pc
-    liblangsift_core.a liblangsift_models.a liblangsift_encoding.a liblangsift_warc.a liblangsift_c.so
+    liblangsift_core.a liblangsift_models.a liblangsift_encoding.a liblangsift_warc.a liblangsift_page.a liblangsift_c.so
     liblangsift_c.so.0)
   if(NOT CACHED_LANGSIFT_EMBED_MODELS)  # the built-in models' shared library
     list(APPEND in_libdir liblangsift_data.so liblangsift_data.so.0)

@@ -97,3 +97,49 @@ TEST_CASE("the encoding library never prints, exits or aborts (nm)") {
 TEST_CASE("the C ABI library never prints, exits or aborts (nm)") {
   check_never_prints(LANGSIFT_C_LIB);
 }
+
+TEST_CASE("the page library never prints, exits or aborts (nm)") {
+  check_never_prints(LANGSIFT_PAGE_LIB);
+}
+
+#ifdef LANGSIFT_STATIC_LIBS
+namespace {
+
+// The functions of langsift's public API (langsift::, outside detail and anonymous namespaces)
+// that a library compiled with hidden visibility defines without exporting them (readelf -s:
+// GLOBAL, HIDDEN): in a -DBUILD_SHARED_LIBS=ON build a program calling one does not link. Such a
+// declaration lacks its library's LANGSIFT_*_API. Static archives: the objects keep the visibility.
+std::vector<std::string> hidden_api_functions(const std::string& lib) {
+  REQUIRE(std::ifstream(lib).good());
+  const std::string out_file = lib + ".readelf.out";
+  REQUIRE(std::system(("readelf -sW " + lib + " | c++filt > " + out_file + " 2>/dev/null").c_str()) == 0);
+  std::ifstream f(out_file);
+  std::vector<std::string> out;
+  std::size_t functions = 0;
+  for (std::string line; std::getline(f, line);) {
+    std::istringstream in(line);
+    std::string num, value, size, type, bind, vis, ndx, name;
+    if (!(in >> num >> value >> size >> type >> bind >> vis >> ndx) || type != "FUNC" || ndx == "UND") continue;
+    std::getline(in >> std::ws, name);
+    if (name.rfind("langsift::", 0) != 0) continue;
+    ++functions;
+    if (bind == "GLOBAL" && vis == "HIDDEN" && name.find("::detail::") == std::string::npos &&
+        name.find("(anonymous namespace)") == std::string::npos)
+      out.push_back(name);
+  }
+  std::remove(out_file.c_str());
+  CHECK(functions > 0);  // readelf read the library
+  return out;
+}
+
+}  // namespace
+#endif
+
+#ifdef LANGSIFT_STATIC_LIBS  // shared libraries (BUILD_SHARED_LIBS): the tests calling them do not link without
+TEST_CASE("the libraries built with hidden visibility export their public functions (readelf -s)") {
+  for (const char* lib : {LANGSIFT_ENCODING_LIB, LANGSIFT_PAGE_LIB, LANGSIFT_MODELS_LIB}) {
+    CAPTURE(lib);
+    CHECK(hidden_api_functions(lib) == std::vector<std::string>{});
+  }
+}
+#endif

@@ -2,7 +2,7 @@
 // bad input, bounded cost, and threads sharing one model.
 #include <catch2/catch.hpp>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 
 #include <sys/resource.h>
 #include <sys/wait.h>

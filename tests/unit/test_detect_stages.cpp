@@ -1,4 +1,4 @@
-// The stages of detect (langsift/detail/detect_stages.hpp), each alone on a scratch set up by
+// The stages of detect (langsift/impl/detect_stages.hpp), each alone on a scratch set up by
 // hand or by the stages before it, with the built-in model.
 #include <catch2/catch.hpp>
 
@@ -11,7 +11,7 @@
 
 #include "langsift/close_groups.hpp"
 #include "langsift/default_model.hpp"
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 
 using namespace langsift;

@@ -14,7 +14,7 @@
 #include "langsift/html.hpp"  // together with url.hpp: no clashing helpers
 #include "langsift/url_models.hpp"
 #include "langsift/url_train.hpp"
-#include "langsift/detail/url_kernels.hpp"  // url_add_row, url_fast_exp(4): the models' kernels
+#include "langsift/impl/url_kernels.hpp"  // url_add_row, url_fast_exp(4): the models' kernels
 #include "random_text.hpp"
 
 using namespace langsift;

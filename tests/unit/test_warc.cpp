@@ -13,6 +13,7 @@
 #include <zstd.h>
 
 #include "langsift/default_model.hpp"
+#include "langsift/impl/json.hpp"  // detail::json::string, as the report writes "text"
 #include "langsift/warc.hpp"
 #include "langsift/warc_report.hpp"
 #include "warcgen/warc_writer.hpp"

@@ -1,8 +1,8 @@
-// The tools' JSON output is the library's (langsift/detail/json.hpp), so that the command-line
+// The tools' JSON output is the library's (langsift/impl/json.hpp), so that the command-line
 // tools, the WARC report and the Python package write the same fields.
 #pragma once
 
-#include "langsift/detail/json.hpp"
+#include "langsift/impl/json.hpp"
 
 namespace langsift::cli {
 namespace json = langsift::detail::json;

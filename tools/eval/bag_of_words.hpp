@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "langsift/html.hpp"
+#include "langsift/impl/html/tables.hpp"  // detail::is_dense_letter, is_word_cp
 
 namespace langsift::eval {
 

@@ -27,7 +27,7 @@
 
 #include "common/cli.hpp"
 #include "eval_modes.hpp"
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "lang_common.hpp"
 

@@ -1,10 +1,10 @@
 // langsift — implementation of langsift/detector.hpp (compiled into langsift::core, or included
 // by the header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp): `detect` runs the stages of
-// langsift/detail/detect_stages.hpp, defined in impl/detect/ one file per stage, in order.
+// langsift/impl/detect_stages.hpp, defined in impl/detect/ one file per stage, in order.
 #pragma once
 
 #include "langsift/detector.hpp"
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/impl/detect/kernels-inl.hpp"
 #include "langsift/impl/detect/0-begin-inl.hpp"
 #include "langsift/impl/detect/1-sample-inl.hpp"

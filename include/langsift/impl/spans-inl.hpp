@@ -1,7 +1,7 @@
 // langsift — implementation of langsift/spans.hpp (compiled into langsift::core with the detector
 // whose stages it runs, in src/core/detector.cpp; or included by the header under
 // LANGSIFT_HEADER_ONLY). detect_spans runs detect's stages 0, 2, 3 and 4
-// (langsift/detail/detect_stages.hpp) over consecutive windows of the text, then turns the units'
+// (langsift/impl/detect_stages.hpp) over consecutive windows of the text, then turns the units'
 // labels into spans: stretches of one label, the short ones (or unclear ones) joined to a
 // neighbour, long letterless stretches and units that are not language "und".
 #pragma once
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detector-inl.hpp"
@@ -241,6 +241,44 @@ inline void letterless_stretches(std::string_view text, std::size_t min_bytes,
   }
 }
 
+/// Cuts x.letterless (sorted, disjoint stretches) out of the spans they fall in, as und spans.
+inline void carve_letterless(std::vector<span>& out, span_scratch& x) {
+  auto& c = x.carved;
+  c.clear();
+  auto add = [&](std::size_t b, std::size_t e, std::string_view code) {
+    if (b >= e) return;
+    if (!c.empty() && c.back().code == code) c.back().end = e;
+    else c.push_back({b, e, code});
+  };
+  std::size_t li = 0;
+  for (const span& sp : out) {
+    std::size_t b = sp.begin;
+    while (li < x.letterless.size() && x.letterless[li].first < sp.end) {
+      const auto [lb, le] = x.letterless[li];
+      add(b, std::max(b, lb), sp.code);
+      add(std::max(b, lb), std::min(le, sp.end), kUnd);
+      b = std::max(b, std::min(le, sp.end));
+      if (le > sp.end) break;  // goes on in the next span
+      ++li;
+    }
+    add(b, sp.end, sp.code);
+  }
+  out.swap(c);
+}
+
+/// Makes neighbouring spans of one language one span.
+inline void merge_neighbours(std::vector<span>& out) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (w && out[w - 1].code == out[i].code) {
+      out[w - 1].end = out[i].end;
+      continue;
+    }
+    out[w++] = out[i];
+  }
+  out.resize(w);
+}
+
 }  // namespace detail
 
 LANGSIFT_INLINE status detect_spans(const model& m, std::string_view text, std::vector<span>& out,
@@ -310,39 +348,8 @@ LANGSIFT_INLINE status detect_spans(const model& m, std::string_view text, std::
   }
   // The long letterless stretches are und, cut out of the spans they fall in.
   detail::letterless_stretches(text, std::max<std::size_t>(so.min_und_bytes, 1), x.letterless);
-  if (!x.letterless.empty()) {
-    auto& c = x.carved;
-    c.clear();
-    auto add = [&](std::size_t b, std::size_t e, std::string_view code) {
-      if (b >= e) return;
-      if (!c.empty() && c.back().code == code) c.back().end = e;
-      else c.push_back({b, e, code});
-    };
-    std::size_t li = 0;
-    for (const span& sp : out) {
-      std::size_t b = sp.begin;
-      while (li < x.letterless.size() && x.letterless[li].first < sp.end) {
-        const auto [lb, le] = x.letterless[li];
-        add(b, std::max(b, lb), sp.code);
-        add(std::max(b, lb), std::min(le, sp.end), detail::kUnd);
-        b = std::max(b, std::min(le, sp.end));
-        if (le > sp.end) break;  // goes on in the next span
-        ++li;
-      }
-      add(b, sp.end, sp.code);
-    }
-    out.swap(c);
-  }
-  // Neighbours of one language are one span.
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (w && out[w - 1].code == out[i].code) {
-      out[w - 1].end = out[i].end;
-      continue;
-    }
-    out[w++] = out[i];
-  }
-  out.resize(w);
+  if (!x.letterless.empty()) detail::carve_letterless(out, x);
+  detail::merge_neighbours(out);
   return status::ok;
 }
 

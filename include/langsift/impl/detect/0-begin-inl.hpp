@@ -1,5 +1,5 @@
 // langsift — detect, stage 0: the call's settings (restrictions, hints, early exit). See
-// langsift/detail/detect_stages.hpp.
+// langsift/impl/detect_stages.hpp.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 
 #include "langsift/country.hpp"
 #include "langsift/detail/ascii.hpp"
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 
 namespace langsift {

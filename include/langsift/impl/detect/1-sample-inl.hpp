@@ -1,12 +1,12 @@
 // langsift — detect, stage 1: the regions of the text to examine. See
-// langsift/detail/detect_stages.hpp.
+// langsift/impl/detect_stages.hpp.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <string_view>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 

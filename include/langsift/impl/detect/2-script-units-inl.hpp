@@ -1,14 +1,14 @@
 // langsift — detect, stage 2: script runs cut into units, and the signs of text that is not
 // natural language (code-like symbols and marks, case changes inside words, very few distinct
 // letters).
-// See langsift/detail/detect_stages.hpp.
+// See langsift/impl/detect_stages.hpp.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/0-begin-inl.hpp"
 #include "langsift/impl/detect/kernels-inl.hpp"

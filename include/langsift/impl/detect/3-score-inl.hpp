@@ -1,5 +1,5 @@
 // langsift — detect, stage 3: n-gram scores of the units, per language of their script's group
-// (kNoScore where a language is not allowed). See langsift/detail/detect_stages.hpp.
+// (kNoScore where a language is not allowed). See langsift/impl/detect_stages.hpp.
 #pragma once
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string_view>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/0-begin-inl.hpp"

@@ -1,14 +1,14 @@
 // langsift — detect, stage 4: a language per unit. The units of a run are labelled by the best
 // path through them (Viterbi over the group's languages): the sum of the units' scores minus
 // switch_penalty for every change of language; unscored units take their neighbours' labels.
-// See langsift/detail/detect_stages.hpp.
+// See langsift/impl/detect_stages.hpp.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/3-score-inl.hpp"
 #include "langsift/impl/detect/kernels-inl.hpp"

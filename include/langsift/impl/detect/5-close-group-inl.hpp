@@ -1,7 +1,7 @@
 // langsift — detect, stage 5: close groups. When units are labelled with members of a group of
 // languages the model confuses (close_groups.hpp), the group's discriminator decides among the
 // members over the text of all those units, with the model's calibrated log-odds and the web
-// prior; the units take the winner. See langsift/detail/detect_stages.hpp and docs/detection.md
+// prior; the units take the winner. See langsift/impl/detect_stages.hpp and docs/detection.md
 // ("Close languages").
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "langsift/close_groups.hpp"
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/0-begin-inl.hpp"
 #include "langsift/ngram.hpp"

@@ -1,12 +1,12 @@
 // langsift — detect, stage 6: bytes per language, and the top three with percent, bytes and
-// fit. See langsift/detail/detect_stages.hpp.
+// fit. See langsift/impl/detect_stages.hpp.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 
 namespace langsift {

@@ -1,6 +1,6 @@
 // langsift — detect, stage 7: the probabilities of the document's labels and the confidence of
 // the top language, or und when the text is not natural language. See
-// langsift/detail/detect_stages.hpp and docs/detection.md ("Probabilities").
+// langsift/impl/detect_stages.hpp and docs/detection.md ("Probabilities").
 #pragma once
 
 #include <algorithm>
@@ -13,7 +13,7 @@
 #include <utility>
 #include <string_view>
 
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/kernels-inl.hpp"
 #include "langsift/impl/detect/not-language-inl.hpp"

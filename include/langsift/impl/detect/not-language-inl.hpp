@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "langsift/detail/ascii.hpp"
-#include "langsift/detail/detect_stages.hpp"
+#include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/unicode.hpp"
 

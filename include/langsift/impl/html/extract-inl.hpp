@@ -2,7 +2,7 @@
 // by the header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
 #pragma once
 
-#include "langsift/html/extract.hpp"
+#include "langsift/impl/html/extractor.hpp"
 
 namespace langsift {
 inline namespace v1 {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "langsift/html/tables.hpp"
+#include "langsift/impl/html/tables.hpp"
 
 namespace langsift {
 inline namespace v1 {

@@ -1,8 +1,8 @@
-// langsift — implementation of langsift/html/tables.hpp (compiled into langsift::core, or included
+// langsift — implementation of langsift/impl/html/tables.hpp (compiled into langsift::core, or included
 // by the header under LANGSIFT_HEADER_ONLY; see langsift/config.hpp).
 #pragma once
 
-#include "langsift/html/tables.hpp"
+#include "langsift/impl/html/tables.hpp"
 #include "langsift/detail/hex.hpp"
 #include "langsift/detail/html_entity_table.hpp"
 

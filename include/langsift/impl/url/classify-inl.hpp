@@ -9,7 +9,7 @@
 #include <new>
 
 #include "langsift/country.hpp"
-#include "langsift/detail/url_kernels.hpp"
+#include "langsift/impl/url_kernels.hpp"
 
 namespace langsift {
 inline namespace v1 {

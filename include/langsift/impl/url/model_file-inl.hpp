@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "langsift/detail/binio.hpp"
-#include "langsift/detail/url_kernels.hpp"
+#include "langsift/impl/url_kernels.hpp"
 #include "langsift/detail/xxhash.hpp"
 
 namespace langsift {

@@ -1,7 +1,7 @@
-// langsift — the HTML extractor's tables and small helpers (part of langsift/html.hpp; namespace
-// detail): UTF-8 truncation, character classes, the tag table and tag properties, class/id hints,
-// attribute names; and the character-reference decoder (the WHATWG entity table is in its
-// implementation, langsift/impl/html/tables-inl.hpp).
+// langsift — the HTML extractor's tables and small helpers (private, namespace detail; used by
+// impl/html/extractor.hpp and the main-content rules): UTF-8 truncation, character classes, the
+// tag table and tag properties, class/id hints, attribute names; and the character-reference
+// decoder (the WHATWG entity table is in its implementation, langsift/impl/html/tables-inl.hpp).
 #pragma once
 
 #include <algorithm>

@@ -1,1 +1,0 @@
-#include "langsift/impl/close_groups-inl.hpp"

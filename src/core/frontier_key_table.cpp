@@ -1,1 +1,0 @@
-#include "langsift/impl/frontier/key_table-inl.hpp"

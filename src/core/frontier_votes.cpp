@@ -1,1 +1,0 @@
-#include "langsift/impl/frontier/votes-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/html/extract-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/html/main_content-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/language_codes-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/model-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/options-inl.hpp"

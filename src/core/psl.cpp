@@ -1,1 +1,0 @@
-#include "langsift/impl/psl-inl.hpp"

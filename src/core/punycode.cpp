@@ -1,1 +1,0 @@
-#include "langsift/impl/punycode-inl.hpp"

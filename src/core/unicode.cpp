@@ -1,1 +1,0 @@
-#include "langsift/impl/unicode-inl.hpp"

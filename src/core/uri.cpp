@@ -1,1 +1,0 @@
-#include "langsift/impl/uri-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/url/classify-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/url/features-inl.hpp"

@@ -1,1 +1,0 @@
-#include "langsift/impl/url/model_file-inl.hpp"

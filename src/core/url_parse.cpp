@@ -1,1 +1,0 @@
-#include "langsift/impl/url/parse-inl.hpp"

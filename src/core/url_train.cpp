@@ -1,1 +1,0 @@
-#include "langsift/impl/url_train-inl.hpp"
