@@ -482,170 +482,198 @@ void save_and_load(const langsift_frontier* cf, const langsift::frontier& f, con
   langsift_frontier_free(g);
 }
 
+// The C defaults are the C++ ones; NULL arguments of the constructor and destructor.
+void check_defaults() {
+  langsift_frontier_options d;
+  std::memset(&d, 0x5A, sizeof d);
+  langsift_frontier_default_options(&d);
+  const langsift::frontier_options x;
+  check(d.min_vote_percent == x.min_vote_percent && same_float(d.url_weight, x.url_weight) &&
+        same_float(d.vote_prior, x.vote_prior) && same_float(d.min_url_guess, x.min_url_guess) &&
+        same_float(d.unknown_priority, x.unknown_priority) && d.skip_saturated == (x.skip_saturated ? 1 : 0) &&
+        d.skip_unwanted == (x.skip_unwanted ? 1 : 0) && d.max_urls == x.max_urls);
+  langsift_frontier_default_options(nullptr);
+  langsift_frontier_free(nullptr);
+  check(langsift_frontier_new(nullptr, nullptr) == LANGSIFT_INVALID_ARGUMENT);
+}
+
+// Options out of range: the C frontier refuses them, the C++ one brings them into range (its
+// priorities are numbers in 0..1 too); the program goes on with the defaults.
+void check_invalid_options(options& o) {
+  if (o.null || valid(o.c)) return;
+  langsift_frontier* bad = reinterpret_cast<langsift_frontier*>(&bad);
+  check(langsift_frontier_new(&o.c, &bad) == LANGSIFT_INVALID_ARGUMENT);
+  check(bad == nullptr);
+  langsift::frontier g(cpp_options(o));
+  const langsift::frontier_options& k = g.options();
+  check(valid({k.min_vote_percent, k.url_weight, k.vote_prior, k.min_url_guess, k.unknown_priority, 1, 0, 0}));
+  o.null = true;
+}
+
+// The two frontiers a program drives side by side, and the program's codes and URLs.
+struct program {
+  reader& r;
+  langsift_frontier* cf;
+  langsift::frontier& f;
+  codes_t codes = initial_codes();
+  urls_t urls = initial_urls();
+  bool filled = false;               // op 11 done
+  std::size_t repeat_budget = 2048;  // URLs op 13 may still pass
+
+  // ops 0, 1: one page's votes for up to 5 URLs, with the lengths or the URL array in every form.
+  void add_votes() {
+    const std::uint8_t p = r.byte();
+    std::size_t n = p % 6;
+    const int lens_mode = (p >> 3) & 3;  // 0: lens NULL, 1: lengths, 2: some (size_t)-1, 3: urls NULL if n == 0
+    const page pg = make_page(r, codes);
+    std::vector<const char*> ptrs;
+    std::vector<std::size_t> lens;
+    std::vector<std::string_view> views;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t u = r.byte();
+      const bool nul = lens_mode == 0 || lens_mode == 3 || (lens_mode == 2 && (u & 8));
+      const url_arg a = pass_url(urls[u & 7], nul);
+      ptrs.push_back(a.p);
+      lens.push_back(a.len);
+      views.push_back(a.view);
+    }
+    std::size_t votes = 12345;
+    const bool want_votes = (p & 0x80) == 0;
+    const char* const* up = (lens_mode == 3 && n == 0) ? nullptr : ptrs.data();
+    const std::size_t* lp = (lens_mode == 0 || lens_mode == 3) ? nullptr : lens.data();
+    check(langsift_frontier_add_votes(cf, &pg.c, up, lp, n, want_votes ? &votes : nullptr) == LANGSIFT_OK);
+    const std::size_t k = f.add_votes(pg.d, std::span<const std::string_view>(views));
+    if (want_votes) check(votes == k);
+  }
+
+  // op 2
+  void record_fetch() {
+    const std::uint8_t p = r.byte();
+    const url_arg a = pass_url(urls[p & 7], (p & 8) != 0);
+    const page pg = make_page(r, codes);
+    check(langsift_frontier_record_fetch(cf, a.p, a.len, &pg.c) == LANGSIFT_OK);
+    f.record_fetch(a.view, pg.d);
+  }
+
+  // ops 3, 4, 14: with or without URL scores
+  void decide() {
+    const std::uint8_t p = r.byte();
+    const url_arg a = pass_url(urls[p & 7], (p & 8) != 0);
+    if (p & 16) {
+      const scores s = make_scores(r, codes);
+      decide_both(cf, f, a, &s);
+    } else {
+      decide_both(cf, f, a, nullptr);
+    }
+  }
+
+  // ops 5, 15
+  void set_quota() {
+    const std::uint8_t p = r.byte();
+    const std::string& code = codes[p & 15];
+    static constexpr unsigned long long kTargets[16] = {
+        0, 1, 2, 3, 1, 2, 5, 10, 100, 0, 1, 1ULL << 32, ~0ULL, ~0ULL - 1, 4, 7};
+    const unsigned long long t = kTargets[r.byte() & 15];
+    const langsift_status st = langsift_frontier_set_quota(cf, code.c_str(), t);
+    const bool ok = f.set_quota(code, t);
+    check(st == (ok ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT));
+    if (code.empty() || code.size() > 15) check(st == LANGSIFT_INVALID_ARGUMENT);
+  }
+
+  // op 6: get_quota, with either pointer NULL
+  void get_quota() {
+    const std::uint8_t p = r.byte();
+    const std::string& code = codes[p & 15];
+    unsigned long long t = 99, c = 99;
+    check(langsift_frontier_get_quota(cf, code.c_str(), (p & 16) ? nullptr : &t, (p & 32) ? nullptr : &c) ==
+          LANGSIFT_OK);
+    const langsift::frontier_quota q = f.quota(code);
+    check((p & 16) ? t == 99 : t == q.target);
+    check((p & 32) ? c == 99 : c == q.count);
+  }
+
+  // ops 8-10: a code of the program's own (0-24 bytes, up to a NUL: it is a C string), a URL of
+  // its own (NULs included), a long URL
+  void own_code() {
+    const std::uint8_t p = r.byte();
+    std::string code = r.bytes(p % 25);
+    code.resize(std::strlen(code.c_str()));
+    codes[14 + (p >> 7)] = code;
+  }
+  void own_url() {
+    const std::uint8_t p = r.byte();
+    urls[p & 7] = r.bytes(r.byte());
+  }
+  void long_url() {
+    const std::uint8_t p = r.byte();
+    urls[p & 7] = "http://long.example/" + std::string(static_cast<std::size_t>(r.byte()) * 40, 'a' + (p >> 3) % 26);
+  }
+
+  // op 11: many codes, up to a full language table (once per input: it is slow)
+  void many_codes() {
+    const std::size_t k = filled ? 0 : static_cast<std::size_t>(r.byte()) + 1;
+    filled = true;
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::string code = "q" + std::to_string(i);
+      const langsift_status st = langsift_frontier_set_quota(cf, code.c_str(), i % 3);
+      check(st == (f.set_quota(code, i % 3) ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT));
+    }
+  }
+
+  // op 12: every URL slot, without URL scores
+  void decide_all(std::uint8_t op) {
+    const bool nul = (op & 16) != 0;
+    for (const std::string& u : urls) decide_both(cf, f, pass_url(u, nul), nullptr);
+  }
+
+  // op 13: one page voting many times for one URL (vote counts saturate at 255)
+  void repeated_votes() {
+    const std::uint8_t p = r.byte();
+    const page pg = make_page(r, codes);
+    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(r.byte()) * 2, repeat_budget);
+    repeat_budget -= n;
+    const url_arg a = pass_url(urls[p & 7], (p & 8) != 0);
+    const std::vector<const char*> ptrs(n, a.p);
+    const std::vector<std::size_t> lens(n, a.len);
+    const std::vector<std::string_view> views(n, a.view);
+    std::size_t votes = 0;
+    check(langsift_frontier_add_votes(cf, &pg.c, ptrs.data(), lens.data(), n, &votes) == LANGSIFT_OK);
+    check(votes == f.add_votes(pg.d, std::span<const std::string_view>(views)));
+  }
+
+  // One operation: the low 4 bits of `op` choose it.
+  void step(std::uint8_t op) {
+    switch (op & 15) {
+      case 0: case 1: add_votes(); break;
+      case 2: record_fetch(); break;
+      case 3: case 4: case 14: decide(); break;
+      case 5: case 15: set_quota(); break;
+      case 6: get_quota(); break;
+      case 7: invalid_call(cf, r.byte(), urls); break;
+      case 8: own_code(); break;
+      case 9: own_url(); break;
+      case 10: long_url(); break;
+      case 11: many_codes(); break;
+      case 12: decide_all(op); break;
+      case 13: repeated_votes(); break;
+    }
+  }
+};
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   reader r{data, size};
-
-  // defaults: the C ones are the C++ ones
-  {
-    langsift_frontier_options d;
-    std::memset(&d, 0x5A, sizeof d);
-    langsift_frontier_default_options(&d);
-    const langsift::frontier_options x;
-    check(d.min_vote_percent == x.min_vote_percent && same_float(d.url_weight, x.url_weight) &&
-          same_float(d.vote_prior, x.vote_prior) && same_float(d.min_url_guess, x.min_url_guess) &&
-          same_float(d.unknown_priority, x.unknown_priority) && d.skip_saturated == (x.skip_saturated ? 1 : 0) &&
-          d.skip_unwanted == (x.skip_unwanted ? 1 : 0) && d.max_urls == x.max_urls);
-    langsift_frontier_default_options(nullptr);
-    langsift_frontier_free(nullptr);
-    check(langsift_frontier_new(nullptr, nullptr) == LANGSIFT_INVALID_ARGUMENT);
-  }
-
+  check_defaults();
   options o = make_options(r);
-  if (!o.null && !valid(o.c)) {
-    langsift_frontier* bad = reinterpret_cast<langsift_frontier*>(&bad);
-    check(langsift_frontier_new(&o.c, &bad) == LANGSIFT_INVALID_ARGUMENT);
-    check(bad == nullptr);
-    // the C++ frontier takes them, brought into range: its priorities are numbers in 0..1 too
-    langsift::frontier g(cpp_options(o));
-    const langsift::frontier_options& k = g.options();
-    check(valid({k.min_vote_percent, k.url_weight, k.vote_prior, k.min_url_guess, k.unknown_priority, 1, 0, 0}));
-    o.null = true;  // go on with the defaults
-  }
+  check_invalid_options(o);
   langsift_frontier* cf = new_frontier(o);
   langsift::frontier f(cpp_options(o));
-
-  codes_t codes = initial_codes();
-  urls_t urls = initial_urls();
-  bool filled = false;                // op 11 done
-  std::size_t repeat_budget = 2048;   // URLs op 13 may still pass
-  while (!r.done()) {
-    const std::uint8_t op = r.byte();
-    switch (op & 15) {
-      case 0:
-      case 1: {  // add_votes
-        const std::uint8_t p = r.byte();
-        std::size_t n = p % 6;
-        const int lens_mode = (p >> 3) & 3;  // 0: lens NULL, 1: lengths, 2: some (size_t)-1, 3: urls NULL if n == 0
-        const page pg = make_page(r, codes);
-        std::vector<const char*> ptrs;
-        std::vector<std::size_t> lens;
-        std::vector<std::string_view> views;
-        for (std::size_t i = 0; i < n; ++i) {
-          const std::uint8_t u = r.byte();
-          const bool nul = lens_mode == 0 || lens_mode == 3 || (lens_mode == 2 && (u & 8));
-          const url_arg a = pass_url(urls[u & 7], nul);
-          ptrs.push_back(a.p);
-          lens.push_back(a.len);
-          views.push_back(a.view);
-        }
-        std::size_t votes = 12345;
-        const bool want_votes = (p & 0x80) == 0;
-        const char* const* up = (lens_mode == 3 && n == 0) ? nullptr : ptrs.data();
-        const std::size_t* lp = (lens_mode == 0 || lens_mode == 3) ? nullptr : lens.data();
-        check(langsift_frontier_add_votes(cf, &pg.c, up, lp, n, want_votes ? &votes : nullptr) == LANGSIFT_OK);
-        const std::size_t k = f.add_votes(pg.d, std::span<const std::string_view>(views));
-        if (want_votes) check(votes == k);
-        break;
-      }
-      case 2: {  // record_fetch
-        const std::uint8_t p = r.byte();
-        const url_arg a = pass_url(urls[p & 7], (p & 8) != 0);
-        const page pg = make_page(r, codes);
-        check(langsift_frontier_record_fetch(cf, a.p, a.len, &pg.c) == LANGSIFT_OK);
-        f.record_fetch(a.view, pg.d);
-        break;
-      }
-      case 3:
-      case 4:
-      case 14: {  // decide
-        const std::uint8_t p = r.byte();
-        const url_arg a = pass_url(urls[p & 7], (p & 8) != 0);
-        if (p & 16) {
-          const scores s = make_scores(r, codes);
-          decide_both(cf, f, a, &s);
-        } else {
-          decide_both(cf, f, a, nullptr);
-        }
-        break;
-      }
-      case 5:
-      case 15: {  // set_quota
-        const std::uint8_t p = r.byte();
-        const std::string& code = codes[p & 15];
-        static constexpr unsigned long long kTargets[16] = {
-            0, 1, 2, 3, 1, 2, 5, 10, 100, 0, 1, 1ULL << 32, ~0ULL, ~0ULL - 1, 4, 7};
-        const unsigned long long t = kTargets[r.byte() & 15];
-        const langsift_status st = langsift_frontier_set_quota(cf, code.c_str(), t);
-        const bool ok = f.set_quota(code, t);
-        check(st == (ok ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT));
-        if (code.empty() || code.size() > 15) check(st == LANGSIFT_INVALID_ARGUMENT);
-        break;
-      }
-      case 6: {  // get_quota, with either pointer NULL
-        const std::uint8_t p = r.byte();
-        const std::string& code = codes[p & 15];
-        unsigned long long t = 99, c = 99;
-        check(langsift_frontier_get_quota(cf, code.c_str(), (p & 16) ? nullptr : &t, (p & 32) ? nullptr : &c) ==
-              LANGSIFT_OK);
-        const langsift::frontier_quota q = f.quota(code);
-        check((p & 16) ? t == 99 : t == q.target);
-        check((p & 32) ? c == 99 : c == q.count);
-        break;
-      }
-      case 7: invalid_call(cf, r.byte(), urls); break;
-      case 8: {  // a code of the program's own: 0-24 bytes, up to a NUL (it is a C string)
-        const std::uint8_t p = r.byte();
-        std::string code = r.bytes(p % 25);
-        code.resize(std::strlen(code.c_str()));
-        codes[14 + (p >> 7)] = code;
-        break;
-      }
-      case 9: {  // a URL of the program's own, NULs included
-        const std::uint8_t p = r.byte();
-        urls[p & 7] = r.bytes(r.byte());
-        break;
-      }
-      case 10: {  // a long URL
-        const std::uint8_t p = r.byte();
-        urls[p & 7] = "http://long.example/" + std::string(static_cast<std::size_t>(r.byte()) * 40, 'a' + (p >> 3) % 26);
-        break;
-      }
-      case 11: {  // many codes, up to a full language table (once per input: it is slow)
-        const std::size_t k = filled ? 0 : static_cast<std::size_t>(r.byte()) + 1;
-        filled = true;
-        for (std::size_t i = 0; i < k; ++i) {
-          const std::string code = "q" + std::to_string(i);
-          const langsift_status st = langsift_frontier_set_quota(cf, code.c_str(), i % 3);
-          check(st == (f.set_quota(code, i % 3) ? LANGSIFT_OK : LANGSIFT_INVALID_ARGUMENT));
-        }
-        break;
-      }
-      case 12: {  // every URL slot, without URL scores
-        const bool nul = (op & 16) != 0;
-        for (const std::string& u : urls) decide_both(cf, f, pass_url(u, nul), nullptr);
-        break;
-      }
-      case 13: {  // one page voting many times for one URL (vote counts saturate at 255)
-        const std::uint8_t p = r.byte();
-        const page pg = make_page(r, codes);
-        const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(r.byte()) * 2, repeat_budget);
-        repeat_budget -= n;
-        const url_arg a = pass_url(urls[p & 7], (p & 8) != 0);
-        const std::vector<const char*> ptrs(n, a.p);
-        const std::vector<std::size_t> lens(n, a.len);
-        const std::vector<std::string_view> views(n, a.view);
-        std::size_t votes = 0;
-        check(langsift_frontier_add_votes(cf, &pg.c, ptrs.data(), lens.data(), n, &votes) == LANGSIFT_OK);
-        check(votes == f.add_votes(pg.d, std::span<const std::string_view>(views)));
-        break;
-      }
-    }
-  }
-  same_state(cf, f, urls, codes);
-  save_and_load(cf, f, o, urls, codes, data, size);
+  program prog{r, cf, f};
+  while (!r.done()) prog.step(r.byte());
+  same_state(cf, f, prog.urls, prog.codes);
+  save_and_load(cf, f, o, prog.urls, prog.codes, data, size);
   langsift_frontier_free(cf);
   return 0;
 }

@@ -43,8 +43,6 @@ struct cp_at {
   char32_t cp;
 };
 
-}  // namespace
-
 // Code points that drive the run rules: letters of several scripts (CJK among them), Inherited
 // marks, ZWJ, Common letters, spaces, digits, punctuation, symbols, U+FFFD.
 constexpr char32_t interesting[] = {
@@ -54,10 +52,10 @@ constexpr char32_t interesting[] = {
     0xFFFD, U'ª', 0x02BC, U'Ⅻ', 0x10400, 0xE000, 0x0378, U'\0', 0x1F3FB, U'ᄀ', U'ᅡ', 0x11A8,
 };
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  // Input starting with 0xFF: each further byte picks one of `interesting` (valid UTF-8 with the
-  // script mixes the run rules care about); otherwise the bytes themselves. Either way the text
-  // goes into an exact-size heap buffer so ASan sees any read past the end.
+// Input starting with 0xFF: each further byte picks one of `interesting` (valid UTF-8 with the
+// script mixes the run rules care about); otherwise the bytes themselves. Either way the text goes
+// into an exact-size heap buffer so ASan sees any read past the end.
+std::vector<char> fuzz_text(const std::uint8_t* data, std::size_t size) {
   std::vector<char> buf;
   if (size > 0 && data[0] == 0xFF) {
     std::string s;
@@ -67,12 +65,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     buf.assign(data, data + size);
   }
-  size = buf.size();
-  const std::string_view text(buf.data(), buf.size());
+  return buf;
+}
 
-  // ---- decode_utf8 -----------------------------------------------------------------------------
+// The text's code points and which byte offsets start one (and the end).
+struct decoded {
   std::vector<cp_at> cps;
-  std::vector<bool> boundary(size + 1, false);
+  std::vector<bool> boundary;
+};
+
+// decode_utf8 and decode_utf8_step agree, step forward, give scalar values; valid text re-encodes
+// to itself.
+decoded check_decode_utf8(const std::vector<char>& buf, std::string_view text) {
+  const std::size_t size = buf.size();
+  decoded d;
+  std::vector<cp_at>& cps = d.cps;
+  std::vector<bool>& boundary = d.boundary;
+  boundary.assign(size + 1, false);
   bool all_valid = true;
   std::string reencoded;
   {
@@ -96,8 +105,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   check(langsift::is_valid_utf8(text) == all_valid);
   if (all_valid) check(reencoded == text);
+  return d;
+}
 
-  // ---- split_script_runs -----------------------------------------------------------------------
+// Letters of the text (letters and marks), and those inside script runs.
+struct letter_counts {
+  std::size_t all = 0, in_runs = 0;
+};
+
+// split_script_runs: runs in order, on code point boundaries, of real scripts, letters counted,
+// whitespace inside, every letter of a real script covered by a run of its script; the same as the
+// batch restatement of the rules; a reused output vector is replaced.
+letter_counts check_script_runs(std::string_view text, const decoded& dec) {
+  const std::size_t size = text.size();
+  const std::vector<cp_at>& cps = dec.cps;
+  const std::vector<bool>& boundary = dec.boundary;
   std::vector<langsift::script_run> runs;
   langsift::split_script_runs(text, runs);
   std::size_t prev_end = 0, run_letters = 0;
@@ -138,19 +160,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<langsift::script_run> again = {{0, 1, langsift::script::latin, 1}};
   langsift::split_script_runs(text, again);
   check(again == runs);
+  return {all_letters, run_letters};
+}
 
-  // ---- script_counts ---------------------------------------------------------------------------
+// script_counts: the letters of the text, at most those inside runs, a dominant script among them.
+void check_script_counts(std::string_view text, letter_counts letters) {
   const langsift::script_histogram h = langsift::script_counts(text);
   std::size_t hist_all = 0;
   for (std::size_t n : h.letters) hist_all += n;
-  check(hist_all == all_letters);
-  check(h.total() <= run_letters);
+  check(hist_all == letters.all);
+  check(h.total() <= letters.in_runs);
   const langsift::script_histogram rs = h.run_scripts();
   check(rs.total() == h.total());
   const langsift::script d = h.dominant();
   check(d == langsift::script::common ? h.total() == 0 : rs[d] > 0);
+}
 
-  // ---- properties of arbitrary values --------------------------------------------------------
+// Properties of arbitrary values read from the text: scripts, classes, case, composition.
+void check_arbitrary_values(const std::vector<char>& buf) {
+  const std::size_t size = buf.size();
   for (std::size_t i = 0; i + 8 <= size && i < 64; i += 8) {
     char32_t a, b;
     std::memcpy(&a, buf.data() + i, 4);
@@ -166,5 +194,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(c <= 0x10FFFF);
     (void)langsift::compose_pair(a, b);
   }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::vector<char> buf = fuzz_text(data, size);
+  const std::string_view text(buf.data(), buf.size());
+  const decoded dec = check_decode_utf8(buf, text);
+  check_script_counts(text, check_script_runs(text, dec));
+  check_arbitrary_values(buf);
   return 0;
 }
