@@ -440,14 +440,23 @@ inline int unknown_option(std::string_view program, std::string_view arg, const 
 }
 
 /// Reads argv[1..] by `table` into `args`: options (--name VALUE, --name=VALUE, -j VALUE, -j2) and
-/// the other arguments, in order, into `positional` ("-" is one). --help prints `usage` to stdout,
+/// the other arguments, in order, into `positional` ("-" is one, and every argument after "--"). --help prints `usage` to stdout,
 /// --version the version. Returns -1 to go on, or the exit status to return: 0 after --help or
 /// --version, 2 after a usage error, printed as one line ("PROGRAM: OPT needs NEED").
 template <class Args>
 int parse_options(std::string_view program, const std::vector<option<Args>>& table, void (*usage)(std::FILE*),
                   int argc, char** argv, Args& args, std::vector<std::string>& positional) {
+  bool only_positional = false;  // after "--"
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
+    if (only_positional) {
+      positional.emplace_back(a);
+      continue;
+    }
+    if (a == "--") {
+      only_positional = true;
+      continue;
+    }
     if (a == "--version") return print_version(program);
     if (a == "-h" || a == "--help") {
       usage(stdout);
