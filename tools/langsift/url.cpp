@@ -92,6 +92,86 @@ void url_cmd_usage(std::FILE* out) {
              out);
 }
 
+/// One URL's answer as a line of --format (jsonl, tsv or code), appended to `out`.
+void append_url_line(std::string& out, std::string_view url, const url_result& r, const std::string& format,
+                     code_style codes) {
+  if (format == "jsonl") {
+    out += "{\"url\":";
+    json::utf8_string(out, url);
+    out += ",\"language\":";
+    json::code(out, r.language(), codes);
+    out += ",\"languages\":[";
+    for (std::size_t k = 0; k < r.count; ++k) {
+      out += k ? ",{\"code\":" : "{\"code\":";
+      json::code(out, r.languages[k].code, codes);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, ",\"score\":%.3f}", static_cast<double>(r.languages[k].score));
+      out += buf;
+    }
+    out += "],\"decision\":";
+    json::string(out, url_decision_name(r.decision));
+    if (r.st != status::ok) {
+      out += ",\"status\":";
+      json::string(out, status_name(r.st));
+    }
+    out += "}\n";
+    return;
+  }
+  out.append(code_in_style(r.language(), codes));
+  if (format == "tsv") {
+    out += '\t';
+    for (std::size_t k = 0; k < r.count; ++k) {
+      char buf[32];
+      const std::string code = code_in_style(r.languages[k].code, codes);
+      std::snprintf(buf, sizeof buf, "%s%s:%.3f", k ? "," : "", code.c_str(), static_cast<double>(r.languages[k].score));
+      out += buf;
+    }
+    out += '\t';
+    out += url_decision_name(r.decision);
+    out += '\t';
+    for (char ch : url) out += (ch == '\t' || ch == '\n' || ch == '\r') ? ' ' : ch;
+    out += '\t';
+    out += status_name(r.st);
+  } else if (r.st == status::truncated) {
+    out += "\ttruncated";  // the answer is for a part
+  }
+  out += '\n';
+}
+
+/// --lines: every line of the file `f` (plain, gzip or zstd) to `emit`, kept to its first `keep`
+/// bytes, streamed (memory stays bounded on any input), until the end or `write_failed`. False
+/// when the file cannot be read (`error`); `in` tells whether its compressed data went wrong.
+template <class Emit>
+bool read_url_lines(const std::string& f, std::size_t keep, Emit&& emit, const bool& write_failed, input_file& in,
+                    std::string& error) {
+  if (!in.open(f, error)) return false;
+  std::string line;
+  char buf[1 << 16];
+  std::size_t n;
+  bool pending = false;
+  auto flush_line = [&]() {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    emit(line);
+    line.clear();
+    pending = false;
+  };
+  while (!write_failed && (n = in.read(buf, sizeof buf)) > 0) {
+    for (std::size_t k = 0; k < n;) {
+      const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
+      const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
+      line.append(buf + k, std::min(stop - k, keep - std::min(keep, line.size())));
+      pending = pending || stop > k;
+      k = stop;
+      if (nl) {
+        flush_line();
+        ++k;
+      }
+    }
+  }
+  if (pending && !write_failed) flush_line();
+  return true;
+}
+
 }  // namespace
 
 int cmd_url(int argc, char** argv) {
@@ -130,48 +210,7 @@ int cmd_url(int argc, char** argv) {
       std::fprintf(stderr, "%s: %.*s...: cut at %zu bytes: its languages are those of that part\n", kUrlCmd,
                    static_cast<int>(head.size()), head.data(), o.max_bytes);
     }
-    if (format == "jsonl") {
-      out += "{\"url\":";
-      json::utf8_string(out, url);
-      out += ",\"language\":";
-      json::code(out, r.language(), codes);
-      out += ",\"languages\":[";
-      for (std::size_t k = 0; k < r.count; ++k) {
-        out += k ? ",{\"code\":" : "{\"code\":";
-        json::code(out, r.languages[k].code, codes);
-        char buf[32];
-        std::snprintf(buf, sizeof buf, ",\"score\":%.3f}", static_cast<double>(r.languages[k].score));
-        out += buf;
-      }
-      out += "],\"decision\":";
-      json::string(out, url_decision_name(r.decision));
-      if (r.st != status::ok) {
-        out += ",\"status\":";
-        json::string(out, status_name(r.st));
-      }
-      out += "}\n";
-      if (out.size() > (1 << 16)) write_out();
-      return;
-    }
-    out.append(code_in_style(r.language(), codes));
-    if (format == "tsv") {
-      out += '\t';
-      for (std::size_t k = 0; k < r.count; ++k) {
-        char buf[32];
-        const std::string code = code_in_style(r.languages[k].code, codes);
-        std::snprintf(buf, sizeof buf, "%s%s:%.3f", k ? "," : "", code.c_str(), static_cast<double>(r.languages[k].score));
-        out += buf;
-      }
-      out += '\t';
-      out += url_decision_name(r.decision);
-      out += '\t';
-      for (char ch : url) out += (ch == '\t' || ch == '\n' || ch == '\r') ? ' ' : ch;
-      out += '\t';
-      out += status_name(r.st);
-    } else if (r.st == status::truncated) {
-      out += "\ttruncated";  // the answer is for a part
-    }
-    out += '\n';
+    append_url_line(out, url, r, format, codes);
     if (out.size() > (1 << 16)) write_out();
   };
   if (!lines) {
@@ -184,36 +223,10 @@ int cmd_url(int argc, char** argv) {
     }
   } else {
     if (args.empty()) args.emplace_back("-");
-    // Streamed: memory stays bounded on any input (a line longer than what is classified is kept
-    // only that far, and classify() says truncated).
-    const std::size_t keep = o.max_bytes + 1;
     for (const auto& f : args) {
-      input_file in;  // plain, gzip or zstd (common/input.hpp)
-      if (!in.open(f, error)) return fail(kUrlCmd, error);
-      std::string line;
-      char buf[1 << 16];
-      std::size_t n;
-      bool pending = false;
-      auto flush_line = [&]() {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        emit(line);
-        line.clear();
-        pending = false;
-      };
-      while (!write_failed && (n = in.read(buf, sizeof buf)) > 0) {
-        for (std::size_t k = 0; k < n;) {
-          const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
-          const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
-          line.append(buf + k, std::min(stop - k, keep - std::min(keep, line.size())));
-          pending = pending || stop > k;
-          k = stop;
-          if (nl) {
-            flush_line();
-            ++k;
-          }
-        }
-      }
-      if (pending && !write_failed) flush_line();
+      // A line longer than what is classified is kept only that far, and classify() says truncated.
+      input_file in;
+      if (!read_url_lines(f, o.max_bytes + 1, emit, write_failed, in, error)) return fail(kUrlCmd, error);
       if (write_failed) return 1;  // the output cannot be written (reported): stop
       if (in.failed()) return fail(kUrlCmd, f + ": " + in.error());
       if (in.malformed()) {  // corrupt or truncated compressed data: the lines before it were read
