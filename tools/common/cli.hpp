@@ -389,7 +389,8 @@ bool read_option_value(const option<Args>& o, std::string_view text, option_valu
 }
 
 /// The option lines of a usage text from a table: "  LABEL" padded to `column`, then the help (or
-/// two spaces after a longer label); continuation lines indented to `column`. Notes as they are.
+/// two spaces after a longer label; a help that starts with '\n' starts on the next line);
+/// continuation lines indented to `column`. Notes as they are.
 template <class Args>
 void usage_text(std::FILE* out, const std::vector<option<Args>>& table, std::size_t column) {
   for (const option<Args>& o : table) {
@@ -406,8 +407,9 @@ void usage_text(std::FILE* out, const std::vector<option<Args>>& table, std::siz
       if (o.metavar) label += std::string(" ") + o.metavar;
     }
     std::string line = "  " + label;
-    line += line.size() + 1 <= column ? std::string(column - line.size(), ' ') : "  ";
-    for (std::size_t i = 0; i < help.size();) {
+    if (help[0] == '\n') line += '\n';  // the label alone on its line: the help starts below it
+    else line += line.size() + 1 <= column ? std::string(column - line.size(), ' ') : "  ";
+    for (std::size_t i = help[0] == '\n' ? 1 : 0; i < help.size();) {
       std::size_t j = help.find('\n', i);
       if (j == std::string::npos) j = help.size();
       if (i) line += std::string(column, ' ');
