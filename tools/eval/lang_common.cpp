@@ -352,11 +352,15 @@ bool detector_options::take(int argc, char** argv, int& i, std::string& error) {
     error = "--detector needs NAME=COMMAND";
     return true;
   }
-  detector d{value.substr(0, eq), value.substr(eq + 1)};
-  if (d.name.find_first_of("\t\n|,") != std::string::npos) {
-    error = "--detector: a name may not contain TAB, newline, '|' or ','";
-    return true;
-  }
+  if (!add(value)) error = "--detector: a name may not contain TAB, newline, '|' or ','";
+  return true;
+}
+
+bool detector_options::add(std::string_view value) {
+  const std::size_t eq = value.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == value.size()) return false;
+  detector d{std::string(value.substr(0, eq)), std::string(value.substr(eq + 1))};
+  if (d.name.find_first_of("\t\n|,") != std::string::npos) return false;
   extra_.push_back(std::move(d));
   return true;
 }
@@ -413,6 +417,36 @@ std::string md_cell(std::string_view s) {
     out += c;
   }
   return out;
+}
+
+int finish_mode_args(const char* program, mode_args& a, const std::vector<std::string>& positional) {
+  if (positional.empty()) return cli::fail(program, "DIR is required; see --help") + 1;
+  if (positional.size() > 1) return cli::fail(program, "only one DIR, please") + 1;
+  a.dir = positional[0];
+  std::string error;
+  if (!a.dets.finish(a.detectors, error)) return cli::fail(program, error) + 1;
+  return -1;
+}
+
+bool run_detector(const char* program, const detector& d, const std::vector<std::string>& samples,
+                  const std::string& what, command_run& run) {
+  std::string error;
+  if (run_command(d.command, samples, run, error)) return true;
+  cli::fail(program, "detector '" + d.name + "' on " + what + ": " + error);
+  return false;
+}
+
+std::string detectors_markdown(const std::vector<detector>& detectors) {
+  std::string md = "- detectors:\n";
+  for (const detector& d : detectors) md += "  - " + md_cell(d.name) + ": `" + d.command + "`\n";
+  return md;
+}
+
+int write_reports(const char* program, const mode_args& a, const std::string& tsv, const std::string& markdown) {
+  std::string error;
+  if (!a.tsv.empty() && !write_text(a.tsv, tsv, error)) return cli::fail(program, error);
+  if (!write_text(a.markdown, markdown, error)) return cli::fail(program, error);
+  return 0;
 }
 
 }  // namespace langsift::eval
