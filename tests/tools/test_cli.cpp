@@ -131,3 +131,19 @@ TEST_CASE("cli: langsift detect --format takes code, tsv or jsonl; json is a usa
     CHECK(sh(kBin + "langsift detect --lines --format=" + std::string(f) + " < /dev/null").status == 0);
   }
 }
+
+TEST_CASE("cli: langsift-eval url's numeric options: a value that is not a number is a usage error, not an abort (#34)") {
+  // They were read with std::stof/std::stoul: `--balance abc` threw std::invalid_argument out of
+  // main (abort, status 134); now the option table reads them, as every tool's.
+  for (const char* opt : {"--balance", "--epochs", "--l2", "--rate", "--prune", "--bits", "--host-space", "--cctld-boost",
+                          "--cctld-floor", "--pattern-boost", "--pattern-floor", "--hint-boost", "--words-weight",
+                          "--words-below", "--folds", "--min-urls"}) {
+    INFO(opt);
+    const outcome r = sh(kBin + "langsift-eval url " + opt + " abc /dev/null");
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind(std::string("langsift-eval url: ") + opt + " needs ", 0) == 0);
+    CHECK(line_count(r.err) == 1);
+  }
+  CHECK(sh(kBin + "langsift-eval url --folds 1 /dev/null").err == "langsift-eval url: --folds needs a number from 2 to 100\n");
+}
