@@ -89,7 +89,7 @@ TEST_CASE("cli: a bad option value is one line naming the option and what it nee
   const outcome pct = sh(kBin + "langsift detect --lines --min-percent abc < /dev/null");
   CHECK(pct.status == 2);
   CHECK(pct.out.empty());
-  CHECK(pct.err == "langsift detect: --min-percent needs a number from 0 to 100\n");
+  CHECK(pct.err == "langsift detect: --min-percent needs a number from 0 to 100, not 'abc'\n");
   // Every option of `langsift detect` that takes a value: a value that is not one is one line.
   for (const char* opt : {"--min-percent", "--min-bytes", "--max-bytes", "--short-bytes", "--max-input-bytes",
                           "--max-text-bytes", "--unit-bytes", "--span-unit-bytes", "--min-span-bytes",
@@ -112,7 +112,7 @@ TEST_CASE("cli: a bad option value is one line naming the option and what it nee
   }
   // Out of range: the same one line.
   CHECK(sh(kBin + "langsift detect --lines --min-percent 101 < /dev/null").err ==
-        "langsift detect: --min-percent needs a number from 0 to 100\n");
+        "langsift detect: --min-percent needs a number from 0 to 100, not '101'\n");
 }
 
 TEST_CASE("cli: langsift detect --format takes code, tsv or jsonl; json is a usage error naming them (#34)") {
@@ -121,10 +121,10 @@ TEST_CASE("cli: langsift detect --format takes code, tsv or jsonl; json is a usa
   const outcome r = sh(kBin + "langsift detect --lines --format json < /dev/null");
   CHECK(r.status == 2);
   CHECK(r.out.empty());
-  CHECK(r.err == "langsift detect: --format needs code, tsv or jsonl\n");
+  CHECK(r.err == "langsift detect: --format needs code, tsv or jsonl, not 'json'\n");
   const outcome url = sh(kBin + "langsift url --format json http://example.de/");
   CHECK(url.status == 2);
-  CHECK(url.err == "langsift url: --format needs code, tsv or jsonl\n");
+  CHECK(url.err == "langsift url: --format needs code, tsv or jsonl, not 'json'\n");
   for (const char* f : {"code", "tsv", "jsonl"}) {
     INFO(f);
     CHECK(sh(kBin + "langsift detect --lines --format " + f + " < /dev/null").status == 0);
@@ -145,5 +145,6 @@ TEST_CASE("cli: langsift-eval url's numeric options: a value that is not a numbe
     CHECK(r.err.rfind(std::string("langsift-eval url: ") + opt + " needs ", 0) == 0);
     CHECK(line_count(r.err) == 1);
   }
-  CHECK(sh(kBin + "langsift-eval url --folds 1 /dev/null").err == "langsift-eval url: --folds needs a number from 2 to 100\n");
+  CHECK(sh(kBin + "langsift-eval url --folds 1 /dev/null").err ==
+        "langsift-eval url: --folds needs a number from 2 to 100, not '1'\n");
 }

@@ -444,7 +444,8 @@ inline int unknown_option(std::string_view program, std::string_view arg, const 
 /// Reads argv[1..] by `table` into `args`: options (--name VALUE, --name=VALUE, -j VALUE, -j2) and
 /// the other arguments, in order, into `positional` ("-" is one, and every argument after "--"). --help prints `usage` to stdout,
 /// --version the version. Returns -1 to go on, or the exit status to return: 0 after --help or
-/// --version, 2 after a usage error, printed as one line ("PROGRAM: OPT needs NEED").
+/// --version, 2 after a usage error, printed as one line ("PROGRAM: OPT needs NEED, not 'VALUE'",
+/// or "PROGRAM: OPT needs NEED" when the value is missing).
 template <class Args>
 int parse_options(std::string_view program, const std::vector<option<Args>>& table, void (*usage)(std::FILE*),
                   int argc, char** argv, Args& args, std::vector<std::string>& positional) {
@@ -501,8 +502,11 @@ int parse_options(std::string_view program, const std::vector<option<Args>>& tab
       if (i + 1 >= argc) return fail(program, std::string(typed) + " needs " + option_need(*o)) + 1;
       value = argv[++i];
     }
-    if (!read_option_value(*o, value, v) || (o->set && !o->set(args, v)))
-      return fail(program, std::string(typed) + " needs " + option_need(*o)) + 1;
+    if (!read_option_value(*o, value, v) || (o->set && !o->set(args, v))) {
+      const std::string_view shown = value.substr(0, 60);  // what was given, cut if long
+      return fail(program, std::string(typed) + " needs " + option_need(*o) + ", not '" + std::string(shown) +
+                               (shown.size() < value.size() ? "...'" : "'")) + 1;
+    }
   }
   return -1;
 }
