@@ -38,25 +38,6 @@ inline int print_version(std::string_view program) {
   return 0;
 }
 
-/// The options a usage text names ("--format", "-o", ...), in order, without duplicates.
-inline std::vector<std::string> options_in(std::string_view usage_text) {
-  std::vector<std::string> v;
-  for (std::size_t i = 0; i < usage_text.size(); ++i) {
-    if (usage_text[i] != '-' || (i > 0 && usage_text[i - 1] != ' ' && usage_text[i - 1] != '[' &&
-                                 usage_text[i - 1] != '|' && usage_text[i - 1] != ',' && usage_text[i - 1] != '('))
-      continue;
-    std::size_t j = i + 1;
-    if (j < usage_text.size() && usage_text[j] == '-') ++j;
-    const std::size_t name = j;
-    while (j < usage_text.size() && (std::isalnum(static_cast<unsigned char>(usage_text[j])) || usage_text[j] == '-')) ++j;
-    if (j == name || (j - i == 2 && !std::isalpha(static_cast<unsigned char>(usage_text[name])))) continue;
-    std::string o(usage_text.substr(i, j - i));
-    if (std::find(v.begin(), v.end(), o) == v.end()) v.push_back(std::move(o));
-    i = j;
-  }
-  return v;
-}
-
 /// Edit distance (insertions, deletions, substitutions), for "did you mean".
 inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -71,25 +52,6 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
-}
-
-/// The one-line usage error for an unknown option, naming the closest option the tool's usage text
-/// lists, for a tool that has no option table yet. The usage text comes from the tool's own
-/// usage(FILE*) function. Returns 2, the usage-error status.
-inline int unknown_option(std::string_view program, std::string_view arg, const std::vector<std::string>& names);
-inline int unknown_option(std::string_view program, std::string_view arg, void (*usage)(std::FILE*)) {
-  std::string text;
-  if (usage) {
-    char* buf = nullptr;
-    std::size_t len = 0;
-    if (std::FILE* m = ::open_memstream(&buf, &len)) {
-      usage(m);
-      std::fclose(m);
-      text.assign(buf ? buf : "", len);
-    }
-    std::free(buf);
-  }
-  return unknown_option(program, arg, options_in(text));
 }
 
 /// Progress of long work on stderr — only when stderr is a terminal, never into a log or a pipe:
@@ -201,27 +163,6 @@ inline bool read_file(const std::string& path, std::string& out, std::string& er
   return ok;
 }
 
-/// True when `arg` is `name` or starts with `name=`; `value` receives the text after '='
-/// or, for the two-word form, the next argument (advancing `i`).
-inline bool take_option(int argc, char** argv, int& i, std::string_view name, std::string& value,
-                        bool& missing_value) {
-  std::string_view arg = argv[i];
-  missing_value = false;
-  if (arg == name) {
-    if (i + 1 >= argc) {
-      missing_value = true;
-      return true;
-    }
-    value = argv[++i];
-    return true;
-  }
-  if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
-    value = std::string(arg.substr(name.size() + 1));
-    return true;
-  }
-  return false;
-}
-
 /// Splits a comma-separated list of anything but language codes (thread counts, detector names),
 /// dropping empty items and surrounding spaces. Language codes are read by the library, as every
 /// front end reads them: langsift::parse_code_list (langsift/options.hpp).
@@ -261,19 +202,6 @@ inline std::optional<unsigned long long> parse_size(std::string_view s) {
     v <<= shift;
   }
   return v;
-}
-
-/// The value of a numeric option (parse_size) within lo..hi, or false after printing
-/// "PROGRAM: OPT needs a number from LO to HI" (also when the value is missing).
-inline bool size_in_range(std::string_view program, const char* opt, const std::string& value, bool missing,
-                          unsigned long long lo, unsigned long long hi, unsigned long long& v) {
-  const auto x = missing ? std::nullopt : parse_size(value);
-  if (!x || *x < lo || *x > hi) {
-    fail(program, std::string(opt) + " needs a number from " + std::to_string(lo) + " to " + std::to_string(hi));
-    return false;
-  }
-  v = *x;
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -332,30 +332,6 @@ std::string default_langsift_command(std::string_view args) {
   return shell_quote(tool.string()) + " " + std::string(args);
 }
 
-const char* const kDetectorOptionsHelp =
-    "  --detector NAME=CMD  add a detector: a shell command that reads one sample per line on\n"
-    "                       stdin and prints one line per input line, the first TAB-separated\n"
-    "                       field a language code (`und` or empty: no answer); repeatable\n"
-    "  --no-langsift        leave out the default detector (`langsift` next to langsift-eval)\n";
-
-bool detector_options::take(int argc, char** argv, int& i, std::string& error) {
-  std::string_view a = argv[i];
-  if (a == "--no-langsift") {
-    no_langsift_ = true;
-    return true;
-  }
-  std::string value;
-  bool missing = false;
-  if (!cli::take_option(argc, argv, i, "--detector", value, missing)) return false;
-  std::size_t eq = value.find('=');
-  if (missing || eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
-    error = "--detector needs NAME=COMMAND";
-    return true;
-  }
-  if (!add(value)) error = "--detector: a name may not contain TAB, newline, '|' or ','";
-  return true;
-}
-
 bool detector_options::add(std::string_view value) {
   const std::size_t eq = value.find('=');
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == value.size()) return false;

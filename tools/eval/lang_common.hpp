@@ -108,10 +108,6 @@ class detector_options {
  public:
   explicit detector_options(std::string default_args) : default_args_(std::move(default_args)) {}
 
-  /// If argv[i] is one of these options, consumes it (and its value) and returns true; on a
-  /// malformed value returns true with `error` set.
-  bool take(int argc, char** argv, int& i, std::string& error);
-
   /// --detector VALUE: adds NAME=COMMAND; false (nothing added) when VALUE is not one or NAME
   /// holds TAB, newline, '|' or ','.
   bool add(std::string_view value);
@@ -127,9 +123,6 @@ class detector_options {
   bool no_langsift_ = false;
   std::vector<detector> extra_;
 };
-
-/// Help text for the options above (for the usage of each mode).
-extern const char* const kDetectorOptionsHelp;
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -163,7 +156,7 @@ struct mode_args {
 /// The usage text's column of the language modes' options.
 inline constexpr std::size_t kModeUsageColumn = 23;
 
-/// The rows of --detector and --no-langsift (their help: kDetectorOptionsHelp).
+/// The rows of --detector and --no-langsift.
 template <class Args>
 void add_detector_rows(std::vector<cli::option<Args>>& t) {
   t.push_back({cli::value_kind::text, "--detector", nullptr, "NAME=CMD",
