@@ -44,58 +44,6 @@ std::size_t batch_size(std::size_t docs, unsigned threads) {
   return std::clamp<std::size_t>(docs / (16 * std::size_t{threads}), 1, kMaxBatch);
 }
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift-bench [options] INPUT...\n"
-      "\n"
-      "Measures language identification speed: langsift beside the peers CLD2 and fastText, in the\n"
-      "same run, interleaved (every repetition runs each detector once, in turn, so machine noise\n"
-      "hits all alike). INPUT is a file of documents, one per line (empty lines skipped), or a\n"
-      "directory whose files are one document each (recursively, sorted by path).\n"
-      "\n"
-      "Reports per detector and thread count: docs/s, MB/s (10^6 bytes of input) and ns/doc from\n"
-      "the median pass time, its spread, the speed-up over one thread; per detector: per-document\n"
-      "latency (median, p99) from a separate single-thread pass that times every document, model\n"
-      "load time, time of the first call, peak resident memory added by the detector (measured in\n"
-      "a child process per detector); ratios langsift / peer (docs/s, paired by repetition); and\n"
-      "the share of documents where each peer's top language agrees with langsift's.\n"
-      "\n"
-      "options:\n"
-      "  --html               INPUT holds raw HTML pages (bytes as fetched): run the whole page\n"
-      "                       pipeline — decode_to_utf8, extract_html, detect — and report the\n"
-      "                       share of time of each stage (the peers get langsift's decoded and\n"
-      "                       extracted text; only the detect stage differs)\n"
-      "  --main               with --html: main-content extraction (html_options::main_content)\n"
-      "  --links              with --html: also collect out-links (default: off, as `langsift detect`)\n"
-      "  --threads LIST       thread counts to run, e.g. 1,2 (default 1); threads share one model\n"
-      "                       and take batches of 64 documents from a shared counter\n"
-      "  --repeat N           measured passes per detector and thread count (default 5)\n"
-      "  --warmup N           passes run first and discarded (default 1)\n"
-      "  --peers LIST         detectors, in the order they run: langsift,cld2,fasttext (default:\n"
-      "                       every one available; a peer that cannot be loaded is then skipped\n"
-      "                       with a message, while one named here is an error);\n"
-      "                       langsift-no-close is langsift without its close-group stage\n"
-      "                       (detect_options::close_groups = false): the stage's cost in one run\n"
-      "  --top-k K            langsift: the K (0..16) most probable languages with each answer\n"
-      "                       (detect_options::top_k; default 1, as the library)\n"
-      "  --model NAME|FILE    langsift: a built-in model (`default`, `wide`) or a model file\n"
-      "                       (default: `default`; a built-in name wins over a file so named)\n"
-      "  --fasttext-model F   fastText model (default: $LANGSIFT_FASTTEXT_MODEL, else\n"
-      "                       ~/.cache/langsift/peers/lid.176.ftz from scripts/get-peer-models.sh)\n"
-      "  --cld2-best-effort   CLD2 with kCLDFlagBestEffort (an answer even for short text)\n"
-      "  --max-docs N         use N documents spread evenly over the input (default: all)\n"
-      "  --no-memory          skip the child processes that measure resident memory\n"
-      "  --tsv                tab-separated output (one row per detector and thread count)\n"
-      "  -h, --help           this help\n"
-      "\n"
-      "internal:\n"
-      "  --memory-probe NAME  load only detector NAME, run one pass, print its memory figures\n"
-      "                       (what the parent runs in a child process, re-executing itself)\n"
-      "\n"
-      "Exit status: 0 on success; 1 when an input cannot be read, holds no document, or a detector\n"
-      "named in --peers (or given a model) cannot be loaded; 2 on a usage error.\n");
-}
-
 // ---------------------------------------------------------------------------------------------
 // A fixed pool of threads; run(n, f) calls f(i) on threads 0..n-1 and waits for them.
 
@@ -175,6 +123,130 @@ struct settings {
   detector_settings det;
   std::string memory_probe;  // internal child mode
 };
+
+using option_row = cli::option<settings>;
+using cli::option_value;
+using cli::value_kind;
+
+/// The options of langsift-bench that choose what is measured.
+void add_input_options(std::vector<option_row>& t) {
+  t.push_back({value_kind::flag, "--html", nullptr, nullptr,
+               "INPUT holds raw HTML pages (bytes as fetched): run the whole page\n"
+               "pipeline — decode_to_utf8, extract_html, detect — and report the\n"
+               "share of time of each stage (the peers get langsift's decoded and\n"
+               "extracted text; only the detect stage differs)",
+               [](settings& s, const option_value&) { return s.html = true; }});
+  t.push_back({value_kind::flag, "--main", nullptr, nullptr, "with --html: main-content extraction (html_options::main_content)",
+               [](settings& s, const option_value&) { return s.main_content = true; }});
+  t.push_back({value_kind::flag, "--links", nullptr, nullptr,
+               "with --html: also collect out-links (default: off, as `langsift detect`)",
+               [](settings& s, const option_value&) { return s.links = true; }});
+  t.push_back({value_kind::text, "--threads", nullptr, "LIST",
+               "thread counts to run, e.g. 1,2 (default 1); threads share one model\n"
+               "and take batches of 64 documents from a shared counter",
+               [](settings& s, const option_value& v) {
+                 s.threads.clear();
+                 for (const std::string& item : cli::split_list(v.text)) {
+                   auto n = cli::parse_size(item);
+                   if (!n || *n < 1 || *n > 256) return false;
+                   if (std::find(s.threads.begin(), s.threads.end(), *n) == s.threads.end())
+                     s.threads.push_back(static_cast<unsigned>(*n));
+                 }
+                 return !s.threads.empty();
+               },
+               0, 0, nullptr, "thread counts from 1 to 256, e.g. 1,2"});
+  t.push_back({value_kind::size, "--repeat", nullptr, "N", "measured passes per detector and thread count (default 5)",
+               [](settings& s, const option_value& v) { s.repeat = static_cast<unsigned>(v.size); return true; }, 1, 1e9});
+  t.push_back({value_kind::size, "--warmup", nullptr, "N", "passes run first and discarded (default 1)",
+               [](settings& s, const option_value& v) { s.warmup = static_cast<unsigned>(v.size); return true; }, 0, 1e9});
+  t.push_back({value_kind::text, "--peers", nullptr, "LIST",
+               "detectors, in the order they run: langsift,cld2,fasttext (default:\n"
+               "every one available; a peer that cannot be loaded is then skipped\n"
+               "with a message, while one named here is an error);\n"
+               "langsift-no-close is langsift without its close-group stage\n"
+               "(detect_options::close_groups = false): the stage's cost in one run",
+               [](settings& s, const option_value& v) {
+                 s.peers.clear();
+                 for (const std::string& p : cli::split_list(v.text)) {
+                   if (p != "langsift" && p != "langsift-no-close" && p != "cld2" && p != "fasttext") return false;
+                   if (std::find(s.peers.begin(), s.peers.end(), p) == s.peers.end()) s.peers.push_back(p);
+                 }
+                 return s.peers_explicit = !s.peers.empty();
+               },
+               0, 0, nullptr, "detectors among langsift, langsift-no-close, cld2, fasttext"});
+}
+
+/// The options of langsift-bench that choose the detectors' settings and the report.
+void add_detector_options(std::vector<option_row>& t) {
+  t.push_back({value_kind::size, "--top-k", nullptr, "K",
+               "langsift: the K (0..16) most probable languages with each answer\n"
+               "(detect_options::top_k; default 1, as the library)",
+               [](settings& s, const option_value& v) { s.det.top_k = static_cast<std::size_t>(v.size); return true; }, 0,
+               static_cast<double>(langsift::max_top_k)});
+  t.push_back({value_kind::text, "--model", nullptr, "NAME|FILE",
+               "langsift: a built-in model (`default`, `wide`) or a model file\n"
+               "(default: `default`; a built-in name wins over a file so named)",
+               [](settings& s, const option_value& v) { s.det.model_path = v.text; return true; }, 0, 0, nullptr,
+               "a built-in model's name or a file"});
+  t.push_back({value_kind::text, "--fasttext-model", nullptr, "F",
+               "fastText model (default: $LANGSIFT_FASTTEXT_MODEL, else\n"
+               "~/.cache/langsift/peers/lid.176.ftz from scripts/get-peer-models.sh)",
+               [](settings& s, const option_value& v) {
+                 s.det.fasttext_model_path = v.text;
+                 return s.fasttext_model_explicit = true;
+               },
+               0, 0, nullptr, "a file"});
+  t.push_back({value_kind::flag, "--cld2-best-effort", nullptr, nullptr,
+               "CLD2 with kCLDFlagBestEffort (an answer even for short text)",
+               [](settings& s, const option_value&) { return s.det.cld2_best_effort = true; }});
+  t.push_back({value_kind::size, "--max-docs", nullptr, "N", "use N documents spread evenly over the input (default: all)",
+               [](settings& s, const option_value& v) { s.max_docs = static_cast<std::size_t>(v.size); return true; }, 1,
+               1e9});
+  t.push_back({value_kind::flag, "--no-memory", nullptr, nullptr, "skip the child processes that measure resident memory",
+               [](settings& s, const option_value&) { s.memory = false; return true; }});
+  t.push_back({value_kind::flag, "--tsv", nullptr, nullptr, "tab-separated output (one row per detector and thread count)",
+               [](settings& s, const option_value&) { return s.tsv = true; }});
+}
+
+/// The options of langsift-bench: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = [] {
+    std::vector<option_row> t;
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "usage: langsift-bench [options] INPUT...\n"
+                 "\n"
+                 "Measures language identification speed: langsift beside the peers CLD2 and fastText, in the\n"
+                 "same run, interleaved (every repetition runs each detector once, in turn, so machine noise\n"
+                 "hits all alike). INPUT is a file of documents, one per line (empty lines skipped), or a\n"
+                 "directory whose files are one document each (recursively, sorted by path).\n"
+                 "\n"
+                 "Reports per detector and thread count: docs/s, MB/s (10^6 bytes of input) and ns/doc from\n"
+                 "the median pass time, its spread, the speed-up over one thread; per detector: per-document\n"
+                 "latency (median, p99) from a separate single-thread pass that times every document, model\n"
+                 "load time, time of the first call, peak resident memory added by the detector (measured in\n"
+                 "a child process per detector); ratios langsift / peer (docs/s, paired by repetition); and\n"
+                 "the share of documents where each peer's top language agrees with langsift's.\n"
+                 "\n"
+                 "options:\n"});
+    add_input_options(t);
+    add_detector_options(t);
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr, "  -h, --help           this help\n\ninternal:\n"});
+    t.push_back({value_kind::text, "--memory-probe", nullptr, "NAME",
+                 "load only detector NAME, run one pass, print its memory figures\n"
+                 "(what the parent runs in a child process, re-executing itself)",
+                 [](settings& s, const option_value& v) { s.memory_probe = v.text; return true; }, 0, 0, nullptr,
+                 "a detector's name"});
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "\n"
+                 "Exit status: 0 on success; 1 when an input cannot be read, holds no document, or a detector\n"
+                 "named in --peers (or given a model) cannot be loaded; 2 on a usage error.\n"});
+    return t;
+  }();
+  return table;
+}
+
+void usage(std::FILE* out) { cli::usage_text(out, options(), 23); }
+
 
 // ---------------------------------------------------------------------------------------------
 // Running documents through a detector
@@ -502,115 +574,6 @@ void measure_memory(const settings& s, entrant& e) {
 
 // ---------------------------------------------------------------------------------------------
 
-int parse_args(int argc, char** argv, settings& s, bool& help) {
-  help = false;
-  std::string value;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    bool missing = false;
-    auto need = [&](const char* name) {
-      if (missing) {
-        cli::fail(kProgram, std::string(name) + " needs a value");
-        return false;
-      }
-      return true;
-    };
-    auto count_opt = [&](const char* name, unsigned long long lo, unsigned long long& out) {
-      if (!need(name)) return false;
-      auto v = cli::parse_size(value);
-      if (!v || *v < lo || *v > 1000000000ull) {
-        cli::fail(kProgram, std::string(name) + " needs a number >= " + std::to_string(lo) + ", not '" + value + "'");
-        return false;
-      }
-      out = *v;
-      return true;
-    };
-    unsigned long long n = 0;
-    if (a == "--version") {
-      langsift::cli::print_version("langsift-bench");
-      return -1;  // done: main exits 0
-    }
-    if (a == "-h" || a == "--help") {
-      help = true;
-      return 0;
-    } else if (a == "--html") {
-      s.html = true;
-    } else if (a == "--main") {
-      s.main_content = true;
-    } else if (a == "--links") {
-      s.links = true;
-    } else if (a == "--tsv") {
-      s.tsv = true;
-    } else if (a == "--no-memory") {
-      s.memory = false;
-    } else if (a == "--cld2-best-effort") {
-      s.det.cld2_best_effort = true;
-    } else if (cli::take_option(argc, argv, i, "--threads", value, missing)) {
-      if (!need("--threads")) return 2;
-      s.threads.clear();
-      for (const std::string& t : cli::split_list(value)) {
-        auto v = cli::parse_size(t);
-        if (!v || *v < 1 || *v > 256) {
-          cli::fail(kProgram, "--threads needs thread counts from 1 to 256, e.g. 1,2; not '" + value + "'");
-          return 2;
-        }
-        if (std::find(s.threads.begin(), s.threads.end(), *v) == s.threads.end())
-          s.threads.push_back(static_cast<unsigned>(*v));
-      }
-      if (s.threads.empty()) {
-        cli::fail(kProgram, "--threads needs at least one thread count");
-        return 2;
-      }
-    } else if (cli::take_option(argc, argv, i, "--repeat", value, missing)) {
-      if (!count_opt("--repeat", 1, n)) return 2;
-      s.repeat = static_cast<unsigned>(n);
-    } else if (cli::take_option(argc, argv, i, "--warmup", value, missing)) {
-      if (!count_opt("--warmup", 0, n)) return 2;
-      s.warmup = static_cast<unsigned>(n);
-    } else if (cli::take_option(argc, argv, i, "--max-docs", value, missing)) {
-      if (!count_opt("--max-docs", 1, n)) return 2;
-      s.max_docs = static_cast<std::size_t>(n);
-    } else if (cli::take_option(argc, argv, i, "--peers", value, missing)) {
-      if (!need("--peers")) return 2;
-      s.peers.clear();
-      for (const std::string& p : cli::split_list(value)) {
-        if (p != "langsift" && p != "langsift-no-close" && p != "cld2" && p != "fasttext") {
-          cli::fail(kProgram, "--peers: unknown detector '" + p + "' (langsift, langsift-no-close, cld2, fasttext)");
-          return 2;
-        }
-        if (std::find(s.peers.begin(), s.peers.end(), p) == s.peers.end()) s.peers.push_back(p);
-      }
-      if (s.peers.empty()) {
-        cli::fail(kProgram, "--peers needs at least one detector");
-        return 2;
-      }
-      s.peers_explicit = true;
-    } else if (cli::take_option(argc, argv, i, "--model", value, missing)) {
-      if (!need("--model")) return 2;
-      s.det.model_path = value;
-    } else if (cli::take_option(argc, argv, i, "--top-k", value, missing)) {
-      const auto k = missing ? std::nullopt : cli::parse_size(value);
-      if (!k || *k > langsift::max_top_k) {
-        std::fprintf(stderr, "langsift-bench: --top-k needs 0..%zu\n", langsift::max_top_k);
-        return 2;
-      }
-      s.det.top_k = static_cast<std::size_t>(*k);
-    } else if (cli::take_option(argc, argv, i, "--fasttext-model", value, missing)) {
-      if (!need("--fasttext-model")) return 2;
-      s.det.fasttext_model_path = value;
-      s.fasttext_model_explicit = true;
-    } else if (cli::take_option(argc, argv, i, "--memory-probe", value, missing)) {
-      if (!need("--memory-probe")) return 2;
-      s.memory_probe = value;
-    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      return cli::unknown_option(kProgram, a, usage);
-    } else {
-      s.inputs.emplace_back(a);
-    }
-  }
-  return 0;
-}
-
 std::string default_fasttext_model() {
   if (const char* env = std::getenv("LANGSIFT_FASTTEXT_MODEL"); env && *env) return env;
   if (const char* home = std::getenv("HOME"); home && *home) {
@@ -620,26 +583,40 @@ std::string default_fasttext_model() {
   return {};
 }
 
-}  // namespace
+/// Median over repetitions of a[r] / b[r] (pass times paired by repetition).
+double paired(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> q;
+  for (std::size_t r = 0; r < a.size() && r < b.size(); ++r)
+    if (b[r] > 0) q.push_back(a[r] / b[r]);
+  return median(q);
+}
 
-int run_main(int argc, char** argv) {
-  settings s;
-  bool help = false;
-  if (int rc = parse_args(argc, argv, s, help)) return rc < 0 ? 0 : rc;
-  if (help) {
-    usage(stdout);
-    return 0;
-  }
-  if (s.inputs.empty()) return cli::fail(kProgram, "no INPUT given; see --help") + 1;
-  if (!s.fasttext_model_explicit) s.det.fasttext_model_path = default_fasttext_model();
-  if (!s.memory_probe.empty()) return memory_probe(s);
-  const bool tty = ::isatty(2) != 0;
+/// (slowest - fastest) / median of pass times.
+double spread(const std::vector<double>& v) {
+  const double m = median(v);
+  return m > 0 ? (*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())) / m : 0.0;
+}
 
-  // 1. Detectors, loaded first: the built-in model's load time is the first default_model() call.
+double mem_mb(long long kb) { return static_cast<double>(kb) / 1024.0; }
+
+/// What the reports are written from.
+struct report {
+  const settings& s;
+  const corpus& c;
+  const std::vector<entrant>& entrants;
+  const std::vector<std::string>& skipped;
+  std::int64_t timer_ns;
+  double others;            // CPUs other processes used (negative: unknown)
+  int one;                  // the index of 1 thread in --threads, or -1
+  const entrant* ls;        // langsift's entrant, if it ran
+  double n_docs, mb;
+};
+
+/// The detectors of --peers (default: every one), loaded in order; a peer that cannot be loaded is
+/// skipped with a message unless it was asked for. 0, or the exit status (reported).
+int load_entrants(const settings& s, std::vector<entrant>& entrants, std::vector<std::string>& skipped) {
   std::vector<std::string> names = s.peers;
   if (names.empty()) names = {"langsift", "cld2", "fasttext"};
-  std::vector<entrant> entrants;
-  std::vector<std::string> skipped;
   for (const std::string& name : names) {
     entrant e;
     e.loaded = load_detector(name, s.det);
@@ -654,30 +631,14 @@ int run_main(int argc, char** argv) {
     entrants.push_back(std::move(e));
   }
   if (entrants.empty()) return cli::fail(kProgram, "no detector to run");
+  return 0;
+}
 
-  // 2. Documents.
-  corpus c;
-  std::string error;
-  if (!load_corpus(s.inputs, s.max_docs, c, error)) return cli::fail(kProgram, error);
-  if (c.docs.empty())
-    return cli::fail(kProgram, "no documents in " + join(s.inputs, ", ") +
-                                   " (empty, or only empty lines/files): nothing to measure");
-
-  // 3. Threads and per-thread detector state.
-  const unsigned max_threads = *std::max_element(s.threads.begin(), s.threads.end());
-  thread_pool pool(max_threads);
-  for (entrant& e : entrants) {
-    e.slots.resize(max_threads);
-    for (auto& slot : e.slots) slot.w = e.loaded.det->make_worker();
-    e.pass_seconds.assign(s.threads.size(), {});
-  }
-  pipeline p;
-  p.html = s.html;
-  p.ho.main_content = s.main_content;
-  p.ho.collect_links = s.links;
-  const std::int64_t timer_ns = timer_overhead(pool);
-
-  // 4. Check pass (answers, first call), then warm-up and measured repetitions, interleaved.
+/// The check pass (answers, first call), then warm-up and measured repetitions, interleaved, and
+/// the latency passes. The CPUs other processes used meanwhile.
+double run_passes(const settings& s, thread_pool& pool, std::vector<entrant>& entrants, const corpus& c,
+                  const pipeline& p, std::int64_t timer_ns) {
+  const bool tty = ::isatty(2) != 0;
   for (entrant& e : entrants) check_pass(pool, e, c, p);
   const cpu_sample cpu_before = sample_cpu();
   const unsigned reps = s.warmup + s.repeat;
@@ -703,78 +664,60 @@ int run_main(int argc, char** argv) {
     for (auto& slot : e.slots) e.stages.add(slot.stages);
     std::sort(e.latency_ns.begin(), e.latency_ns.end());
   }
+  return others;
+}
 
-  // 5. Memory, one child process per detector.
-  if (s.memory) {
-    for (entrant& e : entrants) {
-      measure_memory(s, e);
-      if (!e.memory_error.empty())
-        std::fprintf(stderr, "%s: %s: memory not measured: %s\n", kProgram, e.loaded.name.c_str(),
-                     e.memory_error.c_str());
-    }
-  }
-
-  // 6. Report.
-  const double n_docs = static_cast<double>(c.docs.size());
-  const double mb = static_cast<double>(c.bytes) / 1e6;
-  auto thread_index = [&](unsigned t) -> int {
-    for (std::size_t i = 0; i < s.threads.size(); ++i)
-      if (s.threads[i] == t) return static_cast<int>(i);
-    return -1;
-  };
-  const int one = thread_index(1);
-  // Paired per repetition: median of a[r] / b[r].
-  auto paired = [](const std::vector<double>& a, const std::vector<double>& b) {
-    std::vector<double> q;
-    for (std::size_t r = 0; r < a.size() && r < b.size(); ++r)
-      if (b[r] > 0) q.push_back(a[r] / b[r]);
-    return median(q);
-  };
-  auto spread = [](const std::vector<double>& v) {
-    const double m = median(v);
-    return m > 0 ? (*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())) / m : 0.0;
-  };
-  const entrant* ls = nullptr;
-  for (const entrant& e : entrants)
-    if (e.loaded.name == "langsift") ls = &e;
-  auto mem_mb = [](long long kb) { return static_cast<double>(kb) / 1024.0; };
-
-  if (s.tsv) {
-    std::printf("detector\tthreads\tdocs\tbytes\tdocs_per_s\tmb_per_s\tns_per_doc\tspread\tspeedup\tratio_langsift\t"
-                "latency_median_ns\tlatency_p99_ns\tload_ms\tfirst_call_us\trss_peak_mib\trss_file_mib\t"
-                "agree_langsift\tund_share\tdecode_share\textract_share\tdetect_share\tother_cpus\n");
-    for (const entrant& e : entrants) {
-      for (std::size_t ti = 0; ti < s.threads.size(); ++ti) {
-        const double med = median(e.pass_seconds[ti]);
-        std::string speedup = "-", ratio = "-", agree = "-", rss = "-", rss_file = "-", shares = "-\t-\t-";
-        if (one >= 0) speedup = fmt("%.3f", paired(e.pass_seconds[static_cast<std::size_t>(one)], e.pass_seconds[ti]));
-        if (ls && ls != &e) ratio = fmt("%.3f", paired(e.pass_seconds[ti], ls->pass_seconds[ti]));
-        if (ls && ls != &e) {
-          std::size_t same = 0;
-          for (std::size_t i = 0; i < c.docs.size(); ++i) same += e.answers[i] == ls->answers[i];
-          agree = fmt("%.4f", static_cast<double>(same) / n_docs);
-        }
-        if (e.mem_after) {
-          rss = fmt("%.2f", mem_mb(e.mem_after->vm_hwm_kb - e.mem_before->vm_rss_kb));
-          rss_file = fmt("%.2f", mem_mb(e.mem_after->rss_file_kb - e.mem_before->rss_file_kb));
-        }
-        const double total = static_cast<double>(e.stages.decode + e.stages.extract + e.stages.detect);
-        if (s.html && total > 0)
-          shares = fmt("%.4f", static_cast<double>(e.stages.decode) / total) + "\t" +
-                   fmt("%.4f", static_cast<double>(e.stages.extract) / total) + "\t" +
-                   fmt("%.4f", static_cast<double>(e.stages.detect) / total);
-        std::printf("%s\t%u\t%zu\t%zu\t%.0f\t%.3f\t%.1f\t%.4f\t%s\t%s\t%.0f\t%.0f\t%s\t%.1f\t%s\t%s\t%s\t%.4f\t%s\t%.2f\n",
-                    e.loaded.name.c_str(), s.threads[ti], c.docs.size(), c.bytes, n_docs / med, mb / med,
-                    med * 1e9 / n_docs, spread(e.pass_seconds[ti]), speedup.c_str(), ratio.c_str(),
-                    percentile(e.latency_ns, 0.5), percentile(e.latency_ns, 0.99),
-                    e.loaded.load_ns < 0 ? "-" : fmt("%.3f", static_cast<double>(e.loaded.load_ns) / 1e6).c_str(),
-                    static_cast<double>(e.first_call_ns) / 1e3, rss.c_str(), rss_file.c_str(), agree.c_str(),
-                    static_cast<double>(e.und) / n_docs, shares.c_str(), others);
+/// --tsv: one row per detector and thread count.
+void print_tsv(const report& r) {
+  const settings& s = r.s;
+  const corpus& c = r.c;
+  const auto& entrants = r.entrants;
+  const entrant* ls = r.ls;
+  const int one = r.one;
+  const double n_docs = r.n_docs, mb = r.mb, others = r.others;
+  std::printf("detector\tthreads\tdocs\tbytes\tdocs_per_s\tmb_per_s\tns_per_doc\tspread\tspeedup\tratio_langsift\t"
+              "latency_median_ns\tlatency_p99_ns\tload_ms\tfirst_call_us\trss_peak_mib\trss_file_mib\t"
+              "agree_langsift\tund_share\tdecode_share\textract_share\tdetect_share\tother_cpus\n");
+  for (const entrant& e : entrants) {
+    for (std::size_t ti = 0; ti < s.threads.size(); ++ti) {
+      const double med = median(e.pass_seconds[ti]);
+      std::string speedup = "-", ratio = "-", agree = "-", rss = "-", rss_file = "-", shares = "-\t-\t-";
+      if (one >= 0) speedup = fmt("%.3f", paired(e.pass_seconds[static_cast<std::size_t>(one)], e.pass_seconds[ti]));
+      if (ls && ls != &e) ratio = fmt("%.3f", paired(e.pass_seconds[ti], ls->pass_seconds[ti]));
+      if (ls && ls != &e) {
+        std::size_t same = 0;
+        for (std::size_t i = 0; i < c.docs.size(); ++i) same += e.answers[i] == ls->answers[i];
+        agree = fmt("%.4f", static_cast<double>(same) / n_docs);
       }
+      if (e.mem_after) {
+        rss = fmt("%.2f", mem_mb(e.mem_after->vm_hwm_kb - e.mem_before->vm_rss_kb));
+        rss_file = fmt("%.2f", mem_mb(e.mem_after->rss_file_kb - e.mem_before->rss_file_kb));
+      }
+      const double total = static_cast<double>(e.stages.decode + e.stages.extract + e.stages.detect);
+      if (s.html && total > 0)
+        shares = fmt("%.4f", static_cast<double>(e.stages.decode) / total) + "\t" +
+                 fmt("%.4f", static_cast<double>(e.stages.extract) / total) + "\t" +
+                 fmt("%.4f", static_cast<double>(e.stages.detect) / total);
+      std::printf("%s\t%u\t%zu\t%zu\t%.0f\t%.3f\t%.1f\t%.4f\t%s\t%s\t%.0f\t%.0f\t%s\t%.1f\t%s\t%s\t%s\t%.4f\t%s\t%.2f\n",
+                  e.loaded.name.c_str(), s.threads[ti], c.docs.size(), c.bytes, n_docs / med, mb / med,
+                  med * 1e9 / n_docs, spread(e.pass_seconds[ti]), speedup.c_str(), ratio.c_str(),
+                  percentile(e.latency_ns, 0.5), percentile(e.latency_ns, 0.99),
+                  e.loaded.load_ns < 0 ? "-" : fmt("%.3f", static_cast<double>(e.loaded.load_ns) / 1e6).c_str(),
+                  static_cast<double>(e.first_call_ns) / 1e3, rss.c_str(), rss_file.c_str(), agree.c_str(),
+                  static_cast<double>(e.und) / n_docs, shares.c_str(), others);
     }
-    return 0;
   }
+}
 
+/// The markdown report's head: the input, the detectors, the passes, the timer, the machine's load.
+void print_header(const report& r) {
+  const settings& s = r.s;
+  const corpus& c = r.c;
+  const auto& entrants = r.entrants;
+  const entrant* ls = r.ls;
+  const double n_docs = r.n_docs, mb = r.mb, others = r.others;
+  const auto& skipped = r.skipped;
+  const std::int64_t timer_ns = r.timer_ns;
   std::printf("## langsift-bench: %s\n\n", join(c.sources, ", ").c_str());
   std::printf("- input: %zu documents, %.2f MB, %.0f bytes/document on average%s%s\n", c.docs.size(), mb,
               static_cast<double>(c.bytes) / n_docs, s.html ? "; HTML pages, whole pipeline (decode, extract, detect)" : "; plain text",
@@ -802,6 +745,15 @@ int run_main(int argc, char** argv) {
                               : "");
   std::printf("\n");
 
+}
+
+/// The throughput table, and the ratios langsift ÷ peer.
+void print_throughput(const report& r) {
+  const settings& s = r.s;
+  const auto& entrants = r.entrants;
+  const entrant* ls = r.ls;
+  const int one = r.one;
+  const double n_docs = r.n_docs, mb = r.mb;
   std::printf("### Throughput\n\n");
   std::printf("| detector | threads | docs/s | MB/s | time/doc | spread | speed-up vs 1 thread |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -834,6 +786,12 @@ int run_main(int argc, char** argv) {
     }
   }
 
+}
+
+/// The latency, load time and memory table.
+void print_latency(const report& r) {
+  const settings& s = r.s;
+  const auto& entrants = r.entrants;
   std::printf("\n### Latency, load time, memory\n\n");
   std::printf("| detector | latency median | latency p99 | load | first call | peak RSS added | of it file-backed |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -857,6 +815,16 @@ int run_main(int argc, char** argv) {
                   ? " (peak could not be reset: /proc/self/clear_refs unavailable, the figure may be low)"
                   : "");
 
+}
+
+/// The agreement with langsift, and where the time goes in the HTML pipeline.
+void print_agreement_and_stages(const report& r) {
+  const settings& s = r.s;
+  const corpus& c = r.c;
+  const auto& entrants = r.entrants;
+  const entrant* ls = r.ls;
+  const int one = r.one;
+  const double n_docs = r.n_docs;
   if (ls && entrants.size() > 1) {
     std::printf("\n### Agreement with langsift (top language subtag; a sanity check, not accuracy)\n\n");
     std::printf("| detector | agrees with langsift | answers und |\n| --- | ---: | ---: |\n");
@@ -892,6 +860,74 @@ int run_main(int argc, char** argv) {
                   "detector on the extracted text (the peers get the same text).\n");
     }
   }
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  settings s;
+  if (const int rc = cli::parse_options(kProgram, options(), usage, argc, argv, s, s.inputs); rc >= 0) return rc;
+  if (s.inputs.empty()) return cli::fail(kProgram, "no INPUT given; see --help") + 1;
+  if (!s.fasttext_model_explicit) s.det.fasttext_model_path = default_fasttext_model();
+  if (!s.memory_probe.empty()) return memory_probe(s);
+
+  // 1. Detectors, loaded first: the built-in model's load time is the first default_model() call.
+  std::vector<entrant> entrants;
+  std::vector<std::string> skipped;
+  if (const int rc = load_entrants(s, entrants, skipped); rc != 0) return rc;
+
+  // 2. Documents.
+  corpus c;
+  std::string error;
+  if (!load_corpus(s.inputs, s.max_docs, c, error)) return cli::fail(kProgram, error);
+  if (c.docs.empty())
+    return cli::fail(kProgram, "no documents in " + join(s.inputs, ", ") +
+                                   " (empty, or only empty lines/files): nothing to measure");
+
+  // 3. Threads and per-thread detector state.
+  const unsigned max_threads = *std::max_element(s.threads.begin(), s.threads.end());
+  thread_pool pool(max_threads);
+  for (entrant& e : entrants) {
+    e.slots.resize(max_threads);
+    for (auto& slot : e.slots) slot.w = e.loaded.det->make_worker();
+    e.pass_seconds.assign(s.threads.size(), {});
+  }
+  pipeline p;
+  p.html = s.html;
+  p.ho.main_content = s.main_content;
+  p.ho.collect_links = s.links;
+  const std::int64_t timer_ns = timer_overhead(pool);
+
+  // 4. Check pass, then warm-up and measured repetitions, interleaved.
+  const double others = run_passes(s, pool, entrants, c, p, timer_ns);
+
+  // 5. Memory, one child process per detector.
+  if (s.memory) {
+    for (entrant& e : entrants) {
+      measure_memory(s, e);
+      if (!e.memory_error.empty())
+        std::fprintf(stderr, "%s: %s: memory not measured: %s\n", kProgram, e.loaded.name.c_str(),
+                     e.memory_error.c_str());
+    }
+  }
+
+  // 6. Report.
+  int one = -1;
+  for (std::size_t i = 0; i < s.threads.size(); ++i)
+    if (s.threads[i] == 1) one = static_cast<int>(i);
+  const entrant* ls = nullptr;
+  for (const entrant& e : entrants)
+    if (e.loaded.name == "langsift") ls = &e;
+  const report r{s, c, entrants, skipped, timer_ns, others, one, ls, static_cast<double>(c.docs.size()),
+                 static_cast<double>(c.bytes) / 1e6};
+  if (s.tsv) {
+    print_tsv(r);
+    return 0;
+  }
+  print_header(r);
+  print_throughput(r);
+  print_latency(r);
+  print_agreement_and_stages(r);
   std::uint64_t sink = 0;
   for (const entrant& e : entrants)
     for (const auto& slot : e.slots) sink += slot.sink;

@@ -38,25 +38,6 @@ inline int print_version(std::string_view program) {
   return 0;
 }
 
-/// The options a usage text names ("--format", "-o", ...), in order, without duplicates.
-inline std::vector<std::string> options_in(std::string_view usage_text) {
-  std::vector<std::string> v;
-  for (std::size_t i = 0; i < usage_text.size(); ++i) {
-    if (usage_text[i] != '-' || (i > 0 && usage_text[i - 1] != ' ' && usage_text[i - 1] != '[' &&
-                                 usage_text[i - 1] != '|' && usage_text[i - 1] != ',' && usage_text[i - 1] != '('))
-      continue;
-    std::size_t j = i + 1;
-    if (j < usage_text.size() && usage_text[j] == '-') ++j;
-    const std::size_t name = j;
-    while (j < usage_text.size() && (std::isalnum(static_cast<unsigned char>(usage_text[j])) || usage_text[j] == '-')) ++j;
-    if (j == name || (j - i == 2 && !std::isalpha(static_cast<unsigned char>(usage_text[name])))) continue;
-    std::string o(usage_text.substr(i, j - i));
-    if (std::find(v.begin(), v.end(), o) == v.end()) v.push_back(std::move(o));
-    i = j;
-  }
-  return v;
-}
-
 /// Edit distance (insertions, deletions, substitutions), for "did you mean".
 inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -71,38 +52,6 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
-}
-
-/// The one-line usage error for an unknown option, naming the closest option the tool's usage text
-/// lists ("langsift detect: unknown option '--formt' (did you mean --format?); see --help"). The
-/// usage text comes from the tool's own usage(FILE*) function. Returns 2, the usage-error status.
-inline int unknown_option(std::string_view program, std::string_view arg, void (*usage)(std::FILE*)) {
-  std::string text;
-  if (usage) {
-    char* buf = nullptr;
-    std::size_t len = 0;
-    if (std::FILE* m = ::open_memstream(&buf, &len)) {
-      usage(m);
-      std::fclose(m);
-      text.assign(buf ? buf : "", len);
-    }
-    std::free(buf);
-  }
-  const std::string_view key = arg.substr(0, arg.find('='));
-  std::string best;
-  std::size_t best_d = static_cast<std::size_t>(-1);
-  for (const std::string& o : options_in(text)) {
-    const std::size_t d = edit_distance(key, o);
-    if (d < best_d) {
-      best_d = d;
-      best = o;
-    }
-  }
-  std::string msg = "unknown option '" + std::string(arg) + "'";
-  if (!best.empty() && best_d <= std::max<std::size_t>(2, key.size() / 3)) msg += " (did you mean " + best + "?)";
-  msg += "; see --help";
-  fail(program, msg);
-  return 2;
 }
 
 /// Progress of long work on stderr — only when stderr is a terminal, never into a log or a pipe:
@@ -214,27 +163,6 @@ inline bool read_file(const std::string& path, std::string& out, std::string& er
   return ok;
 }
 
-/// True when `arg` is `name` or starts with `name=`; `value` receives the text after '='
-/// or, for the two-word form, the next argument (advancing `i`).
-inline bool take_option(int argc, char** argv, int& i, std::string_view name, std::string& value,
-                        bool& missing_value) {
-  std::string_view arg = argv[i];
-  missing_value = false;
-  if (arg == name) {
-    if (i + 1 >= argc) {
-      missing_value = true;
-      return true;
-    }
-    value = argv[++i];
-    return true;
-  }
-  if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
-    value = std::string(arg.substr(name.size() + 1));
-    return true;
-  }
-  return false;
-}
-
 /// Splits a comma-separated list of anything but language codes (thread counts, detector names),
 /// dropping empty items and surrounding spaces. Language codes are read by the library, as every
 /// front end reads them: langsift::parse_code_list (langsift/options.hpp).
@@ -276,17 +204,239 @@ inline std::optional<unsigned long long> parse_size(std::string_view s) {
   return v;
 }
 
-/// The value of a numeric option (parse_size) within lo..hi, or false after printing
-/// "PROGRAM: OPT needs a number from LO to HI" (also when the value is missing).
-inline bool size_in_range(std::string_view program, const char* opt, const std::string& value, bool missing,
-                          unsigned long long lo, unsigned long long hi, unsigned long long& v) {
-  const auto x = missing ? std::nullopt : parse_size(value);
-  if (!x || *x < lo || *x > hi) {
-    fail(program, std::string(opt) + " needs a number from " + std::to_string(lo) + " to " + std::to_string(hi));
-    return false;
+// ---------------------------------------------------------------------------------------------
+// Option tables. A tool declares its options once, as a table of `option<Args>` (Args: the struct
+// the options fill); usage_text() writes the option lines of its usage text from it, parse_options()
+// reads argv by it (one-line errors, exit status 2) and unknown options get "did you mean" from it.
+
+/// What an option's value is: how parse_options() reads it and what its error says it needs.
+enum class value_kind {
+  flag,    // no value
+  text,    // any text (`set` may refuse it)
+  size,    // a non-negative integer, K/M/G suffixes (parse_size), within lo..hi
+  real,    // a decimal number within lo..hi
+  choice,  // one of `choices` ("code|tsv|jsonl"); option_value::choice is its index
+  note,    // not an option: a line of the usage text between options (`help`, as it is)
+};
+
+/// A value as parse_options() read it, for an option's `set`.
+struct option_value {
+  std::string_view text;        // as given
+  unsigned long long size = 0;  // value_kind::size
+  double real = 0;              // value_kind::real
+  std::size_t choice = 0;       // value_kind::choice: the index in `choices`
+};
+
+/// One line of a tool's option table.
+template <class Args>
+struct option {
+  value_kind kind;
+  const char* name;                 // "--threads" (note: nullptr)
+  const char* alias = nullptr;      // "-j"; a one-letter alias takes its value attached too ("-j2")
+  const char* metavar = nullptr;    // the value in the usage text ("N"); nullptr: none shown
+  std::string help;                 // the usage text's description ('\n' starts a continuation line);
+                                    // empty: listed on another option's line (`label`)
+  bool (*set)(Args&, const option_value&) = nullptr;  // stores the value; false: refused (the error)
+  double lo = 0, hi = 0;            // size, real: the accepted range
+  const char* choices = nullptr;    // choice: the values, '|'-separated
+  const char* need = nullptr;       // the error, "OPT needs NEED" (default: from kind and range)
+  const char* label = nullptr;      // the usage text's left column (default: alias, name metavar)
+  std::string (*help_fn)() = nullptr;  // help computed when the usage text is printed (not `help`)
+};
+
+/// An option's values, '|'-separated ("code|tsv|jsonl"), split.
+inline std::vector<std::string_view> option_choices(const char* choices) {
+  std::vector<std::string_view> v;
+  std::string_view s = choices ? choices : "";
+  for (std::size_t i = 0; i <= s.size();) {
+    std::size_t j = s.find('|', i);
+    if (j == std::string_view::npos) j = s.size();
+    v.push_back(s.substr(i, j - i));
+    i = j + 1;
   }
-  v = *x;
-  return true;
+  return v;
+}
+
+/// A number as an error message shows it: 1048576 as 1M, 65536 as 64K, others as they are.
+inline std::string size_text(unsigned long long v) {
+  if (v >= (1ULL << 30) && v % (1ULL << 30) == 0) return std::to_string(v >> 30) + "G";
+  if (v >= (1ULL << 20) && v % (1ULL << 20) == 0) return std::to_string(v >> 20) + "M";
+  if (v >= (1ULL << 10) && v % (1ULL << 10) == 0) return std::to_string(v >> 10) + "K";
+  return std::to_string(v);
+}
+
+/// What an option's value needs, for its error: "a number from 0 to 100", "code, tsv or jsonl".
+template <class Args>
+std::string option_need(const option<Args>& o) {
+  if (o.need) return o.need;
+  char buf[96];
+  switch (o.kind) {
+    case value_kind::size: {
+      const auto lo = static_cast<unsigned long long>(o.lo), hi = static_cast<unsigned long long>(o.hi);
+      if (o.hi <= 0 || o.hi >= 1.8e19) return lo ? "a size of at least " + std::to_string(lo) + " (e.g. 400, 64K)" : "a size (e.g. 400, 64K)";
+      return "a number from " + size_text(lo) + " to " + size_text(hi);
+    }
+    case value_kind::real:
+      std::snprintf(buf, sizeof buf, "a number from %g to %g", o.lo, o.hi);
+      return buf;
+    case value_kind::choice: {
+      const auto c = option_choices(o.choices);
+      std::string s;
+      for (std::size_t i = 0; i < c.size(); ++i) s += (i == 0 ? "" : i + 1 == c.size() ? " or " : ", ") + std::string(c[i]);
+      return s;
+    }
+    default: return "a value";
+  }
+}
+
+/// Reads `text` as option `o`'s value into `v`: false when it is not one (kind, range, choices).
+template <class Args>
+bool read_option_value(const option<Args>& o, std::string_view text, option_value& v) {
+  v.text = text;
+  switch (o.kind) {
+    case value_kind::size: {
+      const auto x = parse_size(text);
+      if (!x || static_cast<double>(*x) < o.lo || (o.hi > 0 && static_cast<double>(*x) > o.hi)) return false;
+      v.size = *x;
+      return true;
+    }
+    case value_kind::real: {
+      const std::string s(text);
+      char* end = nullptr;
+      v.real = s.empty() ? 0 : std::strtod(s.c_str(), &end);
+      return !s.empty() && end && !*end && v.real >= o.lo && v.real <= o.hi;
+    }
+    case value_kind::choice: {
+      const auto c = option_choices(o.choices);
+      const auto it = std::find(c.begin(), c.end(), text);
+      v.choice = static_cast<std::size_t>(it - c.begin());
+      return it != c.end();
+    }
+    default: return true;
+  }
+}
+
+/// The option lines of a usage text from a table: "  LABEL" padded to `column`, then the help (or
+/// two spaces after a longer label; a help that starts with '\n' starts on the next line);
+/// continuation lines indented to `column`. Notes as they are.
+template <class Args>
+void usage_text(std::FILE* out, const std::vector<option<Args>>& table, std::size_t column) {
+  for (const option<Args>& o : table) {
+    const std::string help = o.help_fn ? o.help_fn() : o.help;
+    if (o.kind == value_kind::note) {
+      std::fputs(help.c_str(), out);
+      continue;
+    }
+    if (help.empty()) continue;  // shown on another option's line
+    std::string label = o.label ? o.label : "";
+    if (!o.label) {
+      if (o.alias) label = std::string(o.alias) + ", ";
+      label += o.name;
+      if (o.metavar) label += std::string(" ") + o.metavar;
+    }
+    std::string line = "  " + label;
+    if (help[0] == '\n') line += '\n';  // the label alone on its line: the help starts below it
+    else line += line.size() + 1 <= column ? std::string(column - line.size(), ' ') : "  ";
+    for (std::size_t i = help[0] == '\n' ? 1 : 0; i < help.size();) {
+      std::size_t j = help.find('\n', i);
+      if (j == std::string::npos) j = help.size();
+      if (i) line += std::string(column, ' ');
+      line.append(help, i, j - i);
+      line += '\n';
+      i = j + 1;
+    }
+    std::fputs(line.c_str(), out);
+  }
+}
+
+/// The one-line usage error for an unknown option, naming the closest of `names` ("langsift
+/// detect: unknown option '--formt' (did you mean --format?); see --help"). Returns 2.
+inline int unknown_option(std::string_view program, std::string_view arg, const std::vector<std::string>& names) {
+  const std::string_view key = arg.substr(0, arg.find('='));
+  std::string best;
+  std::size_t best_d = static_cast<std::size_t>(-1);
+  for (const std::string& o : names) {
+    const std::size_t d = edit_distance(key, o);
+    if (d < best_d) {
+      best_d = d;
+      best = o;
+    }
+  }
+  std::string msg = "unknown option '" + std::string(arg) + "'";
+  if (!best.empty() && best_d <= std::max<std::size_t>(2, key.size() / 3)) msg += " (did you mean " + best + "?)";
+  msg += "; see --help";
+  fail(program, msg);
+  return 2;
+}
+
+/// Reads argv[1..] by `table` into `args`: options (--name VALUE, --name=VALUE, -j VALUE, -j2) and
+/// the other arguments, in order, into `positional` ("-" is one, and every argument after "--"). --help prints `usage` to stdout,
+/// --version the version. Returns -1 to go on, or the exit status to return: 0 after --help or
+/// --version, 2 after a usage error, printed as one line ("PROGRAM: OPT needs NEED, not 'VALUE'",
+/// or "PROGRAM: OPT needs NEED" when the value is missing).
+template <class Args>
+int parse_options(std::string_view program, const std::vector<option<Args>>& table, void (*usage)(std::FILE*),
+                  int argc, char** argv, Args& args, std::vector<std::string>& positional) {
+  bool only_positional = false;  // after "--"
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (only_positional) {
+      positional.emplace_back(a);
+      continue;
+    }
+    if (a == "--") {
+      only_positional = true;
+      continue;
+    }
+    if (a == "--version") return print_version(program);
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return 0;
+    }
+    if (a.size() < 2 || a[0] != '-') {
+      positional.emplace_back(a);
+      continue;
+    }
+    const option<Args>* o = nullptr;
+    std::string_view typed = a, value;
+    bool has_value = false;
+    for (const option<Args>& x : table) {
+      if (x.kind == value_kind::note) continue;
+      for (const char* n : {x.name, x.alias}) {
+        if (!n) continue;
+        const std::string_view name = n;
+        if (a == name) {
+          o = &x;
+        } else if (x.kind != value_kind::flag && a.size() > name.size() && a.substr(0, name.size()) == name &&
+                   (a[name.size()] == '=' || (name.size() == 2 && name[0] == '-' && name[1] != '-'))) {
+          o = &x;  // --name=VALUE, or -jVALUE
+          typed = name;
+          value = a.substr(name.size() + (a[name.size()] == '=' ? 1 : 0));
+          has_value = true;
+        }
+        if (o) break;
+      }
+      if (o) break;
+    }
+    if (!o) {
+      std::vector<std::string> names;
+      for (const option<Args>& x : table)
+        for (const char* n : {x.name, x.alias})
+          if (x.kind != value_kind::note && n) names.emplace_back(n);
+      return unknown_option(program, a, names);
+    }
+    option_value v;
+    if (o->kind != value_kind::flag && !has_value) {
+      if (i + 1 >= argc) return fail(program, std::string(typed) + " needs " + option_need(*o)) + 1;
+      value = argv[++i];
+    }
+    if (!read_option_value(*o, value, v) || (o->set && !o->set(args, v))) {
+      const std::string_view shown = value.substr(0, 60);  // what was given, cut if long
+      return fail(program, std::string(typed) + " needs " + option_need(*o) + ", not '" + std::string(shown) +
+                               (shown.size() < value.size() ? "...'" : "'")) + 1;
+    }
+  }
+  return -1;
 }
 
 }  // namespace langsift::cli

@@ -234,37 +234,47 @@ struct graph_options {
   std::size_t seeds = 30;
 };
 
-/// Builds the graph; corpora[i] must hold the text of langs[i] (corpora[0] English).
-inline void generate(graph& g, const graph_options& o) {
-  rng r(o.seed);
-  const std::size_t L = g.langs.size();
+namespace detail {
+
+/// generate()'s state: the graph being built, its options and its random numbers (drawn in the
+/// same order as ever, so that a seed gives the same graph).
+struct graph_builder {
+  graph& g;
+  const graph_options& o;
+  rng r;
+  const std::size_t L;
   double share_sum = 0;
-  for (const auto& l : g.langs) share_sum += l.share;
-  auto pick_lang = [&](rng& rr, int exclude) {
+
+  graph_builder(graph& gr, const graph_options& op) : g(gr), o(op), r(op.seed), L(gr.langs.size()) {
+    for (const auto& l : g.langs) share_sum += l.share;
+  }
+
+  /// A language drawn by share, other than `exclude` (-1: any).
+  std::uint8_t pick_lang(int exclude) {
     for (;;) {
-      double u = rr.uniform() * share_sum;
+      double u = r.uniform() * share_sum;
       std::size_t i = 0;
       while (i + 1 < L && u >= g.langs[i].share) u -= g.langs[i++].share;
       if (static_cast<int>(i) != exclude) return static_cast<std::uint8_t>(i);
     }
-  };
-  static const std::vector<std::string> generic = {"com", "com", "com", "com", "com", "com", "com", "com",
-                                                   "org", "org", "net", "net", "info", "eu", "biz"};
-  // hosts and pages, until the page budget is used
-  g.hosts_of_lang.assign(L, {});
-  while (g.pages.size() < o.pages) {
+  }
+
+  /// A new host: its language, name, second language (multilingual hosts) and sections; `size`:
+  /// its pages, within what is left of the budget.
+  host make_host(std::size_t& size) {
+    static const std::vector<std::string> generic = {"com", "com", "com", "com", "com", "com", "com", "com",
+                                                     "org", "org", "net", "net", "info", "eu", "biz"};
     host h;
-    h.lang = pick_lang(r, -1);
-    const std::size_t size = std::min<std::size_t>(
-        o.pages - g.pages.size(), static_cast<std::size_t>(std::exp(r.uniform() * std::log(150.0))));
+    h.lang = pick_lang(-1);
+    size = std::min<std::size_t>(o.pages - g.pages.size(), static_cast<std::size_t>(std::exp(r.uniform() * std::log(150.0))));
     const language_spec& ls = g.langs[h.lang];
     const corpus& c = g.corpora[h.lang];
     std::string suffix;
     if (r.chance(ls.cc_prob)) suffix = r.pick(ls.cctlds);
-    else if (r.chance(0.06)) suffix = r.pick(g.langs[pick_lang(r, h.lang)].cctlds);  // abroad
+    else if (r.chance(0.06)) suffix = r.pick(g.langs[pick_lang(h.lang)].cctlds);  // abroad
     else suffix = r.pick(generic);
     std::string name;
-    if (detail::is_cjk_lang(ls.code) || c.words.empty()) {
+    if (is_cjk_lang(ls.code) || c.words.empty()) {
       name = romanised_name(r, ls.code);
     } else {
       name = r.pick(c.words);
@@ -273,120 +283,160 @@ inline void generate(graph& g, const graph_options& o) {
     if (r.chance(0.1)) name += std::to_string(r.below(100));
     h.name = name + "." + suffix;
     if (size >= 5 && r.chance(o.multilingual)) {
-      h.lang2 = h.lang == 0 ? pick_lang(r, 0) : 0;
+      h.lang2 = h.lang == 0 ? pick_lang(0) : 0;
       h.pattern = static_cast<std::uint8_t>(r.below(3));
       h.prefix_primary = r.chance(0.5);
     }
     for (int s = 0; s < 4; ++s)
-      h.sections.push_back(detail::is_cjk_lang(ls.code) || c.words.empty()
-                               ? std::string(r.chance(0.5) ? "news" : "html")
-                               : r.pick(c.words));
-    const auto hi = static_cast<std::uint32_t>(g.hosts.size());
-    const bool www = r.chance(0.6);
-    for (std::size_t k = 0; k < size; ++k) {
-      page p;
-      p.host = hi;
-      p.lang = (h.lang2 >= 0 && k > 0 && r.chance(0.4)) ? static_cast<std::uint8_t>(h.lang2) : h.lang;
-      const corpus& pc = g.corpora[p.lang];
-      // text: consecutive lines, log-uniform 200..5000 bytes
-      const std::size_t want = static_cast<std::size_t>(200.0 * std::exp(r.uniform() * std::log(25.0)));
-      p.text.first = static_cast<std::uint32_t>(r.below(pc.lines.size()));
-      std::size_t got = 0;
-      while (got < want && p.text.first + p.text.count < pc.lines.size()) got += pc.lines[p.text.first + p.text.count++].size() + 1;
-      if (p.lang != 0 && r.chance(o.boilerplate)) {
-        const corpus& e = g.corpora[0];
-        p.boiler.first = static_cast<std::uint32_t>(r.below(e.lines.size()));
-        std::size_t b = 0;
-        while (b < got / 3 + 40 && p.boiler.first + p.boiler.count < e.lines.size()) b += e.lines[p.boiler.first + p.boiler.count++].size() + 1;
-      }
-      // URL
-      const std::string_view lc = g.langs[p.lang].code;
-      std::string hostname = (www ? "www." : "") + h.name;
-      std::string prefix, query;
-      if (h.lang2 >= 0 && (p.lang != h.lang || h.prefix_primary)) {
-        if (h.pattern == 0) prefix = "/" + std::string(lc);
-        else if (h.pattern == 1) hostname = std::string(lc) + "." + h.name;
-        else query = "lang=" + std::string(lc);
-      }
-      std::string path;
-      if (k == 0) {
-        path = "/";
-      } else {
-        const std::string_view title = pc.lines[p.text.first];
-        const bool cjk = detail::is_cjk_lang(lc);
-        const double opaque = cjk ? 0.7 : o.opaque;
-        if (r.chance(opaque)) {
-          static const char* forms[] = {"/index.php?id=", "/p/", "/node/", "/article/", "/?p=", "/archives/"};
-          const char* f = forms[r.below(6)];
-          path = std::string(f) + std::to_string(1000 + r.below(900000));
-          if (std::string_view(f) == "/article/") path += ".html";
-        } else if (cjk || (lc == "ru" && r.chance(0.4))) {
-          // percent-encoded title words
-          std::string t(title.substr(0, std::min<std::size_t>(title.size(), cjk ? 24 : 40)));
-          while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();
-          if (!t.empty() && static_cast<unsigned char>(t.back()) >= 0xC0) t.pop_back();
-          path = "/" + h.sections[r.below(4)] + "/" + percent_encode(t);
-        } else {
-          const auto words = ascii_words(title, lc);
-          std::string slug;
-          const std::size_t n = std::min<std::size_t>(words.size(), 3 + r.below(4));
-          for (std::size_t i = 0; i < n; ++i) slug += (i ? "-" : "") + words[i];
-          if (slug.empty()) slug = std::to_string(r.below(100000));
-          path = "/" + h.sections[r.below(4)] + "/" + slug + (r.chance(0.3) ? ".html" : "/");
-        }
-      }
-      if (!query.empty()) path += (path.find('?') == std::string::npos ? "?" : "&") + query;
-      p.url = (r.chance(0.5) ? "https://" : "http://") + hostname + prefix + path;
-      h.pages.push_back(static_cast<std::uint32_t>(g.pages.size()));
-      g.pages.push_back(std::move(p));
-    }
-    g.hosts_of_lang[h.lang].push_back(hi);
-    if (h.lang2 >= 0) g.hosts_of_lang[static_cast<std::size_t>(h.lang2)].push_back(hi);
-    g.hosts.push_back(std::move(h));
+      h.sections.push_back(is_cjk_lang(ls.code) || c.words.empty() ? std::string(r.chance(0.5) ? "news" : "html")
+                                                                   : r.pick(c.words));
+    return h;
   }
-  // links
-  auto page_in = [&](const host& h, std::uint8_t lang) -> std::uint32_t {
+
+  /// The path of page `k` of host `h`: "/" for the home page, else opaque, percent-encoded title
+  /// words, or a slug of its title's words.
+  std::string page_path(const host& h, const page& p, std::size_t k) {
+    if (k == 0) return "/";
+    const corpus& pc = g.corpora[p.lang];
+    const std::string_view lc = g.langs[p.lang].code;
+    const std::string_view title = pc.lines[p.text.first];
+    const bool cjk = is_cjk_lang(lc);
+    const double opaque = cjk ? 0.7 : o.opaque;
+    std::string path;
+    if (r.chance(opaque)) {
+      static const char* forms[] = {"/index.php?id=", "/p/", "/node/", "/article/", "/?p=", "/archives/"};
+      const char* f = forms[r.below(6)];
+      path = std::string(f) + std::to_string(1000 + r.below(900000));
+      if (std::string_view(f) == "/article/") path += ".html";
+    } else if (cjk || (lc == "ru" && r.chance(0.4))) {
+      // percent-encoded title words
+      std::string t(title.substr(0, std::min<std::size_t>(title.size(), cjk ? 24 : 40)));
+      while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();
+      if (!t.empty() && static_cast<unsigned char>(t.back()) >= 0xC0) t.pop_back();
+      path = "/" + h.sections[r.below(4)] + "/" + percent_encode(t);
+    } else {
+      const auto words = ascii_words(title, lc);
+      std::string slug;
+      const std::size_t n = std::min<std::size_t>(words.size(), 3 + r.below(4));
+      for (std::size_t i = 0; i < n; ++i) slug += (i ? "-" : "") + words[i];
+      if (slug.empty()) slug = std::to_string(r.below(100000));
+      path = "/" + h.sections[r.below(4)] + "/" + slug + (r.chance(0.3) ? ".html" : "/");
+    }
+    return path;
+  }
+
+  /// Page `k` of host `h` (index `hi`): its language, text, English boilerplate and URL.
+  page make_page(const host& h, std::uint32_t hi, std::size_t k, bool www) {
+    page p;
+    p.host = hi;
+    p.lang = (h.lang2 >= 0 && k > 0 && r.chance(0.4)) ? static_cast<std::uint8_t>(h.lang2) : h.lang;
+    const corpus& pc = g.corpora[p.lang];
+    // text: consecutive lines, log-uniform 200..5000 bytes
+    const std::size_t want = static_cast<std::size_t>(200.0 * std::exp(r.uniform() * std::log(25.0)));
+    p.text.first = static_cast<std::uint32_t>(r.below(pc.lines.size()));
+    std::size_t got = 0;
+    while (got < want && p.text.first + p.text.count < pc.lines.size()) got += pc.lines[p.text.first + p.text.count++].size() + 1;
+    if (p.lang != 0 && r.chance(o.boilerplate)) {
+      const corpus& e = g.corpora[0];
+      p.boiler.first = static_cast<std::uint32_t>(r.below(e.lines.size()));
+      std::size_t b = 0;
+      while (b < got / 3 + 40 && p.boiler.first + p.boiler.count < e.lines.size()) b += e.lines[p.boiler.first + p.boiler.count++].size() + 1;
+    }
+    // URL
+    const std::string_view lc = g.langs[p.lang].code;
+    std::string hostname = (www ? "www." : "") + h.name;
+    std::string prefix, query;
+    if (h.lang2 >= 0 && (p.lang != h.lang || h.prefix_primary)) {
+      if (h.pattern == 0) prefix = "/" + std::string(lc);
+      else if (h.pattern == 1) hostname = std::string(lc) + "." + h.name;
+      else query = "lang=" + std::string(lc);
+    }
+    std::string path = page_path(h, p, k);
+    if (!query.empty()) path += (path.find('?') == std::string::npos ? "?" : "&") + query;
+    p.url = (r.chance(0.5) ? "https://" : "http://") + hostname + prefix + path;
+    return p;
+  }
+
+  /// Hosts and their pages, until the page budget is used.
+  void add_hosts() {
+    g.hosts_of_lang.assign(L, {});
+    while (g.pages.size() < o.pages) {
+      std::size_t size = 0;
+      host h = make_host(size);
+      const auto hi = static_cast<std::uint32_t>(g.hosts.size());
+      const bool www = r.chance(0.6);
+      for (std::size_t k = 0; k < size; ++k) {
+        page p = make_page(h, hi, k, www);
+        h.pages.push_back(static_cast<std::uint32_t>(g.pages.size()));
+        g.pages.push_back(std::move(p));
+      }
+      g.hosts_of_lang[h.lang].push_back(hi);
+      if (h.lang2 >= 0) g.hosts_of_lang[static_cast<std::size_t>(h.lang2)].push_back(hi);
+      g.hosts.push_back(std::move(h));
+    }
+  }
+
+  /// A page of host `h` in `lang` if one is found (its home page often), else its home page.
+  std::uint32_t page_in(const host& h, std::uint8_t lang) {
     if (r.chance(0.4) && g.pages[h.pages[0]].lang == lang) return h.pages[0];
     for (int t = 0; t < 8; ++t) {
       const std::uint32_t q = h.pages[r.below(h.pages.size())];
       if (g.pages[q].lang == lang) return q;
     }
     return h.pages[0];
-  };
-  for (std::uint32_t pi = 0; pi < g.pages.size(); ++pi) {
-    page& p = g.pages[pi];
-    const host& h = g.hosts[p.host];
-    p.links_begin = static_cast<std::uint32_t>(g.links.size());
-    const std::size_t degree = 3 + std::min<std::size_t>(57, static_cast<std::size_t>(-std::log(1.0 - r.uniform()) * 10.0));
-    for (std::size_t k = 0; k < degree; ++k) {
-      std::uint32_t q;
-      if (h.pages.size() > 1 && r.chance(o.same_host)) {
-        q = r.chance(0.2) ? h.pages[0] : page_in(h, r.chance(0.85) ? p.lang : g.pages[h.pages[r.below(h.pages.size())]].lang);
-      } else {
-        std::uint8_t tl;
-        const double u = r.uniform();
-        if (p.lang == 0) tl = u < o.en_stays ? 0 : pick_lang(r, 0);
-        else if (u < o.other_stays) tl = p.lang;
-        else if (u < o.other_stays + o.other_to_en) tl = 0;
-        else tl = pick_lang(r, p.lang);
-        const auto& hs = g.hosts_of_lang[tl];
-        if (hs.empty()) continue;
-        // popularity: earlier hosts of a language are linked far more often
-        const std::size_t hi = static_cast<std::size_t>(static_cast<double>(hs.size()) * std::pow(r.uniform(), 2.5));
-        q = page_in(g.hosts[hs[std::min(hi, hs.size() - 1)]], tl);
+  }
+
+  /// Every page's out-links: on its host, or to a popular host of a language chosen by the
+  /// options' locality shares.
+  void add_links() {
+    for (std::uint32_t pi = 0; pi < g.pages.size(); ++pi) {
+      page& p = g.pages[pi];
+      const host& h = g.hosts[p.host];
+      p.links_begin = static_cast<std::uint32_t>(g.links.size());
+      const std::size_t degree = 3 + std::min<std::size_t>(57, static_cast<std::size_t>(-std::log(1.0 - r.uniform()) * 10.0));
+      for (std::size_t k = 0; k < degree; ++k) {
+        std::uint32_t q;
+        if (h.pages.size() > 1 && r.chance(o.same_host)) {
+          q = r.chance(0.2) ? h.pages[0] : page_in(h, r.chance(0.85) ? p.lang : g.pages[h.pages[r.below(h.pages.size())]].lang);
+        } else {
+          std::uint8_t tl;
+          const double u = r.uniform();
+          if (p.lang == 0) tl = u < o.en_stays ? 0 : pick_lang(0);
+          else if (u < o.other_stays) tl = p.lang;
+          else if (u < o.other_stays + o.other_to_en) tl = 0;
+          else tl = pick_lang(p.lang);
+          const auto& hs = g.hosts_of_lang[tl];
+          if (hs.empty()) continue;
+          // popularity: earlier hosts of a language are linked far more often
+          const std::size_t hi = static_cast<std::size_t>(static_cast<double>(hs.size()) * std::pow(r.uniform(), 2.5));
+          q = page_in(g.hosts[hs[std::min(hi, hs.size() - 1)]], tl);
+        }
+        if (q != pi) g.links.push_back(q);
       }
-      if (q != pi) g.links.push_back(q);
+      p.links_end = static_cast<std::uint32_t>(g.links.size());
     }
-    p.links_end = static_cast<std::uint32_t>(g.links.size());
   }
-  // seeds: home pages of popular hosts, languages by share
-  for (std::size_t s = 0; s < o.seeds; ++s) {
-    const auto& hs = g.hosts_of_lang[pick_lang(r, -1)];
-    if (hs.empty()) continue;
-    const std::size_t hi = static_cast<std::size_t>(static_cast<double>(hs.size()) * std::pow(r.uniform(), 3.0));
-    const std::uint32_t q = g.hosts[hs[std::min(hi, hs.size() - 1)]].pages[0];
-    if (std::find(g.seeds.begin(), g.seeds.end(), q) == g.seeds.end()) g.seeds.push_back(q);
+
+  /// Seeds: home pages of popular hosts, languages by share.
+  void add_seeds() {
+    for (std::size_t s = 0; s < o.seeds; ++s) {
+      const auto& hs = g.hosts_of_lang[pick_lang(-1)];
+      if (hs.empty()) continue;
+      const std::size_t hi = static_cast<std::size_t>(static_cast<double>(hs.size()) * std::pow(r.uniform(), 3.0));
+      const std::uint32_t q = g.hosts[hs[std::min(hi, hs.size() - 1)]].pages[0];
+      if (std::find(g.seeds.begin(), g.seeds.end(), q) == g.seeds.end()) g.seeds.push_back(q);
+    }
   }
+};
+
+}  // namespace detail
+
+/// Builds the graph; corpora[i] must hold the text of langs[i] (corpora[0] English).
+inline void generate(graph& g, const graph_options& o) {
+  detail::graph_builder b(g, o);
+  b.add_hosts();
+  b.add_links();
+  b.add_seeds();
 }
 
 }  // namespace crawlsim

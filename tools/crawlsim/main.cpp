@@ -28,26 +28,62 @@ namespace {
 
 constexpr const char* kProgram = "langsift-crawlsim";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift-crawlsim --data DIR [options]\n"
-      "       langsift-crawlsim --measure N\n"
-      "\n"
-      "A simulated crawl (not a real one): generates a web graph whose pages carry text from\n"
-      "DIR/<code>.txt (the training corpora) and crawls it with five frontier strategies.\n"
-      "\n"
-      "options:\n"
-      "  --pages N        pages in the graph (default 100000)\n"
-      "  --seed N         graph seed (default 1)\n"
-      "  --targets L,...  single-target runs, one per language of the graph (default de,ja,pl,sv;\n"
-      "                   the graph's: en,de,fr,es,ja,ru,zh,pt,it,nl,pl,sv,tr; another is a usage error)\n"
-      "  --budget N       fetches per single-target run (default 10000)\n"
-      "  --quota N        per-language quota of the multi-quota run over all languages (default 1000;\n"
-      "                   0 skips it); its budget is 1.5 x the quotas' sum\n"
-      "  --url-weight K   frontier_options::url_weight (default 2: the URL classifier counts as\n"
-      "                   two referrer votes in the combined strategy)\n"
-      "  --measure N      frontier memory and throughput for N URLs, then exit\n");
+/// What the command line gives langsift-crawlsim.
+struct crawl_args {
+  std::string data, targets_arg = "de,ja,pl,sv";
+  std::size_t pages = 100000, budget = 10000, quota_each = 1000, measure_n = 0;
+  std::uint64_t seed = 1;
+  langsift::frontier_options fo;
+};
+
+using option_row = langsift::cli::option<crawl_args>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// The options of langsift-crawlsim: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  using A = crawl_args;
+  using V = option_value;
+  static const std::vector<option_row> table = {
+      {value_kind::note, nullptr, nullptr, nullptr,
+       "usage: langsift-crawlsim --data DIR [options]\n"
+       "       langsift-crawlsim --measure N\n"
+       "\n"
+       "A simulated crawl (not a real one): generates a web graph whose pages carry text from\n"
+       "DIR/<code>.txt (the training corpora) and crawls it with five frontier strategies.\n"
+       "\n"
+       "options:\n"},
+      {value_kind::text, "--data", nullptr, "DIR", "",  // in the usage line above
+       [](A& a, const V& v) { a.data = v.text; return true; }, 0, 0, nullptr, "a directory"},
+      {value_kind::size, "--pages", nullptr, "N", "pages in the graph (default 100000)",
+       [](A& a, const V& v) { a.pages = static_cast<std::size_t>(v.size); return true; }, 1000, 0, nullptr,
+       "a number >= 1000"},
+      {value_kind::size, "--seed", nullptr, "N", "graph seed (default 1)",
+       [](A& a, const V& v) { a.seed = v.size; return true; }, 0, 0, nullptr, "a number"},
+      {value_kind::text, "--targets", nullptr, "L,...",
+       "single-target runs, one per language of the graph (default de,ja,pl,sv;\n"
+       "the graph's: en,de,fr,es,ja,ru,zh,pt,it,nl,pl,sv,tr; another is a usage error)",
+       [](A& a, const V& v) { a.targets_arg = v.text; return true; }, 0, 0, nullptr, "language codes"},
+      {value_kind::size, "--budget", nullptr, "N", "fetches per single-target run (default 10000)",
+       [](A& a, const V& v) { a.budget = static_cast<std::size_t>(v.size); return true; }, 1, 0, nullptr,
+       "a positive number"},
+      {value_kind::size, "--quota", nullptr, "N",
+       "per-language quota of the multi-quota run over all languages (default 1000;\n"
+       "0 skips it); its budget is 1.5 x the quotas' sum",
+       [](A& a, const V& v) { a.quota_each = static_cast<std::size_t>(v.size); return true; }, 0, 0, nullptr, "a number"},
+      {value_kind::real, "--url-weight", nullptr, "K",
+       "frontier_options::url_weight (default 2: the URL classifier counts as\n"
+       "two referrer votes in the combined strategy)",
+       [](A& a, const V& v) { a.fo.url_weight = static_cast<float>(v.real); return true; }, 0, 3.4e38, nullptr,
+       "a number >= 0"},
+      {value_kind::size, "--measure", nullptr, "N", "frontier memory and throughput for N URLs, then exit",
+       [](A& a, const V& v) { a.measure_n = static_cast<std::size_t>(v.size); return true; }, 1, 0, nullptr,
+       "a positive number"},
+  };
+  return table;
 }
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, options(), 19); }
 
 using langsift::frontier;
 using clk = std::chrono::steady_clock;
@@ -310,73 +346,15 @@ std::string pct(double x) {
   return b;
 }
 
-}  // namespace
-
-int run_main(int argc, char** argv) {
-  std::string data, targets_arg = "de,ja,pl,sv", value;
-  std::size_t pages = 100000, budget = 10000, quota_each = 1000, measure_n = 0;
-  std::uint64_t seed = 1;
-  langsift::frontier_options fo;
-  for (int i = 1; i < argc; ++i) {
-    bool missing = false;
-    const std::string_view a = argv[i];
-    auto num = [&](std::size_t& out) {
-      char* end = nullptr;
-      out = std::strtoull(value.c_str(), &end, 10);
-      return !value.empty() && end && *end == 0;
-    };
-    if (a == "--version") return langsift::cli::print_version("langsift-crawlsim");
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    }
-    if (langsift::cli::take_option(argc, argv, i, "--data", value, missing)) {
-      data = value;
-    } else if (langsift::cli::take_option(argc, argv, i, "--targets", value, missing)) {
-      targets_arg = value;
-    } else if (langsift::cli::take_option(argc, argv, i, "--pages", value, missing)) {
-      if (!missing && (!num(pages) || pages < 1000)) return langsift::cli::fail(kProgram, "--pages: a number >= 1000") + 1;
-    } else if (langsift::cli::take_option(argc, argv, i, "--budget", value, missing)) {
-      if (!missing && (!num(budget) || !budget)) return langsift::cli::fail(kProgram, "--budget: a positive number") + 1;
-    } else if (langsift::cli::take_option(argc, argv, i, "--quota", value, missing)) {
-      if (!missing && !num(quota_each)) return langsift::cli::fail(kProgram, "--quota: a number") + 1;
-    } else if (langsift::cli::take_option(argc, argv, i, "--measure", value, missing)) {
-      if (!missing && (!num(measure_n) || !measure_n)) return langsift::cli::fail(kProgram, "--measure: a positive number") + 1;
-    } else if (langsift::cli::take_option(argc, argv, i, "--url-weight", value, missing)) {
-      char* end = nullptr;
-      if (!missing) fo.url_weight = std::strtof(value.c_str(), &end);
-      if (!missing && (value.empty() || *end || !(fo.url_weight >= 0)))
-        return langsift::cli::fail(kProgram, "--url-weight: a number >= 0") + 1;
-    } else if (langsift::cli::take_option(argc, argv, i, "--seed", value, missing)) {
-      std::size_t s = 0;
-      if (!missing && !num(s)) return langsift::cli::fail(kProgram, "--seed: a number") + 1;
-      seed = s;
-    } else {
-      return langsift::cli::unknown_option(kProgram, a, usage);
-    }
-    if (missing) return langsift::cli::fail(kProgram, std::string(a) + " needs a value") + 1;
-  }
-  if (measure_n) return measure(measure_n);
-  // The targets are languages of the simulated graph: another code is a usage error, before any work.
-  const std::vector<std::string> targets = langsift::parse_code_list(targets_arg);  // either ISO form, any case
-  for (const std::string& t : targets) {
-    bool known = false;
-    for (const auto& l : crawlsim::default_languages()) known = known || l.code == t;
-    if (!known) return langsift::cli::fail(kProgram, "--targets: not a language of the simulated graph: " + t) + 1;
-  }
-  if (data.empty()) {
-    return langsift::cli::fail(kProgram, "--data DIR is required; see --help") + 1;
-  }
-
-  // corpora
-  crawlsim::graph g;
-  g.langs = crawlsim::default_languages();
+/// The corpora of the graph's languages, DIR/<code>.txt: their lines and frequent words. False
+/// after the error.
+bool read_corpora(const std::string& data, crawlsim::graph& g) {
   const std::size_t L = g.langs.size();
   g.corpora.resize(L);
   for (std::size_t l = 0; l < L; ++l) {
     std::string err;
     crawlsim::corpus& c = g.corpora[l];
-    if (!langsift::cli::read_file(data + "/" + g.langs[l].code + ".txt", c.bytes, err)) return langsift::cli::fail(kProgram, err);
+    if (!langsift::cli::read_file(data + "/" + g.langs[l].code + ".txt", c.bytes, err)) return langsift::cli::fail(kProgram, err) == 0;
     std::string_view b = c.bytes;
     while (!b.empty()) {
       const std::size_t nl = b.find('\n');
@@ -393,100 +371,99 @@ int run_main(int argc, char** argv) {
     for (auto& [w, n] : freq)
       if (n >= 3) c.words.push_back(w);
   }
-  crawlsim::graph_options go;
-  go.pages = pages;
-  go.seed = seed;
+  return true;
+}
+
+/// The graph's statistics: pages and link locality per language, links to other hosts, sample URLs.
+void print_graph_stats(const crawlsim::graph& g, std::uint64_t seed) {
+  const std::size_t L = g.langs.size();
+  std::vector<std::size_t> n(L, 0);
+  std::vector<std::vector<std::size_t>> m(L, std::vector<std::size_t>(L, 0));
+  std::size_t cross = 0;
+  for (const auto& p : g.pages) {
+    ++n[p.lang];
+    for (std::uint32_t i = p.links_begin; i < p.links_end; ++i) {
+      const auto& q = g.pages[g.links[i]];
+      ++m[p.lang][q.lang];
+      cross += q.host != p.host;
+    }
+  }
+  std::printf("| language | pages | share | links to same language | links to en (non-en) / to non-en (en) |\n|---|---|---|---|---|\n");
+  for (std::size_t l = 0; l < L; ++l) {
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < L; ++k) out += m[l][k];
+    const double same = out ? static_cast<double>(m[l][l]) / static_cast<double>(out) : 0;
+    const double other = out ? (l == 0 ? 1.0 - same : static_cast<double>(m[l][0]) / static_cast<double>(out)) : 0;
+    std::printf("| %s | %zu | %s %% | %s %% | %s %% |\n", g.langs[l].code.c_str(), n[l],
+                pct(static_cast<double>(n[l]) / static_cast<double>(g.pages.size())).c_str(), pct(same).c_str(), pct(other).c_str());
+  }
+  std::printf("\nlinks to other hosts: %s %%\n\n", pct(static_cast<double>(cross) / static_cast<double>(g.links.size())).c_str());
+  std::printf("sample URLs:\n\n");
+  crawlsim::rng r(seed + 99);
+  for (int i = 0; i < 12; ++i) {
+    const auto& p = g.pages[r.below(g.pages.size())];
+    std::printf("    %s  %s\n", g.langs[p.lang].code.c_str(), p.url.c_str());
+  }
+  std::printf("\n");
+}
+
+/// The components' accuracy on this graph (every 10th page): detection, URL classifier, ccTLD.
+void print_components(sim& s) {
+  const crawlsim::graph& g = s.g;
+  const std::size_t L = g.langs.size();
   auto t0 = clk::now();
-  crawlsim::generate(g, go);
-  std::printf("# langsift-crawlsim: a simulated crawl\n\n");
-  std::printf("This is a simulation over a generated graph, not a crawl of the web.\n\n");
-  std::fprintf(stderr, "%s: graph generated in %.1f s\n", kProgram, seconds_since(t0));
-  std::printf("graph: %zu pages, %zu hosts, %zu links, %zu seeds, seed %llu; frontier url_weight %g\n\n", g.pages.size(),
-              g.hosts.size(), g.links.size(), g.seeds.size(), static_cast<unsigned long long>(seed),
-              static_cast<double>(fo.url_weight));
-
-  // graph statistics: languages, link locality
-  {
-    std::vector<std::size_t> n(L, 0);
-    std::vector<std::vector<std::size_t>> m(L, std::vector<std::size_t>(L, 0));
-    std::size_t cross = 0;
-    for (const auto& p : g.pages) {
-      ++n[p.lang];
-      for (std::uint32_t i = p.links_begin; i < p.links_end; ++i) {
-        const auto& q = g.pages[g.links[i]];
-        ++m[p.lang][q.lang];
-        cross += q.host != p.host;
-      }
-    }
-    std::printf("| language | pages | share | links to same language | links to en (non-en) / to non-en (en) |\n|---|---|---|---|---|\n");
+  std::size_t n = 0, det_ok = 0, short_n = 0, url_ok = 0, url_und = 0, cc_ok = 0, cc_none = 0;
+  std::vector<std::size_t> ln(L, 0), ld(L, 0), lu(L, 0), lc(L, 0), lu_said(L, 0), lc_said(L, 0), lc_said_ok(L, 0);
+  for (std::uint32_t p = 0; p < g.pages.size(); p += 10) {
+    const auto& pg = g.pages[p];
+    const std::string_view code = g.langs[pg.lang].code;
+    const auto& d = s.detection(p);
+    ++n;
+    det_ok += d.language() == code;
+    short_n += d.is_short;
+    const auto* u = s.url_scores(p, url_source::classifier);
+    url_ok += u->language() == code;
+    url_und += u->count == 0;
+    const auto* c = s.url_scores(p, url_source::cctld);
+    cc_ok += c->language() == code;
+    cc_none += c->count == 0;
+    ++ln[pg.lang];
+    ld[pg.lang] += d.language() == code;
+    lu[pg.lang] += u->language() == code;
+    lc[pg.lang] += c->language() == code;
     for (std::size_t l = 0; l < L; ++l) {
-      std::size_t out = 0;
-      for (std::size_t k = 0; k < L; ++k) out += m[l][k];
-      const double same = out ? static_cast<double>(m[l][l]) / static_cast<double>(out) : 0;
-      const double other = out ? (l == 0 ? 1.0 - same : static_cast<double>(m[l][0]) / static_cast<double>(out)) : 0;
-      std::printf("| %s | %zu | %s %% | %s %% | %s %% |\n", g.langs[l].code.c_str(), n[l],
-                  pct(static_cast<double>(n[l]) / static_cast<double>(g.pages.size())).c_str(), pct(same).c_str(), pct(other).c_str());
+      lu_said[l] += u->language() == g.langs[l].code;
+      lc_said[l] += c->language() == g.langs[l].code;
     }
-    std::printf("\nlinks to other hosts: %s %%\n\n", pct(static_cast<double>(cross) / static_cast<double>(g.links.size())).c_str());
-    std::printf("sample URLs:\n\n");
-    crawlsim::rng r(seed + 99);
-    for (int i = 0; i < 12; ++i) {
-      const auto& p = g.pages[r.below(g.pages.size())];
-      std::printf("    %s  %s\n", g.langs[p.lang].code.c_str(), p.url.c_str());
-    }
-    std::printf("\n");
+    if (c->language() == code) ++lc_said_ok[pg.lang];
   }
+  auto sh = [&](std::size_t k) { return pct(static_cast<double>(k) / static_cast<double>(n)); };
+  std::fprintf(stderr, "%s: components measured in %.1f s\n", kProgram, seconds_since(t0));
+  std::printf("components on every 10th page (%zu pages):\n\n", n);
+  std::printf("| component | top language = true language | other |\n|---|---|---|\n");
+  std::printf("| langsift::detect, built-in model | %s %% | %s %% of pages are short (< 400 text bytes) |\n",
+              sh(det_ok).c_str(), sh(short_n).c_str());
+  std::printf("| URL classifier (built-in) | %s %% | %s %% und |\n", sh(url_ok).c_str(), sh(url_und).c_str());
+  std::printf("| ccTLD | %s %% | %s %% no ccTLD |\n\n", sh(cc_ok).c_str(), sh(cc_none).c_str());
+  auto ratio = [](std::size_t a, std::size_t b) { return b ? pct(static_cast<double>(a) / static_cast<double>(b)) : std::string("–"); };
+  std::printf("per language: recall (top answer = true language) of detection, URL classifier and ccTLD, and "
+              "precision (true language = the answer) of the URL classifier and ccTLD:\n\n");
+  std::printf("| language | pages | detect | URL recall | URL precision | ccTLD recall | ccTLD precision |\n"
+              "|---|---|---|---|---|---|---|\n");
+  for (std::size_t l = 0; l < L; ++l)
+    std::printf("| %s | %zu | %s | %s | %s | %s | %s |\n", g.langs[l].code.c_str(), ln[l], ratio(ld[l], ln[l]).c_str(),
+                ratio(lu[l], ln[l]).c_str(), ratio(lu[l], lu_said[l]).c_str(), ratio(lc[l], ln[l]).c_str(),
+                ratio(lc_said_ok[l], lc_said[l]).c_str());
+  std::printf("\n");
+}
 
-  sim s(g);
-  // component accuracy on this graph (a sample of pages)
-  {
-    std::size_t n = 0, det_ok = 0, short_n = 0, url_ok = 0, url_und = 0, cc_ok = 0, cc_none = 0;
-    std::vector<std::size_t> ln(L, 0), ld(L, 0), lu(L, 0), lc(L, 0), lu_said(L, 0), lc_said(L, 0), lc_said_ok(L, 0);
-    t0 = clk::now();
-    for (std::uint32_t p = 0; p < g.pages.size(); p += 10) {
-      const auto& pg = g.pages[p];
-      const std::string_view code = g.langs[pg.lang].code;
-      const auto& d = s.detection(p);
-      ++n;
-      det_ok += d.language() == code;
-      short_n += d.is_short;
-      const auto* u = s.url_scores(p, url_source::classifier);
-      url_ok += u->language() == code;
-      url_und += u->count == 0;
-      const auto* c = s.url_scores(p, url_source::cctld);
-      cc_ok += c->language() == code;
-      cc_none += c->count == 0;
-      ++ln[pg.lang];
-      ld[pg.lang] += d.language() == code;
-      lu[pg.lang] += u->language() == code;
-      lc[pg.lang] += c->language() == code;
-      for (std::size_t l = 0; l < L; ++l) {
-        lu_said[l] += u->language() == g.langs[l].code;
-        lc_said[l] += c->language() == g.langs[l].code;
-      }
-      if (c->language() == code) ++lc_said_ok[pg.lang];
-    }
-    auto sh = [&](std::size_t k) { return pct(static_cast<double>(k) / static_cast<double>(n)); };
-    std::fprintf(stderr, "%s: components measured in %.1f s\n", kProgram, seconds_since(t0));
-    std::printf("components on every 10th page (%zu pages):\n\n", n);
-    std::printf("| component | top language = true language | other |\n|---|---|---|\n");
-    std::printf("| langsift::detect, built-in model | %s %% | %s %% of pages are short (< 400 text bytes) |\n",
-                sh(det_ok).c_str(), sh(short_n).c_str());
-    std::printf("| URL classifier (built-in) | %s %% | %s %% und |\n", sh(url_ok).c_str(), sh(url_und).c_str());
-    std::printf("| ccTLD | %s %% | %s %% no ccTLD |\n\n", sh(cc_ok).c_str(), sh(cc_none).c_str());
-    auto ratio = [](std::size_t a, std::size_t b) { return b ? pct(static_cast<double>(a) / static_cast<double>(b)) : std::string("–"); };
-    std::printf("per language: recall (top answer = true language) of detection, URL classifier and ccTLD, and "
-                "precision (true language = the answer) of the URL classifier and ccTLD:\n\n");
-    std::printf("| language | pages | detect | URL recall | URL precision | ccTLD recall | ccTLD precision |\n"
-                "|---|---|---|---|---|---|---|\n");
-    for (std::size_t l = 0; l < L; ++l)
-      std::printf("| %s | %zu | %s | %s | %s | %s | %s |\n", g.langs[l].code.c_str(), ln[l], ratio(ld[l], ln[l]).c_str(),
-                  ratio(lu[l], ln[l]).c_str(), ratio(lu[l], lu_said[l]).c_str(), ratio(lc[l], ln[l]).c_str(),
-                  ratio(lc_said_ok[l], lc_said[l]).c_str());
-    std::printf("\n");
-  }
-
-  // single-target runs
+/// The single-target runs, one per --targets language: harvest rates per strategy. 0, or the exit
+/// status (reported).
+int run_single_targets(sim& s, const crawl_args& a, const std::vector<std::string>& targets) {
+  const crawlsim::graph& g = s.g;
+  const std::size_t L = g.langs.size(), budget = a.budget;
+  const langsift::frontier_options& fo = a.fo;
+  clk::time_point t0;
   std::vector<std::size_t> cps;
   for (std::size_t c : {500, 1000, 2000, 5000, 10000, 20000, 50000, 100000})
     if (c <= budget) cps.push_back(c);
@@ -536,50 +513,96 @@ int run_main(int argc, char** argv) {
     std::printf("\n");
   }
 
-  // multi-quota run (ClueWeb09: a quota per language, stop a language when its quota is met)
-  if (quota_each) {
-    std::vector<std::size_t> quota(L, quota_each);
-    const std::size_t mbudget = quota_each * L * 3 / 2;
-    std::printf("## quotas: %zu pages for each of the %zu languages, budget %zu fetches\n\n", quota_each, L, mbudget);
-    std::printf("quota completion (true language of fetched pages, capped at the quota) at the end; useful = "
-                "fetches that counted toward an unmet quota:\n\n| strategy | fetched | useful | completion | all met after |");
-    for (const auto& l : g.langs) std::printf(" %s |", l.code.c_str());
-    std::printf("\n|---|---|---|---|---|");
-    for (std::size_t l = 0; l < L; ++l) std::printf("---|");
+  return 0;
+}
+
+/// The multi-quota run (ClueWeb09: a quota per language, stop a language when its quota is met).
+void run_quotas(sim& s, const crawl_args& a) {
+  const crawlsim::graph& g = s.g;
+  const std::size_t L = g.langs.size(), quota_each = a.quota_each;
+  const langsift::frontier_options& fo = a.fo;
+  std::vector<std::size_t> quota(L, quota_each);
+  const std::size_t mbudget = quota_each * L * 3 / 2;
+  std::printf("## quotas: %zu pages for each of the %zu languages, budget %zu fetches\n\n", quota_each, L, mbudget);
+  std::printf("quota completion (true language of fetched pages, capped at the quota) at the end; useful = "
+              "fetches that counted toward an unmet quota:\n\n| strategy | fetched | useful | completion | all met after |");
+  for (const auto& l : g.langs) std::printf(" %s |", l.code.c_str());
+  std::printf("\n|---|---|---|---|---|");
+  for (std::size_t l = 0; l < L; ++l) std::printf("---|");
+  std::printf("\n");
+  std::vector<std::size_t> mcps;
+  for (std::size_t c : {1000, 2000, 5000, 10000, 15000, 20000, 30000, 50000})
+    if (c < mbudget) mcps.push_back(c);
+  mcps.push_back(mbudget);
+  std::vector<run_result> rs;
+  for (const strategy& st : kStrategies) {
+    run_result r = crawl(s, st, quota, mbudget, mcps, fo);
+    std::size_t met = 0;
+    for (std::size_t l = 0; l < L; ++l) met += std::min(r.true_count[l], quota[l]);
+    std::printf("| %s | %zu | %s %% | %s %% | %s |", st.name, r.fetched,
+                pct(static_cast<double>(r.useful) / static_cast<double>(std::max<std::size_t>(r.fetched, 1))).c_str(),
+                pct(static_cast<double>(met) / static_cast<double>(quota_each * L)).c_str(),
+                r.all_met_at ? std::to_string(r.all_met_at).c_str() : "not met");
+    for (std::size_t l = 0; l < L; ++l)
+      std::printf(" %s |", pct(std::min(1.0, static_cast<double>(r.true_count[l]) / static_cast<double>(quota[l]))).c_str());
     std::printf("\n");
-    std::vector<std::size_t> mcps;
-    for (std::size_t c : {1000, 2000, 5000, 10000, 15000, 20000, 30000, 50000})
-      if (c < mbudget) mcps.push_back(c);
-    mcps.push_back(mbudget);
-    std::vector<run_result> rs;
-    for (const strategy& st : kStrategies) {
-      run_result r = crawl(s, st, quota, mbudget, mcps, fo);
-      std::size_t met = 0;
-      for (std::size_t l = 0; l < L; ++l) met += std::min(r.true_count[l], quota[l]);
-      std::printf("| %s | %zu | %s %% | %s %% | %s |", st.name, r.fetched,
-                  pct(static_cast<double>(r.useful) / static_cast<double>(std::max<std::size_t>(r.fetched, 1))).c_str(),
-                  pct(static_cast<double>(met) / static_cast<double>(quota_each * L)).c_str(),
-                  r.all_met_at ? std::to_string(r.all_met_at).c_str() : "not met");
-      for (std::size_t l = 0; l < L; ++l)
-        std::printf(" %s |", pct(std::min(1.0, static_cast<double>(r.true_count[l]) / static_cast<double>(quota[l]))).c_str());
-      std::printf("\n");
-      rs.push_back(std::move(r));
-    }
-    std::printf("\nuseful fetches (%% of fetched, cumulative) after N fetches:\n\n| strategy |");
-    for (std::size_t c : mcps) std::printf(" %zu |", c);
-    std::printf("\n|---|");
-    for (std::size_t i = 0; i < mcps.size(); ++i) std::printf("---|");
-    std::printf("\n");
-    for (std::size_t k = 0; k < rs.size(); ++k) {
-      std::printf("| %s |", kStrategies[k].name);
-      for (std::size_t i = 0; i < mcps.size(); ++i) {
-        if (i < rs[k].harvest.size()) std::printf(" %s |", pct(rs[k].harvest[i].second).c_str());
-        else std::printf(" – |");
-      }
-      std::printf("\n");
+    rs.push_back(std::move(r));
+  }
+  std::printf("\nuseful fetches (%% of fetched, cumulative) after N fetches:\n\n| strategy |");
+  for (std::size_t c : mcps) std::printf(" %zu |", c);
+  std::printf("\n|---|");
+  for (std::size_t i = 0; i < mcps.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (std::size_t k = 0; k < rs.size(); ++k) {
+    std::printf("| %s |", kStrategies[k].name);
+    for (std::size_t i = 0; i < mcps.size(); ++i) {
+      if (i < rs[k].harvest.size()) std::printf(" %s |", pct(rs[k].harvest[i].second).c_str());
+      else std::printf(" – |");
     }
     std::printf("\n");
   }
+  std::printf("\n");
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  crawl_args a;
+  std::vector<std::string> positional;
+  if (const int rc = langsift::cli::parse_options(kProgram, options(), usage, argc, argv, a, positional); rc >= 0)
+    return rc;
+  if (!positional.empty())
+    return langsift::cli::fail(kProgram, "unexpected argument '" + positional[0] + "'; see --help") + 1;
+  if (a.measure_n) return measure(a.measure_n);
+  // The targets are languages of the simulated graph: another code is a usage error, before any work.
+  const std::vector<std::string> targets = langsift::parse_code_list(a.targets_arg);  // either ISO form, any case
+  for (const std::string& t : targets) {
+    bool known = false;
+    for (const auto& l : crawlsim::default_languages()) known = known || l.code == t;
+    if (!known) return langsift::cli::fail(kProgram, "--targets: not a language of the simulated graph: " + t) + 1;
+  }
+  if (a.data.empty()) {
+    return langsift::cli::fail(kProgram, "--data DIR is required; see --help") + 1;
+  }
+  crawlsim::graph g;
+  g.langs = crawlsim::default_languages();
+  if (!read_corpora(a.data, g)) return 1;
+  crawlsim::graph_options go;
+  go.pages = a.pages;
+  go.seed = a.seed;
+  auto t0 = clk::now();
+  crawlsim::generate(g, go);
+  std::printf("# langsift-crawlsim: a simulated crawl\n\n");
+  std::printf("This is a simulation over a generated graph, not a crawl of the web.\n\n");
+  std::fprintf(stderr, "%s: graph generated in %.1f s\n", kProgram, seconds_since(t0));
+  std::printf("graph: %zu pages, %zu hosts, %zu links, %zu seeds, seed %llu; frontier url_weight %g\n\n", g.pages.size(),
+              g.hosts.size(), g.links.size(), g.seeds.size(), static_cast<unsigned long long>(a.seed),
+              static_cast<double>(a.fo.url_weight));
+  print_graph_stats(g, a.seed);
+  sim s(g);
+  print_components(s);
+  if (const int rc = run_single_targets(s, a, targets); rc != 0) return rc;
+  if (a.quota_each) run_quotas(s, a);
   return 0;
 }
 

@@ -265,88 +265,93 @@ int fit_probability(const std::vector<std::pair<std::string, std::string>>& pair
   return 0;
 }
 
-}  // namespace
+constexpr const char* kCalibrateProgram = "langsift-eval calibrate";
+constexpr const char* kCalibrateUsage =
+    "usage: langsift-eval calibrate [--lines N] MODEL DIR\n"
+    "       langsift-eval calibrate --probability [--lines N] [--langs CODES|@FILE] (MODEL DIR)... | --loso WORK";
 
-int langsift::cli::eval_calibrate(int argc, char** argv) {
-  constexpr const char* kProgram = "langsift-eval calibrate";
-  constexpr const char* kUsage =
-      "usage: langsift-eval calibrate [--lines N] MODEL DIR\n"
-      "       langsift-eval calibrate --probability [--lines N] [--langs CODES|@FILE] (MODEL DIR)... | --loso WORK";
-  std::string model_path, dir, value, loso, langs_arg;
-  std::vector<std::string> positional;
+/// What the command line gives `langsift-eval calibrate`.
+struct calibrate_args {
+  std::string loso, langs_arg;
   bool probability = false;
   unsigned long long per_language = 150;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version("langsift-eval calibrate");
-    if (a == "-h" || a == "--help") {
-      std::printf(
-          "%s\n\n"
-          "Fits logistic(A x margin + B) on held-out lines DIR/<code>.txt (single words, word pairs and\n"
-          "whole lines, N lines per language, default 150) and prints A,B for `langsift-train\n"
-          "--calibration A,B` (early exit and short runs use it). The lines must not have been trained on.\n"
-          "\n"
-          "--probability fits the calibration of detection's probabilities (model::probability_calibration)\n"
-          "on single words, word pairs, lines and documents of at least 400 bytes (consecutive lines,\n"
-          "N/3 per language) of each DIR, detected with its MODEL as `detect` does by default, and\n"
-          "prints SCALE,REST; the ECE per kind of sample goes to stderr. Give pairs of a model and text\n"
-          "it was not trained on, best of another source than its training text: --loso WORK takes\n"
-          "every WORK/S.lsm with WORK/S/ (a model trained without source S, and S's held-out text, as\n"
-          "langsift's leave-one-source-out script, loso-eval.py --work WORK, leaves them). --langs a,b or\n"
-          "--langs @FILE fits on the samples of those languages only (the model's others still compete).\n",
-          kUsage);
-      return 0;
-    } else if (take_option(argc, argv, i, "--lines", value, missing)) {
-      auto v = missing ? std::nullopt : parse_size(value);
-      if (!v || *v == 0) return fail(kProgram, "--lines needs a positive number") + 1;
-      per_language = *v;
-    } else if (a == "--probability") {
-      probability = true;
-    } else if (take_option(argc, argv, i, "--langs", langs_arg, missing)) {
-      if (missing) return fail(kProgram, "--langs needs codes or @FILE") + 1;
-    } else if (take_option(argc, argv, i, "--loso", loso, missing)) {
-      if (missing) return fail(kProgram, "--loso needs a directory") + 1;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return fail(kProgram, "unknown option '" + std::string(a) + "'; see --help") + 1;
-    } else {
-      positional.emplace_back(a);
-    }
-  }
-  if (probability) {
-    std::vector<std::pair<std::string, std::string>> pairs;
-    if (!loso.empty()) {
-      std::error_code ec;
-      if (!fs::is_directory(loso, ec)) return fail(kProgram, loso + ": not a directory");
-      std::vector<std::string> names;
-      for (const auto& e : fs::directory_iterator(loso, ec))
-        if (e.path().extension() == ".lsm" && fs::is_directory(fs::path(loso) / e.path().stem(), ec)) names.push_back(e.path().stem().string());
-      std::sort(names.begin(), names.end());
-      for (const std::string& n : names) pairs.emplace_back((fs::path(loso) / (n + ".lsm")).string(), (fs::path(loso) / n).string());
-      if (pairs.empty()) return fail(kProgram, loso + ": no S.lsm beside a directory S");
-    }
-    if (positional.size() % 2 != 0 || (positional.empty() && pairs.empty())) return fail(kProgram, kUsage) + 1;
-    for (std::size_t i = 0; i < positional.size(); i += 2) pairs.emplace_back(positional[i], positional[i + 1]);
-    std::vector<std::string> langs;
-    if (!langs_arg.empty() && (!read_codes(langs_arg, langs) || langs.empty()))
-      return fail(kProgram, "--langs: no codes in " + langs_arg);
-    return fit_probability(pairs, per_language, 400, langs);
-  }
-  if (positional.size() != 2 || !loso.empty()) return fail(kProgram, kUsage) + 1;
-  model_path = positional[0];
-  dir = positional[1];
-  model m;
-  std::string error;
-  if (model::load_file(model_path, m, &error) != status::ok) return fail(kProgram, error);
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return fail(kProgram, dir + ": not a directory");
+};
 
-  struct sample {
-    double margin;
-    bool ok;
+using option_row = langsift::cli::option<calibrate_args>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// The options of `langsift-eval calibrate`: its parsing and "did you mean" (its usage text is
+/// prose that names them).
+const std::vector<option_row>& calibrate_options() {
+  using A = calibrate_args;
+  using V = option_value;
+  static const std::vector<option_row> table = {
+      {value_kind::note, nullptr, nullptr, nullptr,
+       std::string(kCalibrateUsage) +
+           "\n\n"
+           "Fits logistic(A x margin + B) on held-out lines DIR/<code>.txt (single words, word pairs and\n"
+           "whole lines, N lines per language, default 150) and prints A,B for `langsift-train\n"
+           "--calibration A,B` (early exit and short runs use it). The lines must not have been trained on.\n"
+           "\n"
+           "--probability fits the calibration of detection's probabilities (model::probability_calibration)\n"
+           "on single words, word pairs, lines and documents of at least 400 bytes (consecutive lines,\n"
+           "N/3 per language) of each DIR, detected with its MODEL as `detect` does by default, and\n"
+           "prints SCALE,REST; the ECE per kind of sample goes to stderr. Give pairs of a model and text\n"
+           "it was not trained on, best of another source than its training text: --loso WORK takes\n"
+           "every WORK/S.lsm with WORK/S/ (a model trained without source S, and S's held-out text, as\n"
+           "langsift's leave-one-source-out script, loso-eval.py --work WORK, leaves them). --langs a,b or\n"
+           "--langs @FILE fits on the samples of those languages only (the model's others still compete).\n"},
+      {value_kind::size, "--lines", nullptr, "N", "",
+       [](A& a, const V& v) { a.per_language = v.size; return true; }, 1, 0, nullptr, "a positive number"},
+      {value_kind::flag, "--probability", nullptr, nullptr, "", [](A& a, const V&) { return a.probability = true; }},
+      {value_kind::text, "--langs", nullptr, "CODES", "", [](A& a, const V& v) { a.langs_arg = v.text; return true; }, 0,
+       0, nullptr, "codes or @FILE"},
+      {value_kind::text, "--loso", nullptr, "WORK", "", [](A& a, const V& v) { a.loso = v.text; return true; }, 0, 0,
+       nullptr, "a directory"},
   };
-  std::vector<sample> v;
+  return table;
+}
+
+void calibrate_usage(std::FILE* out) { langsift::cli::usage_text(out, calibrate_options(), 0); }
+
+/// --probability: the (MODEL, DIR) pairs of --loso WORK and of the arguments, then the fit. The
+/// exit status.
+int calibrate_probability(const calibrate_args& a, const std::vector<std::string>& positional) {
+  using langsift::cli::fail;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  if (!a.loso.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(a.loso, ec)) return fail(kCalibrateProgram, a.loso + ": not a directory");
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(a.loso, ec))
+      if (e.path().extension() == ".lsm" && fs::is_directory(fs::path(a.loso) / e.path().stem(), ec))
+        names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names)
+      pairs.emplace_back((fs::path(a.loso) / (n + ".lsm")).string(), (fs::path(a.loso) / n).string());
+    if (pairs.empty()) return fail(kCalibrateProgram, a.loso + ": no S.lsm beside a directory S");
+  }
+  if (positional.size() % 2 != 0 || (positional.empty() && pairs.empty())) return fail(kCalibrateProgram, kCalibrateUsage) + 1;
+  for (std::size_t i = 0; i < positional.size(); i += 2) pairs.emplace_back(positional[i], positional[i + 1]);
+  std::vector<std::string> langs;
+  if (!a.langs_arg.empty() && (!read_codes(a.langs_arg, langs) || langs.empty()))
+    return fail(kCalibrateProgram, "--langs: no codes in " + a.langs_arg);
+  return fit_probability(pairs, a.per_language, 400, langs);
+}
+
+/// A held-out sample: the raw margin of its answer, and whether the answer is right.
+struct margin_sample {
+  double margin;
+  bool ok;
+};
+
+/// The samples of DIR/<code>.txt (languages of `m` only): per line with 3 words or more (up to
+/// `per_language` lines), a single word, a word pair and the line, detected without early exit.
+std::vector<margin_sample> margin_samples(const model& m, const std::string& dir, unsigned long long per_language) {
+  std::vector<margin_sample> v;
   std::vector<fs::path> files;
+  std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".txt") files.push_back(e.path());
   std::sort(files.begin(), files.end());
@@ -382,8 +387,11 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
       }
     }
   }
-  if (v.size() < 100) return fail(kProgram, "too few held-out samples (" + std::to_string(v.size()) + ")");
-  // Logistic regression in one variable by Newton's method.
+  return v;
+}
+
+/// Logistic regression in one variable by Newton's method: A, B of logistic(A x margin + B).
+std::pair<double, double> fit_logistic(const std::vector<margin_sample>& v) {
   double a = 0.01, b = 0;
   for (int it = 0; it < 50; ++it) {
     double ga = 0, gb = 0, haa = 0, hab = 0, hbb = 0;
@@ -400,6 +408,28 @@ int langsift::cli::eval_calibrate(int argc, char** argv) {
     a -= (hbb * ga - hab * gb) / det;
     b -= (haa * gb - hab * ga) / det;
   }
+  return {a, b};
+}
+
+}  // namespace
+
+int langsift::cli::eval_calibrate(int argc, char** argv) {
+  constexpr const char* kProgram = kCalibrateProgram;
+  calibrate_args args;
+  std::vector<std::string> positional;
+  if (const int rc = parse_options(kProgram, calibrate_options(), calibrate_usage, argc, argv, args, positional); rc >= 0)
+    return rc;
+  if (args.probability) return calibrate_probability(args, positional);
+  if (positional.size() != 2 || !args.loso.empty()) return fail(kProgram, kCalibrateUsage) + 1;
+  const std::string &model_path = positional[0], &dir = positional[1];
+  model m;
+  std::string error;
+  if (model::load_file(model_path, m, &error) != status::ok) return fail(kProgram, error);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return fail(kProgram, dir + ": not a directory");
+  const std::vector<margin_sample> v = margin_samples(m, dir, args.per_language);
+  if (v.size() < 100) return fail(kProgram, "too few held-out samples (" + std::to_string(v.size()) + ")");
+  const auto [a, b] = fit_logistic(v);
   std::size_t n9 = 0, ok9 = 0, ok = 0;
   for (const auto& s : v) {
     ok += s.ok;

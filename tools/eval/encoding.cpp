@@ -22,37 +22,68 @@ namespace {
 
 constexpr const char* k_prog = "langsift-eval encoding";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: langsift-eval encoding [options] DIR\n"
-               "       langsift-eval encoding --utf8-lines [options] DIR\n"
-               "\n"
-               "Default mode: DIR holds <lang>/<file>; the true charset of a file is its name up to the\n"
-               "first '.', and for utf-16/utf-32 a later 'le' or 'be' part gives the byte order\n"
-               "(utf-8.txt -> utf-8, ibm862.visual.txt -> ibm862, utf-16.le -> utf-16le, uhc.smi -> uhc).\n"
-               "Scores, over all files and over those whose true charset is a WHATWG encoding:\n"
-               "  exact      canonical(answer) == canonical(truth) (WHATWG labels map to one name, e.g.\n"
-               "             iso-8859-1 = windows-1252; \"ascii\" counts as windows-1252)\n"
-               "  identical  the answer decodes the bytes to the same UTF-8 text as the truth (a leading\n"
-               "             U+FEFF ignored)\n"
-               "for langsift and for uchardet alone (its raw answer).\n"
-               "\n"
-               "--utf8-lines: every line (split on \\n only) of DIR/*.txt alone, as UTF-8 and as UTF-16LE and\n"
-               "UTF-16BE without BOM: %% recognised (strict: the exact encoding; identical: decodes to the\n"
-               "same text, so 7-bit lines reported as ascii count), langsift beside uchardet alone.\n"
-               "\n"
-               "options:\n"
-               "  --verbose       a per-file table (per-language table with --utf8-lines)\n"
-               "  --breakdown     also \"decodes identically\" per true charset and per tag, legacy and\n"
-               "                  Unicode (utf-*) truths apart, and the files langsift misses; the tags\n"
-               "                  of a file are the dot-separated parts of its name after the first,\n"
-               "                  except the extension, le/be and all-digit parts\n"
-               "                  (windows-1250.html.n64.003.txt: html, n64), as\n"
-               "                  langsift's dev-set generator (make-encoding-devset.py) names them\n"
-               "  --markdown      print tables as markdown\n"
-               "  --max-bytes N   detection cap (default 64K)\n"
-               "  --help          this text\n");
+/// What the command line gives `langsift-eval encoding`.
+struct encoding_args {
+  langsift::encoding_options opt;
+  bool verbose = false, md = false, lines = false, breakdown = false;
+};
+
+using option_row = langsift::cli::option<encoding_args>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// A flag of encoding_args.
+template <bool encoding_args::*field>
+option_row flag_row(const char* name, const char* help) {
+  return {value_kind::flag, name, nullptr, nullptr, help, [](encoding_args& a, const option_value&) { return a.*field = true; }};
 }
+
+/// The options of `langsift-eval encoding`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = {
+      {value_kind::note, nullptr, nullptr, nullptr,
+       "usage: langsift-eval encoding [options] DIR\n"
+       "       langsift-eval encoding --utf8-lines [options] DIR\n"
+       "\n"
+       "Default mode: DIR holds <lang>/<file>; the true charset of a file is its name up to the\n"
+       "first '.', and for utf-16/utf-32 a later 'le' or 'be' part gives the byte order\n"
+       "(utf-8.txt -> utf-8, ibm862.visual.txt -> ibm862, utf-16.le -> utf-16le, uhc.smi -> uhc).\n"
+       "Scores, over all files and over those whose true charset is a WHATWG encoding:\n"
+       "  exact      canonical(answer) == canonical(truth) (WHATWG labels map to one name, e.g.\n"
+       "             iso-8859-1 = windows-1252; \"ascii\" counts as windows-1252)\n"
+       "  identical  the answer decodes the bytes to the same UTF-8 text as the truth (a leading\n"
+       "             U+FEFF ignored)\n"
+       "for langsift and for uchardet alone (its raw answer).\n"
+       "\n"
+       "--utf8-lines: every line (split on \\n only) of DIR/*.txt alone, as UTF-8 and as UTF-16LE and\n"
+       "UTF-16BE without BOM: % recognised (strict: the exact encoding; identical: decodes to the\n"
+       "same text, so 7-bit lines reported as ascii count), langsift beside uchardet alone.\n"
+       "\n"
+       "options:\n"},
+      flag_row<&encoding_args::verbose>("--verbose", "a per-file table (per-language table with --utf8-lines)"),
+      flag_row<&encoding_args::breakdown>(
+          "--breakdown",
+          "also \"decodes identically\" per true charset and per tag, legacy and\n"
+          "Unicode (utf-*) truths apart, and the files langsift misses; the tags\n"
+          "of a file are the dot-separated parts of its name after the first,\n"
+          "except the extension, le/be and all-digit parts\n"
+          "(windows-1250.html.n64.003.txt: html, n64), as\n"
+          "langsift's dev-set generator (make-encoding-devset.py) names them"),
+      flag_row<&encoding_args::md>("--markdown", "print tables as markdown"),
+      {value_kind::size, "--max-bytes", nullptr, "N", "detection cap (default 64K)",
+       [](encoding_args& a, const option_value& v) {
+         a.opt.max_detect_bytes = static_cast<std::size_t>(v.size);
+         return true;
+       },
+       0, 0, nullptr, "a size such as 65536 or 64K"},
+      {value_kind::flag, "--utf8-lines", nullptr, nullptr, "",  // described above
+       [](encoding_args& a, const option_value&) { return a.lines = true; }},
+      {value_kind::note, nullptr, nullptr, nullptr, "  --help          this text\n"},
+  };
+  return table;
+}
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, options(), 18); }
 
 std::string read_all(const fs::path& p, bool& ok) {
   std::string data, error;
@@ -163,6 +194,43 @@ void print_table(bool md, const std::vector<std::string>& header, const std::vec
   }
 }
 
+/// --breakdown's figures: "decodes identically" per tag ([0] legacy truths, [1] utf-* truths) and
+/// per true charset, for langsift and uchardet, and the files langsift misses.
+struct breakdown_tallies {
+  std::map<std::string, std::pair<tally, tally>> by_tag[2], by_charset;
+  std::vector<std::string> misses;
+};
+
+/// --breakdown's tables.
+void print_breakdown(bool md, const breakdown_tallies& tallies) {
+  const auto& by_tag = tallies.by_tag;
+  const auto& by_charset = tallies.by_charset;
+  const auto& misses = tallies.misses;
+  for (int u = 0; u < 2; ++u) {
+    if (by_tag[u].empty()) continue;
+    std::vector<std::pair<std::string, std::pair<tally, tally>>> v(by_tag[u].begin(), by_tag[u].end());
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+      bool aa = a.first[0] == '(', ba = b.first[0] == '(';
+      if (aa != ba) return aa;
+      return tag_order(a.first) < tag_order(b.first);
+    });
+    std::vector<std::vector<std::string>> t;
+    for (const auto& [tag, p] : v)
+      t.push_back({tag, pct(p.first.identical, p.first.n), pct(p.second.identical, p.second.n)});
+    std::printf("\n");
+    print_table(md, {u ? "utf-* truths, tag" : "legacy truths, tag", "langsift identical", "uchardet identical"}, t);
+  }
+  std::vector<std::vector<std::string>> t;
+  for (const auto& [cs, p] : by_charset)
+    t.push_back({cs, pct(p.first.exact, p.first.n), pct(p.first.identical, p.first.n), pct(p.second.identical, p.second.n)});
+  std::printf("\n");
+  print_table(md, {"true charset", "langsift exact", "langsift identical", "uchardet identical"}, t);
+  if (!misses.empty()) {
+    std::printf("\n%zu file(s) langsift does not decode identically:\n", misses.size());
+    for (const auto& m : misses) std::printf("  %s\n", m.c_str());
+  }
+}
+
 int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool verbose, bool md, bool breakdown) {
   std::vector<fs::path> files;
   std::error_code ec;
@@ -176,9 +244,10 @@ int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool ver
   std::sort(files.begin(), files.end());
   tally ours_all, ours_w, ud_all, ud_w;
   int unknown_truth = 0, truth_unclean = 0;
-  // --breakdown: [0] legacy truths, [1] utf-* truths; by tag and by charset (langsift, uchardet)
-  std::map<std::string, std::pair<tally, tally>> by_tag[2], by_charset;
-  std::vector<std::string> misses;
+  breakdown_tallies b;  // --breakdown
+  auto& by_tag = b.by_tag;
+  auto& by_charset = b.by_charset;
+  auto& misses = b.misses;
   std::vector<std::vector<std::string>> rows;
   std::string truth_text, text;
   for (const auto& path : files) {
@@ -238,31 +307,7 @@ int run_dir(const fs::path& dir, const langsift::encoding_options& opt, bool ver
   if (unknown_truth) std::printf("\n%d file(s) with a true charset langsift has no name for\n", unknown_truth);
   if (truth_unclean)
     std::printf("\n%d file(s) whose bytes do not decode cleanly (U+FFFD) in their true charset\n", truth_unclean);
-  if (breakdown) {
-    for (int u = 0; u < 2; ++u) {
-      if (by_tag[u].empty()) continue;
-      std::vector<std::pair<std::string, std::pair<tally, tally>>> v(by_tag[u].begin(), by_tag[u].end());
-      std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
-        bool aa = a.first[0] == '(', ba = b.first[0] == '(';
-        if (aa != ba) return aa;
-        return tag_order(a.first) < tag_order(b.first);
-      });
-      std::vector<std::vector<std::string>> t;
-      for (const auto& [tag, p] : v)
-        t.push_back({tag, pct(p.first.identical, p.first.n), pct(p.second.identical, p.second.n)});
-      std::printf("\n");
-      print_table(md, {u ? "utf-* truths, tag" : "legacy truths, tag", "langsift identical", "uchardet identical"}, t);
-    }
-    std::vector<std::vector<std::string>> t;
-    for (const auto& [cs, p] : by_charset)
-      t.push_back({cs, pct(p.first.exact, p.first.n), pct(p.first.identical, p.first.n), pct(p.second.identical, p.second.n)});
-    std::printf("\n");
-    print_table(md, {"true charset", "langsift exact", "langsift identical", "uchardet identical"}, t);
-    if (!misses.empty()) {
-      std::printf("\n%zu file(s) langsift does not decode identically:\n", misses.size());
-      for (const auto& m : misses) std::printf("  %s\n", m.c_str());
-    }
-  }
+  if (breakdown) print_breakdown(md, b);
   return 0;
 }
 
@@ -383,40 +428,19 @@ int run_lines(const fs::path& dir, const langsift::encoding_options& opt, bool v
 }  // namespace
 
 int langsift::cli::eval_encoding(int argc, char** argv) {
-  langsift::encoding_options opt;
-  bool verbose = false, md = false, lines = false, breakdown = false;
-  std::string dir;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    std::string value;
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version("langsift-eval encoding");
-    if (a == "--help" || a == "-h") {
-      usage(stdout);
-      return 0;
-    }
-    if (a == "--verbose") verbose = true;
-    else if (a == "--markdown") md = true;
-    else if (a == "--breakdown") breakdown = true;
-    else if (a == "--utf8-lines") lines = true;
-    else if (take_option(argc, argv, i, "--max-bytes", value, missing)) {
-      auto v = missing ? std::nullopt : parse_size(value);
-      if (!v) return fail(k_prog, "--max-bytes needs a size such as 65536 or 64K"), 2;
-      opt.max_detect_bytes = static_cast<std::size_t>(*v);
-    } else if (a.size() > 1 && a[0] == '-') {
-      return unknown_option(k_prog, a, usage);
-    } else if (dir.empty()) {
-      dir = a;
-    } else {
-      fail(k_prog, "one DIR only (see --help)");
-      return 2;
-    }
+  encoding_args a;
+  std::vector<std::string> positional;
+  if (const int rc = parse_options(k_prog, options(), usage, argc, argv, a, positional); rc >= 0) return rc;
+  if (positional.size() > 1) {
+    fail(k_prog, "one DIR only (see --help)");
+    return 2;
   }
-  if (dir.empty()) {
+  if (positional.empty()) {
     fail(k_prog, "no DIR given (see --help)");
     return 2;
   }
+  const std::string& dir = positional[0];
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return fail(k_prog, dir + ": not a directory");
-  return lines ? run_lines(dir, opt, verbose, md) : run_dir(dir, opt, verbose, md, breakdown);
+  return a.lines ? run_lines(dir, a.opt, a.verbose, a.md) : run_dir(dir, a.opt, a.verbose, a.md, a.breakdown);
 }

@@ -20,38 +20,6 @@ namespace {
 
 constexpr const char* kProgram = "langsift-eval junk";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift-eval junk [options] DIR\n"
-      "\n"
-      "How detectors answer text that is not natural language (a junk set: see the\n"
-      "evaluation documentation). DIR holds <category>.txt files with one sample per line (split on\n"
-      "'\\n' only; empty lines skipped), or sub-directories that each hold such files (sets). Per\n"
-      "category and detector: the share of samples answered und (no answer), answered but not\n"
-      "reliable, and answered reliably; junk should be und or unreliable (\"passed\"). On sets of\n"
-      "real text (e.g. <code>.txt files of held-out lines) the same columns say how much of it is\n"
-      "given up on.\n"
-      "\n"
-      "Detectors print langsift's TSV, code<TAB>langs<TAB>text_bytes<TAB>reliable[<TAB>...] (`langsift\n"
-      "detect --lines`, `langsift-peer-cld2 --tsv`); the first field is the answer (`und` or empty:\n"
-      "none), the fourth 1 when it is reliable, 0 when not. Another line is an error.\n"
-      "\n"
-      "options:\n"
-      "%s"
-      "  --limit N            first N samples of each file\n"
-      "  --sets NAMES         only these sets, in this order (comma-separated)\n"
-      "  --top N              reliable answers listed per category (default 3)\n"
-      "  --examples N         up to N samples answered reliably listed per category and detector\n"
-      "                       (default 0)\n"
-      "  --markdown FILE      write the markdown report to FILE instead of stdout\n"
-      "  --tsv FILE           write rows: set, detector, category, samples, und, unreliable,\n"
-      "                       reliable, passed_pct (und or unreliable), top_reliable, top_reliable_count\n"
-      "  -h, --help           this help\n"
-      "\n"
-      "The default detector is `langsift detect --lines`, the langsift next to langsift-eval.\n",
-      kDetectorOptionsHelp);
-}
-
 struct counts {
   std::size_t samples = 0, und = 0, unreliable = 0, reliable = 0;
   std::map<std::string, std::size_t> answers;  // reliable answers → count
@@ -69,12 +37,74 @@ struct set_data {
   std::vector<std::vector<counts>> dets;          // per detector, per file
 };
 
-struct options {
-  std::string dir, markdown, tsv;
-  std::vector<detector> detectors;
+/// What the command line gives `langsift-eval junk` (DIR, the detectors, --markdown, --tsv:
+/// mode_args).
+struct options : mode_args {
+  options() : mode_args("detect --lines") {}
   std::vector<std::string> sets;
   std::size_t limit = 0, top = 3, examples = 0;
 };
+
+using option_row = langsift::cli::option<options>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// A row of a count of `options`.
+template <std::size_t options::*field>
+option_row count_row(const char* name, const char* help, double lo, const char* need) {
+  return {value_kind::size, name, nullptr, "N", help,
+          [](options& o, const option_value& v) {
+            o.*field = static_cast<std::size_t>(v.size);
+            return true;
+          },
+          lo, 0, nullptr, need};
+}
+
+/// The options of `langsift-eval junk`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& junk_options() {
+  static const std::vector<option_row> table = [] {
+    std::vector<option_row> t;
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "usage: langsift-eval junk [options] DIR\n"
+                 "\n"
+                 "How detectors answer text that is not natural language (a junk set: see the\n"
+                 "evaluation documentation). DIR holds <category>.txt files with one sample per line (split on\n"
+                 "'\\n' only; empty lines skipped), or sub-directories that each hold such files (sets). Per\n"
+                 "category and detector: the share of samples answered und (no answer), answered but not\n"
+                 "reliable, and answered reliably; junk should be und or unreliable (\"passed\"). On sets of\n"
+                 "real text (e.g. <code>.txt files of held-out lines) the same columns say how much of it is\n"
+                 "given up on.\n"
+                 "\n"
+                 "Detectors print langsift's TSV, code<TAB>langs<TAB>text_bytes<TAB>reliable[<TAB>...] (`langsift\n"
+                 "detect --lines`, `langsift-peer-cld2 --tsv`); the first field is the answer (`und` or empty:\n"
+                 "none), the fourth 1 when it is reliable, 0 when not. Another line is an error.\n"
+                 "\n"
+                 "options:\n"});
+    add_detector_rows(t);
+    t.push_back(count_row<&options::limit>("--limit", "first N samples of each file", 0, "a number"));
+    t.push_back({value_kind::text, "--sets", nullptr, "NAMES", "only these sets, in this order (comma-separated)",
+                 [](options& o, const option_value& v) {
+                   o.sets = split_list(v.text);
+                   return !o.sets.empty();
+                 },
+                 0, 0, nullptr, "set names"});
+    t.push_back(count_row<&options::top>("--top", "reliable answers listed per category (default 3)", 1,
+                                         "a positive number"));
+    t.push_back(count_row<&options::examples>(
+        "--examples", "up to N samples answered reliably listed per category and detector\n(default 0)", 0, "a number"));
+    t.push_back(markdown_row<options>());
+    t.push_back(tsv_row<options>("write rows: set, detector, category, samples, und, unreliable,\n"
+                                 "reliable, passed_pct (und or unreliable), top_reliable, top_reliable_count"));
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "  -h, --help           this help\n"
+                 "\n"
+                 "The default detector is `langsift detect --lines`, the langsift next to langsift-eval.\n"});
+    return t;
+  }();
+  return table;
+}
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, junk_options(), kModeUsageColumn); }
 
 std::vector<std::pair<std::string, std::size_t>> top_answers(const counts& c, std::size_t n) {
   std::vector<std::pair<std::string, std::size_t>> v(c.answers.begin(), c.answers.end());
@@ -227,52 +257,6 @@ std::string render_tsv(const std::vector<set_data>& sets, const options& o) {
   return t;
 }
 
-int fail_usage(const std::string& message) { return langsift::cli::fail(kProgram, message) + 1; }
-
-// Parses the command line into `o`; returns -1 to go on, else the exit status.
-int parse_args(int argc, char** argv, options& o) {
-  detector_options dets("detect --lines");
-  bool have_dir = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    std::string value, error;
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version(kProgram);
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (dets.take(argc, argv, i, error)) {
-      if (!error.empty()) return fail_usage(error);
-    } else if (langsift::cli::take_option(argc, argv, i, "--limit", value, missing) || langsift::cli::take_option(argc, argv, i, "--top", value, missing) ||
-               langsift::cli::take_option(argc, argv, i, "--examples", value, missing)) {
-      const std::string name(a.substr(0, a.find('=')));
-      auto n = missing ? std::nullopt : langsift::cli::parse_size(value);
-      if (!n || (name == "--top" && *n == 0)) return fail_usage(name + " needs a " + (name == "--top" ? "positive " : "") + "number");
-      (name == "--limit" ? o.limit : name == "--top" ? o.top : o.examples) = static_cast<std::size_t>(*n);
-    } else if (langsift::cli::take_option(argc, argv, i, "--sets", value, missing)) {
-      o.sets = split_list(value);
-      if (missing || o.sets.empty()) return fail_usage("--sets needs set names");
-    } else if (langsift::cli::take_option(argc, argv, i, "--markdown", value, missing)) {
-      if (missing) return fail_usage("--markdown needs a file");
-      o.markdown = value;
-    } else if (langsift::cli::take_option(argc, argv, i, "--tsv", value, missing)) {
-      if (missing) return fail_usage("--tsv needs a file");
-      o.tsv = value;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return langsift::cli::unknown_option(kProgram, a, usage);
-    } else if (have_dir) {
-      return fail_usage("only one DIR, please");
-    } else {
-      o.dir = std::string(a);
-      have_dir = true;
-    }
-  }
-  if (!have_dir) return fail_usage("DIR is required; see --help");
-  std::string error;
-  if (!dets.finish(o.detectors, error)) return fail_usage(error);
-  return -1;
-}
-
 // The sets of DIR, every file read (so that a bad file fails before any detector runs).
 bool load_sets(options& o, std::vector<set_data>& sets, std::string& error) {
   std::vector<language_file> top_files;
@@ -323,7 +307,9 @@ bool load_sets(options& o, std::vector<set_data>& sets, std::string& error) {
 
 int langsift::cli::eval_junk(int argc, char** argv) {
   options o;
-  if (const int rc = parse_args(argc, argv, o); rc >= 0) return rc;
+  std::vector<std::string> positional;
+  if (const int rc = parse_options(kProgram, junk_options(), usage, argc, argv, o, positional); rc >= 0) return rc;
+  if (const int rc = finish_mode_args(kProgram, o, positional); rc >= 0) return rc;
   std::vector<set_data> sets;
   std::string error;
   if (!load_sets(o, sets, error)) return langsift::cli::fail(kProgram, error);

@@ -23,43 +23,6 @@ namespace {
 
 constexpr const char* kProgram = "langsift-eval lang";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift-eval lang [options] DIR\n"
-      "\n"
-      "Scores language identification. DIR holds <code>.txt files with one sample per line (split\n"
-      "on '\\n' only; empty lines skipped), or sub-directories that each hold such files (sample\n"
-      "sets, e.g. sentences/ word-pairs/ single-words/: each set is reported, then a summary).\n"
-      "Every detector reads the samples of one file on stdin, once per file, and must print one\n"
-      "line per sample whose first TAB-separated field is a language code.\n"
-      "\n"
-      "Accuracy of a language = share of its samples answered with its code (the language subtag\n"
-      "is compared unless --strict: zh-Hant counts as zh). Macro mean = mean over all languages of\n"
-      "DIR (0 where a detector lacks the language); also over the languages the detector answers\n"
-      "at least once in the run. Length buckets count characters (code points) of a sample:\n"
-      "1-10, 11-20, 21-50, 51-100, 101-200, 201+ (micro accuracy over the samples of a bucket).\n"
-      "\n"
-      "options:\n"
-      "%s"
-      "  --strict             compare whole codes (zh-Hant is not zh); case-insensitive\n"
-      "  --limit N            first N samples of each file\n"
-      "  --only CODES         only these languages (comma-separated)\n"
-      "  --sets NAMES         only these sample sets, in this order (comma-separated)\n"
-      "  --per-language       add the per-language accuracy table to the markdown\n"
-      "  --top N              confused pairs listed (default 10)\n"
-      "  --markdown FILE      write the markdown report to FILE instead of stdout\n"
-      "  --tsv FILE           write per-language rows: set, detector, language, samples,\n"
-      "                       correct, no_answer, accuracy_pct, top_wrong, top_wrong_count\n"
-      "  --svg FILE           write a bar chart of per-language accuracy (one panel per set)\n"
-      "  --progress           report each detector run on stderr\n"
-      "  -h, --help           this help\n"
-      "\n"
-      "The default detector is `langsift detect --lines`, the langsift next to langsift-eval.\n"
-      "Errors (a detector exiting non-zero or printing the wrong number of lines, a missing or\n"
-      "empty file) stop the run with a message naming the detector and file; exit status 1.\n",
-      kDetectorOptionsHelp);
-}
-
 // Length buckets, in characters.
 struct bucket {
   std::size_t lo, hi;
@@ -102,14 +65,84 @@ struct set_data {
   std::vector<det_result> dets;  // parallel to the detectors
 };
 
-struct options {
-  std::string dir;
-  std::vector<detector> detectors;
-  bool strict = false, per_language = false, progress = false;
+/// What the command line gives `langsift-eval lang` (DIR, the detectors, --strict, --markdown,
+/// --tsv: mode_args).
+struct options : mode_args {
+  options() : mode_args("detect --lines") {}
+  bool per_language = false, progress = false;
   std::size_t limit = 0, top = 10;
   std::vector<std::string> only, sets;
-  std::string markdown, tsv, svg;
+  std::string svg;
 };
+
+using option_row = langsift::cli::option<options>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// The options of `langsift-eval lang`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& lang_options() {
+  using V = option_value;
+  static const std::vector<option_row> table = [] {
+    std::vector<option_row> t;
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "usage: langsift-eval lang [options] DIR\n"
+                 "\n"
+                 "Scores language identification. DIR holds <code>.txt files with one sample per line (split\n"
+                 "on '\\n' only; empty lines skipped), or sub-directories that each hold such files (sample\n"
+                 "sets, e.g. sentences/ word-pairs/ single-words/: each set is reported, then a summary).\n"
+                 "Every detector reads the samples of one file on stdin, once per file, and must print one\n"
+                 "line per sample whose first TAB-separated field is a language code.\n"
+                 "\n"
+                 "Accuracy of a language = share of its samples answered with its code (the language subtag\n"
+                 "is compared unless --strict: zh-Hant counts as zh). Macro mean = mean over all languages of\n"
+                 "DIR (0 where a detector lacks the language); also over the languages the detector answers\n"
+                 "at least once in the run. Length buckets count characters (code points) of a sample:\n"
+                 "1-10, 11-20, 21-50, 51-100, 101-200, 201+ (micro accuracy over the samples of a bucket).\n"
+                 "\n"
+                 "options:\n"});
+    add_detector_rows(t);
+    t.push_back(strict_row<options>("compare whole codes (zh-Hant is not zh); case-insensitive"));
+    t.push_back({value_kind::size, "--limit", nullptr, "N", "first N samples of each file",
+                 [](options& o, const V& v) { o.limit = static_cast<std::size_t>(v.size); return true; }, 0, 0, nullptr,
+                 "a number"});
+    t.push_back({value_kind::text, "--only", nullptr, "CODES", "only these languages (comma-separated)",
+                 [](options& o, const V& v) {
+                   o.only = langsift::eval::code_list(v.text);
+                   return !o.only.empty();
+                 },
+                 0, 0, nullptr, "language codes"});
+    t.push_back({value_kind::text, "--sets", nullptr, "NAMES", "only these sample sets, in this order (comma-separated)",
+                 [](options& o, const V& v) {
+                   o.sets = langsift::eval::split_list(v.text);
+                   return !o.sets.empty();
+                 },
+                 0, 0, nullptr, "set names"});
+    t.push_back({value_kind::flag, "--per-language", nullptr, nullptr,
+                 "add the per-language accuracy table to the markdown",
+                 [](options& o, const V&) { return o.per_language = true; }});
+    t.push_back({value_kind::size, "--top", nullptr, "N", "confused pairs listed (default 10)",
+                 [](options& o, const V& v) { o.top = static_cast<std::size_t>(v.size); return true; }, 1, 0, nullptr,
+                 "a positive number"});
+    t.push_back(markdown_row<options>());
+    t.push_back(tsv_row<options>("write per-language rows: set, detector, language, samples,\n"
+                                 "correct, no_answer, accuracy_pct, top_wrong, top_wrong_count"));
+    t.push_back({value_kind::text, "--svg", nullptr, "FILE",
+                 "write a bar chart of per-language accuracy (one panel per set)",
+                 [](options& o, const V& v) { o.svg = v.text; return true; }, 0, 0, nullptr, "a file"});
+    t.push_back({value_kind::flag, "--progress", nullptr, nullptr, "report each detector run on stderr",
+                 [](options& o, const V&) { return o.progress = true; }});
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "  -h, --help           this help\n"
+                 "\n"
+                 "The default detector is `langsift detect --lines`, the langsift next to langsift-eval.\n"
+                 "Errors (a detector exiting non-zero or printing the wrong number of lines, a missing or\n"
+                 "empty file) stop the run with a message naming the detector and file; exit status 1.\n"});
+    return t;
+  }();
+  return table;
+}
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, lang_options(), kModeUsageColumn); }
 
 // Top `n` entries of a count map, by count (descending) then key.
 template <class Key>
@@ -321,135 +354,67 @@ void score(const std::vector<std::string>& samples, const std::vector<std::strin
   }
 }
 
-int fail_usage(const std::string& message) { return langsift::cli::fail(kProgram, message) + 1; }
-
-}  // namespace
-
-int langsift::cli::eval_lang(int argc, char** argv) {
-  options o;
-  detector_options dets("detect --lines");
-  bool have_dir = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    std::string value, error;
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version("langsift-eval lang");
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (dets.take(argc, argv, i, error)) {
-      if (!error.empty()) return fail_usage(error);
-    } else if (a == "--strict") {
-      o.strict = true;
-    } else if (a == "--per-language") {
-      o.per_language = true;
-    } else if (a == "--progress") {
-      o.progress = true;
-    } else if (take_option(argc, argv, i, "--limit", value, missing) ||
-               take_option(argc, argv, i, "--top", value, missing)) {
-      auto n = missing ? std::nullopt : parse_size(value);
-      if (!n || (a.substr(0, 5) == "--top" && *n == 0))
-        return fail_usage(std::string(a.substr(0, a.find('='))) + " needs a positive number");
-      (a.substr(0, 7) == "--limit" ? o.limit : o.top) = static_cast<std::size_t>(*n);
-    } else if (take_option(argc, argv, i, "--only", value, missing)) {
-      o.only = langsift::eval::code_list(value);
-      if (missing || o.only.empty()) return fail_usage("--only needs language codes");
-    } else if (take_option(argc, argv, i, "--sets", value, missing)) {
-      o.sets = langsift::eval::split_list(value);
-      if (missing || o.sets.empty()) return fail_usage("--sets needs set names");
-    } else if (take_option(argc, argv, i, "--markdown", value, missing)) {
-      if (missing) return fail_usage("--markdown needs a file");
-      o.markdown = value;
-    } else if (take_option(argc, argv, i, "--tsv", value, missing)) {
-      if (missing) return fail_usage("--tsv needs a file");
-      o.tsv = value;
-    } else if (take_option(argc, argv, i, "--svg", value, missing)) {
-      if (missing) return fail_usage("--svg needs a file");
-      o.svg = value;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return langsift::cli::unknown_option(kProgram, a, usage);
-    } else if (have_dir) {
-      return fail_usage("only one DIR, please");
-    } else {
-      o.dir = std::string(a);
-      have_dir = true;
-    }
-  }
-  if (!have_dir) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
+/// The sample sets: DIR itself when it holds <code>.txt files, else its sub-directories that do
+/// (--sets: those, in that order). False after the error.
+bool find_sets(options& o, std::vector<std::pair<std::string, fs::path>>& set_dirs) {
   std::string error;
-  if (!dets.finish(o.detectors, error)) return fail_usage(error);
-
-  // Sample sets: DIR itself when it holds <code>.txt files, else its sub-directories that do.
   std::vector<language_file> top_files;
-  if (!list_language_files(o.dir, top_files, error)) return fail(kProgram, error);
-  std::vector<std::pair<std::string, fs::path>> set_dirs;
+  if (!list_language_files(o.dir, top_files, error)) return langsift::cli::fail(kProgram, error) == 0;
   if (!top_files.empty()) {
-    if (!o.sets.empty()) return fail(kProgram, o.dir + " holds <code>.txt files itself: --sets does not apply");
+    if (!o.sets.empty())
+      return langsift::cli::fail(kProgram, o.dir + " holds <code>.txt files itself: --sets does not apply") == 0;
     std::string name = fs::path(o.dir).lexically_normal().filename().string();
     if (name.empty()) name = fs::path(o.dir).lexically_normal().parent_path().filename().string();
     set_dirs.push_back({name.empty() ? o.dir : name, o.dir});
+    return true;
+  }
+  std::vector<std::string> found = list_sample_sets(o.dir);
+  if (found.empty())
+    return langsift::cli::fail(kProgram, o.dir + ": no <code>.txt files and no sub-directory holding any") == 0;
+  if (o.sets.empty()) o.sets = found;
+  for (const std::string& name : o.sets) {
+    if (std::find(found.begin(), found.end(), name) == found.end())
+      return langsift::cli::fail(kProgram, o.dir + ": no sample set '" + name + "'") == 0;
+    set_dirs.push_back({name, fs::path(o.dir) / name});
+  }
+  return true;
+}
+
+/// One sample set's files (--only: those) and samples, read before any detector runs, so that a
+/// missing or empty file fails first. False after the error.
+bool load_set(const options& o, const std::string& name, const fs::path& path, set_data& s) {
+  std::string error;
+  s.name = name;
+  std::vector<language_file> files;
+  if (!list_language_files(path, files, error)) return langsift::cli::fail(kProgram, error) == 0;
+  if (!o.only.empty()) {
+    for (const std::string& code : o.only) {
+      auto it = std::find_if(files.begin(), files.end(), [&](const language_file& f) { return f.code == code; });
+      if (it == files.end())
+        return langsift::cli::fail(kProgram, (path / (code + ".txt")).string() + ": no such file (--only)") == 0;
+      s.files.push_back(*it);
+    }
+    std::sort(s.files.begin(), s.files.end(),
+              [](const language_file& x, const language_file& y) { return x.code < y.code; });
+    s.files.erase(std::unique(s.files.begin(), s.files.end(),
+                              [](const language_file& x, const language_file& y) { return x.code == y.code; }),
+                  s.files.end());
   } else {
-    std::vector<std::string> found = list_sample_sets(o.dir);
-    if (found.empty()) return fail(kProgram, o.dir + ": no <code>.txt files and no sub-directory holding any");
-    if (o.sets.empty()) o.sets = found;
-    for (const std::string& name : o.sets) {
-      if (std::find(found.begin(), found.end(), name) == found.end())
-        return fail(kProgram, o.dir + ": no sample set '" + name + "'");
-      set_dirs.push_back({name, fs::path(o.dir) / name});
-    }
+    s.files = files;
   }
-
-  // Load every set first, so a missing or empty file fails before any detector runs.
-  std::vector<set_data> sets;
-  for (const auto& [name, path] : set_dirs) {
-    set_data s;
-    s.name = name;
-    std::vector<language_file> files;
-    if (!list_language_files(path, files, error)) return fail(kProgram, error);
-    if (!o.only.empty()) {
-      for (const std::string& code : o.only) {
-        auto it = std::find_if(files.begin(), files.end(), [&](const language_file& f) { return f.code == code; });
-        if (it == files.end()) return fail(kProgram, (path / (code + ".txt")).string() + ": no such file (--only)");
-        s.files.push_back(*it);
-      }
-      std::sort(s.files.begin(), s.files.end(),
-                [](const language_file& x, const language_file& y) { return x.code < y.code; });
-      s.files.erase(std::unique(s.files.begin(), s.files.end(),
-                                [](const language_file& x, const language_file& y) { return x.code == y.code; }),
-                    s.files.end());
-    } else {
-      s.files = files;
-    }
-    if (s.files.empty()) return fail(kProgram, path.string() + ": no <code>.txt files");
-    for (const language_file& f : s.files) {
-      std::vector<std::string> samples;
-      if (!read_samples(f.path, o.limit, samples, error)) return fail(kProgram, error);
-      if (samples.empty()) return fail(kProgram, f.path.string() + ": no samples (empty file)");
-      s.total_samples += samples.size();
-      s.samples.push_back(std::move(samples));
-    }
-    sets.push_back(std::move(s));
+  if (s.files.empty()) return langsift::cli::fail(kProgram, path.string() + ": no <code>.txt files") == 0;
+  for (const language_file& f : s.files) {
+    std::vector<std::string> samples;
+    if (!read_samples(f.path, o.limit, samples, error)) return langsift::cli::fail(kProgram, error) == 0;
+    if (samples.empty()) return langsift::cli::fail(kProgram, f.path.string() + ": no samples (empty file)") == 0;
+    s.total_samples += samples.size();
+    s.samples.push_back(std::move(samples));
   }
+  return true;
+}
 
-  // Run every detector on every file.
-  std::vector<std::set<std::string>> answered(o.detectors.size());
-  for (set_data& s : sets) {
-    s.dets.resize(o.detectors.size());
-    for (std::size_t d = 0; d < o.detectors.size(); ++d) {
-      det_result& dr = s.dets[d];
-      dr.langs.resize(s.files.size());
-      if (o.progress) std::fprintf(stderr, "%s: %s on %s ...\n", kProgram, o.detectors[d].name.c_str(), s.name.c_str());
-      for (std::size_t li = 0; li < s.files.size(); ++li) {
-        command_run run;
-        if (!run_command(o.detectors[d].command, s.samples[li], run, error))
-          return fail(kProgram, "detector '" + o.detectors[d].name + "' on " + s.files[li].path.string() + ": " + error);
-        dr.seconds += run.seconds;
-        score(s.samples[li], run.lines, s.files[li].code, o.strict, dr.langs[li], dr, answered[d]);
-      }
-    }
-  }
-
-  // Macro means: over all languages of the set, and over those the detector answers in the run.
+/// Macro means: over all languages of the set, and over those the detector answers in the run.
+void macro_means(const options& o, const std::vector<std::set<std::string>>& answered, std::vector<set_data>& sets) {
   for (set_data& s : sets) {
     for (std::size_t d = 0; d < o.detectors.size(); ++d) {
       det_result& dr = s.dets[d];
@@ -466,7 +431,41 @@ int langsift::cli::eval_lang(int argc, char** argv) {
       dr.macro_known = dr.known ? sum_known / static_cast<double>(dr.known) : 0.0;
     }
   }
+}
 
+}  // namespace
+
+int langsift::cli::eval_lang(int argc, char** argv) {
+  options o;
+  std::vector<std::string> positional;
+  if (const int rc = parse_options(kProgram, lang_options(), usage, argc, argv, o, positional); rc >= 0) return rc;
+  if (const int rc = finish_mode_args(kProgram, o, positional); rc >= 0) return rc;
+  std::vector<std::pair<std::string, fs::path>> set_dirs;
+  if (!find_sets(o, set_dirs)) return 1;
+  std::vector<set_data> sets;
+  for (const auto& [name, path] : set_dirs) {
+    set_data s;
+    if (!load_set(o, name, path, s)) return 1;
+    sets.push_back(std::move(s));
+  }
+  // Run every detector on every file.
+  std::vector<std::set<std::string>> answered(o.detectors.size());
+  for (set_data& s : sets) {
+    s.dets.resize(o.detectors.size());
+    for (std::size_t d = 0; d < o.detectors.size(); ++d) {
+      det_result& dr = s.dets[d];
+      dr.langs.resize(s.files.size());
+      if (o.progress) std::fprintf(stderr, "%s: %s on %s ...\n", kProgram, o.detectors[d].name.c_str(), s.name.c_str());
+      for (std::size_t li = 0; li < s.files.size(); ++li) {
+        command_run run;
+        if (!run_detector(kProgram, o.detectors[d], s.samples[li], s.files[li].path.string(), run)) return 1;
+        dr.seconds += run.seconds;
+        score(s.samples[li], run.lines, s.files[li].code, o.strict, dr.langs[li], dr, answered[d]);
+      }
+    }
+  }
+  macro_means(o, answered, sets);
+  std::string error;
   if (!o.tsv.empty() && !write_text(o.tsv, render_tsv(sets, o), error)) return fail(kProgram, error);
   if (!o.svg.empty() && !write_text(o.svg, render_svg(sets, o), error)) return fail(kProgram, error);
   if (!write_text(o.markdown, render_report(sets, o), error)) return fail(kProgram, error);

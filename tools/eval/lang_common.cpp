@@ -182,6 +182,97 @@ struct fd_closer {
   }
 };
 
+/// Starts `/bin/sh -c command` with `in` as its stdin and `out` as its stdout, SIGPIPE back at its
+/// default: its pid, or -1 with `error` set.
+pid_t spawn_shell(const std::string& command, int in, int out, std::string& error) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in, 0);
+  posix_spawn_file_actions_adddup2(&actions, out, 1);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  std::string sh = "sh", dash_c = "-c", cmd = command;
+  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc == 0) return pid;
+  error = std::string("cannot start /bin/sh: ") + std::strerror(rc);
+  return -1;
+}
+
+/// Writes `input` to `fd` and closes it; the errno that stopped it (EPIPE: the reader stopped),
+/// or 0.
+int write_and_close(int fd, const std::string& input) {
+  int write_errno = 0;
+  std::size_t done = 0;
+  while (done < input.size()) {
+    ssize_t n = ::write(fd, input.data() + done, input.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      write_errno = errno;
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return write_errno;
+}
+
+/// Reads `fd` to its end into `output`: the errno that stopped it, or 0.
+int read_to_end(int fd, std::string& output) {
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      output.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      return 0;
+    } else if (errno != EINTR) {
+      return errno;
+    }
+  }
+}
+
+/// The run judged: it read its output, exited 0, and printed one line per sample (into
+/// `out.lines`). False with `error` saying why.
+bool judge_run(int read_errno, int status, int write_errno, const std::string& output, std::size_t samples,
+               command_run& out, std::string& error) {
+  if (read_errno) {
+    error = std::string("reading its output: ") + std::strerror(read_errno);
+    return false;
+  }
+  if (WIFSIGNALED(status)) {
+    error = "killed by signal " + std::to_string(WTERMSIG(status));
+    return false;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    error = "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WEXITSTATUS(status) == 127) error += " (command not found?)";
+    return false;
+  }
+  std::size_t pos = 0;
+  while (pos < output.size()) {
+    std::size_t end = output.find('\n', pos);
+    if (end == std::string::npos) end = output.size();
+    out.lines.emplace_back(output, pos, end - pos);
+    pos = end + 1;
+  }
+  if (out.lines.size() != samples) {
+    error = "printed " + std::to_string(out.lines.size()) + (out.lines.size() == 1 ? " line" : " lines") + " for " +
+            std::to_string(samples) + (samples == 1 ? " input line" : " input lines");
+    if (write_errno == EPIPE) error += " (it stopped reading its input)";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool run_command(const std::string& command, const std::vector<std::string>& samples, command_run& out,
@@ -189,7 +280,7 @@ bool run_command(const std::string& command, const std::vector<std::string>& sam
   out.lines.clear();
   out.seconds = 0;
   // A detector that stops reading must not kill us with SIGPIPE: writes then fail with EPIPE.
-  // The child gets the default disposition back (POSIX_SPAWN_SETSIGDEF below).
+  // The child gets the default disposition back (POSIX_SPAWN_SETSIGDEF in spawn_shell).
   static const bool ignored = [] {
     std::signal(SIGPIPE, SIG_IGN);
     return true;
@@ -213,99 +304,26 @@ bool run_command(const std::string& command, const std::vector<std::string>& sam
     return false;
   }
   fd_closer c0{to_child[0]}, c1{to_child[1]}, c2{from_child[0]}, c3{from_child[1]};
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-
-  std::string sh = "sh", dash_c = "-c", cmd = command;
-  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
   auto start = std::chrono::steady_clock::now();
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    error = std::string("cannot start /bin/sh: ") + std::strerror(rc);
-    return false;
-  }
+  const pid_t pid = spawn_shell(command, to_child[0], from_child[1], error);
+  if (pid < 0) return false;
   ::close(to_child[0]);
-  to_child[0] = -1;
+  c0.fd = -1;
   ::close(from_child[1]);
-  from_child[1] = -1;
+  c3.fd = -1;
 
-  int write_fd = to_child[1];
-  to_child[1] = -1;  // the writer thread owns it now
+  const int write_fd = to_child[1];
+  c1.fd = -1;  // the writer thread owns it now
   int write_errno = 0;
-  std::thread writer([&input, write_fd, &write_errno] {
-    std::size_t done = 0;
-    while (done < input.size()) {
-      ssize_t n = ::write(write_fd, input.data() + done, input.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        write_errno = errno;  // EPIPE: the command stopped reading; judged by its output below
-        break;
-      }
-      done += static_cast<std::size_t>(n);
-    }
-    ::close(write_fd);
-  });
-
+  std::thread writer([&input, write_fd, &write_errno] { write_errno = write_and_close(write_fd, input); });
   std::string output;
-  char buf[1 << 16];
-  int read_errno = 0;
-  for (;;) {
-    ssize_t n = ::read(from_child[0], buf, sizeof buf);
-    if (n > 0) {
-      output.append(buf, static_cast<std::size_t>(n));
-    } else if (n == 0) {
-      break;
-    } else if (errno != EINTR) {
-      read_errno = errno;
-      break;
-    }
-  }
+  const int read_errno = read_to_end(from_child[0], output);
   writer.join();
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  if (read_errno) {
-    error = std::string("reading its output: ") + std::strerror(read_errno);
-    return false;
-  }
-  if (WIFSIGNALED(status)) {
-    error = "killed by signal " + std::to_string(WTERMSIG(status));
-    return false;
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    error = "exited with status " + std::to_string(WEXITSTATUS(status));
-    if (WEXITSTATUS(status) == 127) error += " (command not found?)";
-    return false;
-  }
-  std::size_t pos = 0;
-  while (pos < output.size()) {
-    std::size_t end = output.find('\n', pos);
-    if (end == std::string::npos) end = output.size();
-    out.lines.emplace_back(output, pos, end - pos);
-    pos = end + 1;
-  }
-  if (out.lines.size() != samples.size()) {
-    error = "printed " + std::to_string(out.lines.size()) + (out.lines.size() == 1 ? " line" : " lines") +
-            " for " + std::to_string(samples.size()) + (samples.size() == 1 ? " input line" : " input lines");
-    if (write_errno == EPIPE) error += " (it stopped reading its input)";
-    return false;
-  }
-  return true;
+  return judge_run(read_errno, status, write_errno, output, samples.size(), out, error);
 }
 
 std::string shell_quote(std::string_view s) {
@@ -332,31 +350,11 @@ std::string default_langsift_command(std::string_view args) {
   return shell_quote(tool.string()) + " " + std::string(args);
 }
 
-const char* const kDetectorOptionsHelp =
-    "  --detector NAME=CMD  add a detector: a shell command that reads one sample per line on\n"
-    "                       stdin and prints one line per input line, the first TAB-separated\n"
-    "                       field a language code (`und` or empty: no answer); repeatable\n"
-    "  --no-langsift        leave out the default detector (`langsift` next to langsift-eval)\n";
-
-bool detector_options::take(int argc, char** argv, int& i, std::string& error) {
-  std::string_view a = argv[i];
-  if (a == "--no-langsift") {
-    no_langsift_ = true;
-    return true;
-  }
-  std::string value;
-  bool missing = false;
-  if (!cli::take_option(argc, argv, i, "--detector", value, missing)) return false;
-  std::size_t eq = value.find('=');
-  if (missing || eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
-    error = "--detector needs NAME=COMMAND";
-    return true;
-  }
-  detector d{value.substr(0, eq), value.substr(eq + 1)};
-  if (d.name.find_first_of("\t\n|,") != std::string::npos) {
-    error = "--detector: a name may not contain TAB, newline, '|' or ','";
-    return true;
-  }
+bool detector_options::add(std::string_view value) {
+  const std::size_t eq = value.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == value.size()) return false;
+  detector d{std::string(value.substr(0, eq)), std::string(value.substr(eq + 1))};
+  if (d.name.find_first_of("\t\n|,") != std::string::npos) return false;
   extra_.push_back(std::move(d));
   return true;
 }
@@ -413,6 +411,36 @@ std::string md_cell(std::string_view s) {
     out += c;
   }
   return out;
+}
+
+int finish_mode_args(const char* program, mode_args& a, const std::vector<std::string>& positional) {
+  if (positional.empty()) return cli::fail(program, "DIR is required; see --help") + 1;
+  if (positional.size() > 1) return cli::fail(program, "only one DIR, please") + 1;
+  a.dir = positional[0];
+  std::string error;
+  if (!a.dets.finish(a.detectors, error)) return cli::fail(program, error) + 1;
+  return -1;
+}
+
+bool run_detector(const char* program, const detector& d, const std::vector<std::string>& samples,
+                  const std::string& what, command_run& run) {
+  std::string error;
+  if (run_command(d.command, samples, run, error)) return true;
+  cli::fail(program, "detector '" + d.name + "' on " + what + ": " + error);
+  return false;
+}
+
+std::string detectors_markdown(const std::vector<detector>& detectors) {
+  std::string md = "- detectors:\n";
+  for (const detector& d : detectors) md += "  - " + md_cell(d.name) + ": `" + d.command + "`\n";
+  return md;
+}
+
+int write_reports(const char* program, const mode_args& a, const std::string& tsv, const std::string& markdown) {
+  std::string error;
+  if (!a.tsv.empty() && !write_text(a.tsv, tsv, error)) return cli::fail(program, error);
+  if (!write_text(a.markdown, markdown, error)) return cli::fail(program, error);
+  return 0;
 }
 
 }  // namespace langsift::eval

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/cli.hpp"
+
 namespace langsift::eval {
 
 // ---------------------------------------------------------------------------------------------
@@ -106,9 +108,12 @@ class detector_options {
  public:
   explicit detector_options(std::string default_args) : default_args_(std::move(default_args)) {}
 
-  /// If argv[i] is one of these options, consumes it (and its value) and returns true; on a
-  /// malformed value returns true with `error` set.
-  bool take(int argc, char** argv, int& i, std::string& error);
+  /// --detector VALUE: adds NAME=COMMAND; false (nothing added) when VALUE is not one or NAME
+  /// holds TAB, newline, '|' or ','.
+  bool add(std::string_view value);
+
+  /// --no-langsift: leaves out the default detector.
+  void no_langsift() { no_langsift_ = true; }
 
   /// The final list; fails when it is empty or names repeat.
   bool finish(std::vector<detector>& out, std::string& error) const;
@@ -118,9 +123,6 @@ class detector_options {
   bool no_langsift_ = false;
   std::vector<detector> extra_;
 };
-
-/// Help text for the options above (for the usage of each mode).
-extern const char* const kDetectorOptionsHelp;
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -136,5 +138,86 @@ bool write_text(const std::string& path, const std::string& text, std::string& e
 
 /// Escapes '|' for a markdown table cell and backticks for inline code.
 std::string md_cell(std::string_view s);
+
+// ---------------------------------------------------------------------------------------------
+// The shape the language modes share (lang, docs, mixed, spans): one DIR, detectors run on samples,
+// a TSV and a markdown report. A mode's option table takes the rows below; its Args derives from
+// mode_args.
+
+/// What the command lines of the language modes have in common.
+struct mode_args {
+  explicit mode_args(std::string default_detector_args) : dets(std::move(default_detector_args)) {}
+  std::string dir, markdown, tsv;
+  bool strict = false;
+  detector_options dets;
+  std::vector<detector> detectors;  // the detectors, once finish_mode_args() has run
+};
+
+/// The usage text's column of the language modes' options.
+inline constexpr std::size_t kModeUsageColumn = 23;
+
+/// The rows of --detector and --no-langsift.
+template <class Args>
+void add_detector_rows(std::vector<cli::option<Args>>& t) {
+  t.push_back({cli::value_kind::text, "--detector", nullptr, "NAME=CMD",
+               "add a detector: a shell command that reads one sample per line on\n"
+               "stdin and prints one line per input line, the first TAB-separated\n"
+               "field a language code (`und` or empty: no answer); repeatable",
+               [](Args& a, const cli::option_value& v) { return static_cast<mode_args&>(a).dets.add(v.text); }, 0, 0,
+               nullptr, "NAME=COMMAND (a NAME without TAB, newline, '|' or ',')"});
+  t.push_back({cli::value_kind::flag, "--no-langsift", nullptr, nullptr,
+               "leave out the default detector (`langsift` next to langsift-eval)",
+               [](Args& a, const cli::option_value&) {
+                 static_cast<mode_args&>(a).dets.no_langsift();
+                 return true;
+               }});
+}
+
+/// The row of --strict, with its help.
+template <class Args>
+cli::option<Args> strict_row(std::string help = "compare whole codes (zh-Hant is not zh)") {
+  return {cli::value_kind::flag, "--strict", nullptr, nullptr, std::move(help),
+          [](Args& a, const cli::option_value&) { return static_cast<mode_args&>(a).strict = true; }};
+}
+
+/// The row of --markdown FILE.
+template <class Args>
+cli::option<Args> markdown_row() {
+  return {cli::value_kind::text, "--markdown", nullptr, "FILE", "write the markdown report to FILE instead of stdout",
+          [](Args& a, const cli::option_value& v) {
+            static_cast<mode_args&>(a).markdown = v.text;
+            return true;
+          },
+          0, 0, nullptr, "a file"};
+}
+
+/// The row of --tsv FILE, with its help (what the rows hold).
+template <class Args>
+cli::option<Args> tsv_row(std::string help) {
+  return {cli::value_kind::text, "--tsv", nullptr, "FILE", std::move(help),
+          [](Args& a, const cli::option_value& v) {
+            static_cast<mode_args&>(a).tsv = v.text;
+            return true;
+          },
+          0, 0, nullptr, "a file"};
+}
+
+/// The usage text's line of -h, --help.
+inline constexpr const char* kModeHelpLine = "  -h, --help           this help\n";
+
+/// After parse_options(): exactly one DIR (`positional`), and the detectors. -1 to go on, else
+/// the exit status (the usage error reported).
+int finish_mode_args(const char* program, mode_args& a, const std::vector<std::string>& positional);
+
+/// Runs detector `d` on `samples`: false after "PROGRAM: detector 'NAME' on WHAT: why".
+bool run_detector(const char* program, const detector& d, const std::vector<std::string>& samples,
+                  const std::string& what, command_run& run);
+
+/// The markdown list of the detectors: "- detectors:\n  - NAME: `COMMAND`\n"...
+std::string detectors_markdown(const std::vector<detector>& detectors);
+
+/// Writes the TSV report (when --tsv was given), then the markdown one (--markdown, or stdout):
+/// the exit status (1 after a write error, reported).
+int write_reports(const char* program, const mode_args& a, const std::string& tsv, const std::string& markdown);
 
 }  // namespace langsift::eval

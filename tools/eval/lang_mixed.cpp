@@ -24,46 +24,110 @@ namespace {
 constexpr const char* kProgram = "langsift-eval mixed";
 constexpr const char* kDefaultPairs = "en:fr,de:en,es:pt,fr:it,nl:de,ru:uk,hr:sr,da:nb,ja:en,zh:en,ar:fr,hi:en";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift-eval mixed [options] DIR\n"
-      "\n"
-      "Two-language documents. DIR holds <code>.txt files of sentences (e.g. lingua-dev/sentences).\n"
-      "For each pair A:B, documents of about N bytes are built from consecutive sentences of A and B\n"
-      "(each used once) so that A has a target share of the text bytes (25, 50, 75 %% in turn), in\n"
-      "two layouts: `blocks` (A's sentences, then B's) and `interleaved` (paragraphs of at least\n"
-      "--paragraph bytes alternate, the language behind its target share going next). Sentences\n"
-      "are joined by spaces; a document is one input line. The true share of A is\n"
-      "bytes(A sentences) / (bytes(A sentences) + bytes(B sentences)).\n"
-      "\n"
-      "Each detector must print, per line, TAB-separated fields whose second is the languages found:\n"
-      "`en:62:1234,fr:38:760` (code:percent[:bytes], up to three) — `langsift detect --lines\n"
-      "--format tsv` and `langsift-peer-cld2 --tsv` do. Per document, error = (|reported%%(A) - true\n"
-      "%%(A)| + |reported%%(B) - true%%(B)|) / 2 in percentage points (a language not reported counts\n"
-      "0 %%); reported: mean error per pair and overall (target <= 5), how often both A and B are\n"
-      "among the reported languages, and how often the first language is the majority one (documents\n"
-      "whose shares are not 50/50).\n"
-      "\n"
-      "options:\n"
-      "  --pairs A:B,...      language pairs (default %s)\n"
-      "  --random K           K random pairs of the languages in DIR instead (see --seed)\n"
-      "  --seed S             seed of --random (default 1); the pairs depend only on it and DIR\n"
-      "  --bytes N            document size in bytes (default 1000)\n"
-      "  --shares P,...       target shares of A in percent, used in turn (default 25,50,75)\n"
-      "  --layout L           blocks, interleaved or both (default both)\n"
-      "  --paragraph N        minimum bytes of one paragraph in the interleaved layout (default 150)\n"
-      "  --docs K             documents per pair and layout (default 12)\n"
-      "%s"
-      "  --strict             compare whole codes (zh-Hant is not zh)\n"
-      "  --markdown FILE      write the markdown report to FILE instead of stdout\n"
-      "  --tsv FILE           write one row per document and detector: detector, pair, layout,\n"
-      "                       true_a, true_b, reported_a, reported_b, error, both_in_top3, langs\n"
-      "  -h, --help           this help\n",
-      kDefaultPairs, kDetectorOptionsHelp);
-}
-
 enum class layout { blocks, interleaved };
 const char* layout_name(layout l) { return l == layout::blocks ? "blocks" : "interleaved"; }
+
+/// What the command line gives `langsift-eval mixed`.
+struct mixed_args : mode_args {
+  mixed_args() : mode_args("detect --lines --format tsv") {}
+  std::string pairs_text = kDefaultPairs;
+  std::size_t bytes = 1000, docs_per = 12, random_k = 0, paragraph = 150;
+  std::uint64_t seed = 1;
+  std::vector<unsigned> shares = {25, 50, 75};
+  std::vector<layout> layouts = {layout::blocks, layout::interleaved};
+  bool have_pairs = false;
+};
+
+using option_row = langsift::cli::option<mixed_args>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// A row of a positive number (`field` of mixed_args).
+template <std::size_t mixed_args::*field>
+option_row positive_row(const char* name, const char* metavar, const char* help) {
+  return {value_kind::size, name, nullptr, metavar, help,
+          [](mixed_args& a, const option_value& v) {
+            a.*field = static_cast<std::size_t>(v.size);
+            return true;
+          },
+          1, 0, nullptr, "a positive number"};
+}
+
+/// The options of `langsift-eval mixed` that shape the documents.
+void add_document_options(std::vector<option_row>& t) {
+  t.push_back({value_kind::text, "--pairs", nullptr, "A:B,...", std::string("language pairs (default ") + kDefaultPairs + ")",
+               [](mixed_args& a, const option_value& v) {
+                 a.pairs_text = v.text;
+                 return a.have_pairs = true;
+               },
+               0, 0, nullptr, "A:B,..."});
+  t.push_back(positive_row<&mixed_args::random_k>("--random", "K",
+                                                  "K random pairs of the languages in DIR instead (see --seed)"));
+  t.push_back({value_kind::size, "--seed", nullptr, "S", "seed of --random (default 1); the pairs depend only on it and DIR",
+               [](mixed_args& a, const option_value& v) { a.seed = v.size; return true; }, 0, 0, nullptr, "a number"});
+  t.push_back(positive_row<&mixed_args::bytes>("--bytes", "N", "document size in bytes (default 1000)"));
+  t.push_back({value_kind::text, "--shares", nullptr, "P,...",
+               "target shares of A in percent, used in turn (default 25,50,75)",
+               [](mixed_args& a, const option_value& v) {
+                 a.shares.clear();
+                 for (const std::string& item : langsift::eval::split_list(v.text)) {
+                   const auto n = langsift::cli::parse_size(item);
+                   if (!n || *n == 0 || *n >= 100) return false;
+                   a.shares.push_back(static_cast<unsigned>(*n));
+                 }
+                 return !a.shares.empty();
+               },
+               0, 0, nullptr, "percents between 1 and 99, e.g. 25,50,75"});
+  t.push_back({value_kind::choice, "--layout", nullptr, "L", "blocks, interleaved or both (default both)",
+               [](mixed_args& a, const option_value& v) {
+                 if (v.choice == 0) a.layouts = {layout::blocks};
+                 else if (v.choice == 1) a.layouts = {layout::interleaved};
+                 else a.layouts = {layout::blocks, layout::interleaved};
+                 return true;
+               },
+               0, 0, "blocks|interleaved|both"});
+  t.push_back(positive_row<&mixed_args::paragraph>(
+      "--paragraph", "N", "minimum bytes of one paragraph in the interleaved layout (default 150)"));
+  t.push_back(positive_row<&mixed_args::docs_per>("--docs", "K", "documents per pair and layout (default 12)"));
+}
+
+/// The options of `langsift-eval mixed`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = [] {
+    std::vector<option_row> t;
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "usage: langsift-eval mixed [options] DIR\n"
+                 "\n"
+                 "Two-language documents. DIR holds <code>.txt files of sentences (e.g. lingua-dev/sentences).\n"
+                 "For each pair A:B, documents of about N bytes are built from consecutive sentences of A and B\n"
+                 "(each used once) so that A has a target share of the text bytes (25, 50, 75 % in turn), in\n"
+                 "two layouts: `blocks` (A's sentences, then B's) and `interleaved` (paragraphs of at least\n"
+                 "--paragraph bytes alternate, the language behind its target share going next). Sentences\n"
+                 "are joined by spaces; a document is one input line. The true share of A is\n"
+                 "bytes(A sentences) / (bytes(A sentences) + bytes(B sentences)).\n"
+                 "\n"
+                 "Each detector must print, per line, TAB-separated fields whose second is the languages found:\n"
+                 "`en:62:1234,fr:38:760` (code:percent[:bytes], up to three) — `langsift detect --lines\n"
+                 "--format tsv` and `langsift-peer-cld2 --tsv` do. Per document, error = (|reported%(A) - true\n"
+                 "%(A)| + |reported%(B) - true%(B)|) / 2 in percentage points (a language not reported counts\n"
+                 "0 %); reported: mean error per pair and overall (target <= 5), how often both A and B are\n"
+                 "among the reported languages, and how often the first language is the majority one (documents\n"
+                 "whose shares are not 50/50).\n"
+                 "\n"
+                 "options:\n"});
+    add_document_options(t);
+    add_detector_rows(t);
+    t.push_back(strict_row<mixed_args>());
+    t.push_back(markdown_row<mixed_args>());
+    t.push_back(tsv_row<mixed_args>("write one row per document and detector: detector, pair, layout,\n"
+                                    "true_a, true_b, reported_a, reported_b, error, both_in_top3, langs"));
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr, kModeHelpLine});
+    return t;
+  }();
+  return table;
+}
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, options(), kModeUsageColumn); }
 
 struct document {
   std::size_t pair = 0;
@@ -175,225 +239,161 @@ std::string fmt1(double v) {
   return buf;
 }
 
+
 int fail_usage(const std::string& message) { return langsift::cli::fail(kProgram, message) + 1; }
 
-}  // namespace
+using pair_list = std::vector<std::pair<std::string, std::string>>;
 
-int langsift::cli::eval_mixed(int argc, char** argv) {
-  std::string dir, markdown, tsv, error, pairs_text = kDefaultPairs;
-  std::size_t bytes = 1000, docs_per = 12, random_k = 0, paragraph = 150;
-  std::uint64_t seed = 1;
-  std::vector<unsigned> shares = {25, 50, 75};
-  std::vector<layout> layouts = {layout::blocks, layout::interleaved};
-  bool strict = false, have_dir = false, have_pairs = false;
-  detector_options dets("detect --lines --format tsv");
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    std::string value;
-    bool missing = false;
-    auto number = [&](const char* name, std::size_t& out, bool positive) -> bool {
-      auto n = missing ? std::nullopt : parse_size(value);
-      if (!n || (positive && *n == 0)) {
-        error = std::string(name) + " needs a " + (positive ? "positive " : "") + "number";
-        return false;
-      }
-      out = static_cast<std::size_t>(*n);
-      return true;
-    };
-    if (a == "--version") return langsift::cli::print_version("langsift-eval mixed");
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (dets.take(argc, argv, i, error)) {
-      if (!error.empty()) return fail_usage(error);
-    } else if (a == "--strict") {
-      strict = true;
-    } else if (take_option(argc, argv, i, "--pairs", value, missing)) {
-      if (missing) return fail_usage("--pairs needs A:B,...");
-      pairs_text = value;
-      have_pairs = true;
-    } else if (take_option(argc, argv, i, "--random", value, missing)) {
-      if (!number("--random", random_k, true)) return fail_usage(error);
-    } else if (take_option(argc, argv, i, "--seed", value, missing)) {
-      std::size_t s = 0;
-      if (!number("--seed", s, false)) return fail_usage(error);
-      seed = s;
-    } else if (take_option(argc, argv, i, "--bytes", value, missing)) {
-      if (!number("--bytes", bytes, true)) return fail_usage(error);
-    } else if (take_option(argc, argv, i, "--paragraph", value, missing)) {
-      if (!number("--paragraph", paragraph, true)) return fail_usage(error);
-    } else if (take_option(argc, argv, i, "--docs", value, missing)) {
-      if (!number("--docs", docs_per, true)) return fail_usage(error);
-    } else if (take_option(argc, argv, i, "--shares", value, missing)) {
-      shares.clear();
-      for (const std::string& item : langsift::eval::split_list(value)) {
-        auto n = parse_size(item);
-        if (!n || *n == 0 || *n >= 100) return fail_usage("--shares: '" + item + "' is not a percent between 1 and 99");
-        shares.push_back(static_cast<unsigned>(*n));
-      }
-      if (missing || shares.empty()) return fail_usage("--shares needs percents, e.g. 25,50,75");
-    } else if (take_option(argc, argv, i, "--layout", value, missing)) {
-      if (value == "blocks") layouts = {layout::blocks};
-      else if (value == "interleaved") layouts = {layout::interleaved};
-      else if (value == "both") layouts = {layout::blocks, layout::interleaved};
-      else return fail_usage("--layout is blocks, interleaved or both");
-    } else if (take_option(argc, argv, i, "--markdown", value, missing)) {
-      if (missing) return fail_usage("--markdown needs a file");
-      markdown = value;
-    } else if (take_option(argc, argv, i, "--tsv", value, missing)) {
-      if (missing) return fail_usage("--tsv needs a file");
-      tsv = value;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return langsift::cli::unknown_option(kProgram, a, usage);
-    } else if (have_dir) {
-      return fail_usage("only one DIR, please");
-    } else {
-      dir = std::string(a);
-      have_dir = true;
-    }
-  }
-  if (!have_dir) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
-  if (have_pairs && random_k) return fail_usage("--pairs and --random exclude each other");
-  std::vector<detector> detectors;
-  if (!dets.finish(detectors, error)) return fail_usage(error);
-
+/// The pairs: --random K pairs of DIR's languages (by --seed), else those of --pairs. -1 to go
+/// on, else the exit status (reported).
+int make_pairs(const mixed_args& a, pair_list& pairs) {
+  std::string error;
   std::vector<language_file> files;
-  if (!list_language_files(dir, files, error)) return fail(kProgram, error);
-  if (files.empty()) return fail(kProgram, dir + ": no <code>.txt files");
-
-  // Pairs.
-  std::vector<std::pair<std::string, std::string>> pairs;
-  if (random_k) {
-    if (files.size() < 2) return fail(kProgram, dir + ": --random needs at least two languages");
+  if (!list_language_files(a.dir, files, error)) return langsift::cli::fail(kProgram, error);
+  if (files.empty()) return langsift::cli::fail(kProgram, a.dir + ": no <code>.txt files");
+  if (a.random_k) {
+    if (files.size() < 2) return langsift::cli::fail(kProgram, a.dir + ": --random needs at least two languages");
     std::size_t possible = files.size() * (files.size() - 1) / 2;
     std::set<std::pair<std::size_t, std::size_t>> seen;
-    std::uint64_t state = seed;
-    while (pairs.size() < std::min(random_k, possible)) {
+    std::uint64_t state = a.seed;
+    while (pairs.size() < std::min(a.random_k, possible)) {
       std::size_t x = static_cast<std::size_t>(splitmix64(state) % files.size());
       std::size_t y = static_cast<std::size_t>(splitmix64(state) % files.size());
       if (x == y || !seen.insert({std::min(x, y), std::max(x, y)}).second) continue;
       pairs.push_back({files[x].code, files[y].code});
     }
-  } else {
-    for (const std::string& item : langsift::eval::split_list(pairs_text)) {
-      std::size_t colon = item.find(':');
-      if (colon == std::string::npos || colon == 0 || colon + 1 == item.size() ||
-          item.find(':', colon + 1) != std::string::npos)
-        return fail_usage("--pairs: '" + item + "' is not A:B");
-      std::string x = item.substr(0, colon), y = item.substr(colon + 1);
-      if (normalize_code(x, strict) == normalize_code(y, strict)) return fail_usage("--pairs: '" + item + "' pairs a language with itself");
-      pairs.push_back({x, y});
-    }
-    if (pairs.empty()) return fail_usage("--pairs needs A:B,...");
+    return -1;
   }
+  for (const std::string& item : langsift::eval::split_list(a.pairs_text)) {
+    std::size_t colon = item.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == item.size() ||
+        item.find(':', colon + 1) != std::string::npos)
+      return fail_usage("--pairs: '" + item + "' is not A:B");
+    std::string x = item.substr(0, colon), y = item.substr(colon + 1);
+    if (normalize_code(x, a.strict) == normalize_code(y, a.strict))
+      return fail_usage("--pairs: '" + item + "' pairs a language with itself");
+    pairs.push_back({x, y});
+  }
+  if (pairs.empty()) return fail_usage("--pairs needs A:B,...");
+  return -1;
+}
 
-  // Sentences of the languages used.
-  std::map<std::string, std::vector<std::string>> sentences;
+/// The sentences of the languages of the pairs (DIR/<code>.txt), or false after the error.
+bool read_pair_sentences(const mixed_args& a, const pair_list& pairs,
+                         std::map<std::string, std::vector<std::string>>& sentences) {
+  std::string error;
   for (const auto& [x, y] : pairs) {
     for (const std::string& code : {x, y}) {
       if (sentences.count(code)) continue;
-      fs::path p = fs::path(dir) / (code + ".txt");
+      fs::path p = fs::path(a.dir) / (code + ".txt");
       std::error_code ec;
-      if (!fs::is_regular_file(p, ec)) return fail(kProgram, p.string() + ": no such file");
+      if (!fs::is_regular_file(p, ec)) return langsift::cli::fail(kProgram, p.string() + ": no such file") == 0;
       std::vector<std::string> s;
-      if (!read_samples(p, 0, s, error)) return fail(kProgram, error);
-      if (s.empty()) return fail(kProgram, p.string() + ": no samples (empty file)");
+      if (!read_samples(p, 0, s, error)) return langsift::cli::fail(kProgram, error) == 0;
+      if (s.empty()) return langsift::cli::fail(kProgram, p.string() + ": no samples (empty file)") == 0;
       sentences[code] = std::move(s);
     }
   }
+  return true;
+}
 
-  // Documents: per pair, per layout, `docs_per` documents cycling through the shares; each pair
-  // starts at the first sentence of both languages, and layouts continue where the last stopped.
-  std::vector<document> docs;
-  std::vector<std::size_t> docs_of_pair(pairs.size());
+/// The documents: per pair, per layout, --docs documents cycling through the shares; each pair
+/// starts at the first sentence of both languages, and layouts continue where the last stopped.
+/// False after the error (a pair without enough sentences for one document).
+bool build_mixed_documents(const mixed_args& a, const pair_list& pairs,
+                           std::map<std::string, std::vector<std::string>>& sentences,
+                           std::vector<document>& docs, std::vector<std::size_t>& docs_of_pair) {
+  docs_of_pair.assign(pairs.size(), 0);
   for (std::size_t pi = 0; pi < pairs.size(); ++pi) {
-    cursor a{&sentences[pairs[pi].first]}, b{&sentences[pairs[pi].second]};
-    for (layout lay : layouts) {
-      for (std::size_t k = 0; k < docs_per; ++k) {
+    cursor ca{&sentences[pairs[pi].first]}, cb{&sentences[pairs[pi].second]};
+    for (layout lay : a.layouts) {
+      for (std::size_t k = 0; k < a.docs_per; ++k) {
         document d;
         d.pair = pi;
-        if (!build_document(a, b, bytes, paragraph, shares[k % shares.size()], lay, d)) break;
+        if (!build_document(ca, cb, a.bytes, a.paragraph, a.shares[k % a.shares.size()], lay, d)) break;
         docs.push_back(std::move(d));
         ++docs_of_pair[pi];
       }
     }
     if (docs_of_pair[pi] == 0)
-      return fail(kProgram, pairs[pi].first + ":" + pairs[pi].second + ": not enough sentences for one document of " +
-                                std::to_string(bytes) + " bytes");
+      return langsift::cli::fail(kProgram, pairs[pi].first + ":" + pairs[pi].second +
+                                               ": not enough sentences for one document of " + std::to_string(a.bytes) +
+                                               " bytes") == 0;
   }
-  std::vector<std::string> lines;
-  lines.reserve(docs.size());
-  for (const document& d : docs) lines.push_back(d.text);
+  return true;
+}
 
-  // Run and score.
-  struct det_stats {
-    std::vector<stats> pair;
-    stats all, by_layout[2];
-  };
-  std::vector<det_stats> results(detectors.size());
-  std::string t = "detector\tpair\tlayout\ttrue_a\ttrue_b\treported_a\treported_b\terror\tboth_in_top3\tlangs\n";
-  for (std::size_t di = 0; di < detectors.size(); ++di) {
-    command_run run;
-    if (!run_command(detectors[di].command, lines, run, error))
-      return fail(kProgram, "detector '" + detectors[di].name + "' on the mixed documents: " + error);
-    det_stats& r = results[di];
-    r.pair.resize(pairs.size());
-    std::vector<reported_lang> reported;
-    for (std::size_t i = 0; i < docs.size(); ++i) {
-      const document& d = docs[i];
-      std::vector<std::string_view> fields = tab_fields(run.lines[i]);
-      if (fields.size() < 2)
-        return fail(kProgram, "detector '" + detectors[di].name + "', output line " + std::to_string(i + 1) +
-                                  ": no second TAB-separated field (the languages); mixed mode needs TSV output "
-                                  "such as `langsift detect --lines --format tsv`");
-      if (!parse_langs(fields[1], reported, error))
-        return fail(kProgram, "detector '" + detectors[di].name + "', output line " + std::to_string(i + 1) + ": " + error);
-      const std::string& ca = pairs[d.pair].first;
-      const std::string& cb = pairs[d.pair].second;
-      double pa = 0, pb = 0;
-      bool in_a = false, in_b = false;
-      for (const reported_lang& x : reported) {
-        if (codes_match(x.code, ca, strict)) pa += x.percent, in_a = true;
-        else if (codes_match(x.code, cb, strict)) pb += x.percent, in_b = true;
-      }
-      double err = (std::fabs(pa - d.true_a) + std::fabs(pb - d.true_b)) / 2.0;
-      bool both = in_a && in_b;
-      bool has_majority = std::fabs(d.true_a - 50.0) >= 0.5;
-      bool first_ok = false;
-      if (has_majority && !reported.empty())
-        first_ok = codes_match(reported[0].code, d.true_a > 50.0 ? ca : cb, strict);
-      for (stats* s : {&r.pair[d.pair], &r.all, &r.by_layout[d.lay == layout::blocks ? 0 : 1]}) {
-        ++s->docs;
-        s->error_sum += err;
-        s->both += both;
-        s->majority_docs += has_majority;
-        s->majority_first += first_ok;
-      }
-      t += detectors[di].name + "\t" + ca + ":" + cb + "\t" + layout_name(d.lay) + "\t" + fmt1(d.true_a) + "\t" +
-           fmt1(d.true_b) + "\t" + fmt1(pa) + "\t" + fmt1(pb) + "\t" + fmt1(err) + "\t" + (both ? "1" : "0") + "\t" +
-           std::string(fields[1]) + "\n";
+/// One detector's figures: per pair, overall and per layout.
+struct det_stats {
+  std::vector<stats> pair;
+  stats all, by_layout[2];
+};
+
+/// Scores one detector's output lines against the documents into `r`, appending its TSV rows to
+/// `t`. False after the error (a line without the languages field, or one that does not parse).
+bool score_detector(const mixed_args& a, const detector& det, const pair_list& pairs, const std::vector<document>& docs,
+                    const command_run& run, det_stats& r, std::string& t) {
+  r.pair.resize(pairs.size());
+  std::vector<reported_lang> reported;
+  std::string error;
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    const document& d = docs[i];
+    std::vector<std::string_view> fields = tab_fields(run.lines[i]);
+    if (fields.size() < 2)
+      return langsift::cli::fail(kProgram, "detector '" + det.name + "', output line " + std::to_string(i + 1) +
+                                               ": no second TAB-separated field (the languages); mixed mode needs TSV "
+                                               "output such as `langsift detect --lines --format tsv`") == 0;
+    if (!parse_langs(fields[1], reported, error))
+      return langsift::cli::fail(kProgram, "detector '" + det.name + "', output line " + std::to_string(i + 1) + ": " +
+                                               error) == 0;
+    const std::string& ca = pairs[d.pair].first;
+    const std::string& cb = pairs[d.pair].second;
+    double pa = 0, pb = 0;
+    bool in_a = false, in_b = false;
+    for (const reported_lang& x : reported) {
+      if (codes_match(x.code, ca, a.strict)) pa += x.percent, in_a = true;
+      else if (codes_match(x.code, cb, a.strict)) pb += x.percent, in_b = true;
     }
+    double err = (std::fabs(pa - d.true_a) + std::fabs(pb - d.true_b)) / 2.0;
+    bool both = in_a && in_b;
+    bool has_majority = std::fabs(d.true_a - 50.0) >= 0.5;
+    bool first_ok = false;
+    if (has_majority && !reported.empty()) first_ok = codes_match(reported[0].code, d.true_a > 50.0 ? ca : cb, a.strict);
+    for (stats* s : {&r.pair[d.pair], &r.all, &r.by_layout[d.lay == layout::blocks ? 0 : 1]}) {
+      ++s->docs;
+      s->error_sum += err;
+      s->both += both;
+      s->majority_docs += has_majority;
+      s->majority_first += first_ok;
+    }
+    t += det.name + "\t" + ca + ":" + cb + "\t" + layout_name(d.lay) + "\t" + fmt1(d.true_a) + "\t" + fmt1(d.true_b) +
+         "\t" + fmt1(pa) + "\t" + fmt1(pb) + "\t" + fmt1(err) + "\t" + (both ? "1" : "0") + "\t" + std::string(fields[1]) +
+         "\n";
   }
+  return true;
+}
 
+/// The markdown report: the settings, then error, both and first per pair, layout and overall.
+std::string mixed_markdown(const mixed_args& a, const pair_list& pairs, const std::vector<std::size_t>& docs_of_pair,
+                           std::size_t documents, const std::vector<det_stats>& results) {
   auto share = [](std::size_t part, std::size_t whole) {
     return whole ? pct(static_cast<double>(part) / static_cast<double>(whole), 0) + " %" : std::string("—");
   };
   std::string md = "# Two-language documents\n\n";
-  md += "- data: `" + dir + "`; documents of about " + std::to_string(bytes) + " bytes, A's share of the bytes";
-  for (std::size_t i = 0; i < shares.size(); ++i) md += (i ? ", " : " ") + std::to_string(shares[i]) + " %";
+  md += "- data: `" + a.dir + "`; documents of about " + std::to_string(a.bytes) + " bytes, A's share of the bytes";
+  for (std::size_t i = 0; i < a.shares.size(); ++i) md += (i ? ", " : " ") + std::to_string(a.shares[i]) + " %";
   md += " in turn; layouts:";
-  for (layout l : layouts) md += std::string(" ") + layout_name(l);
-  md += " (paragraphs of at least " + std::to_string(paragraph) + " bytes); " + std::to_string(docs_per) +
+  for (layout l : a.layouts) md += std::string(" ") + layout_name(l);
+  md += " (paragraphs of at least " + std::to_string(a.paragraph) + " bytes); " + std::to_string(a.docs_per) +
         " documents per pair and layout\n";
   md += "- error: (|reported % of A − true % of A| + |reported % of B − true % of B|) / 2, in points; "
         "both: A and B both among the reported languages; first: the first reported language is the "
         "majority one (documents not 50/50)\n";
-  md += "- detectors:\n";
-  for (const detector& d : detectors) md += "  - " + md_cell(d.name) + ": `" + d.command + "`\n";
+  md += detectors_markdown(a.detectors);
   md += "\n| pair | documents |";
-  for (const detector& d : detectors) md += " " + md_cell(d.name) + " error | both | first |";
+  for (const detector& d : a.detectors) md += " " + md_cell(d.name) + " error | both | first |";
   md += "\n| --- | ---: |";
-  for (std::size_t d = 0; d < detectors.size(); ++d) md += " ---: | ---: | ---: |";
+  for (std::size_t d = 0; d < a.detectors.size(); ++d) md += " ---: | ---: | ---: |";
   md += "\n";
   auto row = [&](const std::string& label, std::size_t n, auto get) {
     md += "| " + label + " | " + thousands(n) + " |";
@@ -413,15 +413,42 @@ int langsift::cli::eval_mixed(int argc, char** argv) {
     row(md_cell(pairs[pi].first) + " : " + md_cell(pairs[pi].second), docs_of_pair[pi],
         [pi](const det_stats& r) -> const stats& { return r.pair[pi]; });
   for (std::size_t li = 0; li < 2; ++li) {
-    if (std::find(layouts.begin(), layouts.end(), li == 0 ? layout::blocks : layout::interleaved) == layouts.end())
+    if (std::find(a.layouts.begin(), a.layouts.end(), li == 0 ? layout::blocks : layout::interleaved) == a.layouts.end())
       continue;
     row(std::string("*") + (li == 0 ? "blocks" : "interleaved") + "*", results[0].by_layout[li].docs,
         [li](const det_stats& r) -> const stats& { return r.by_layout[li]; });
   }
-  row("**all**", docs.size(), [](const det_stats& r) -> const stats& { return r.all; });
+  row("**all**", documents, [](const det_stats& r) -> const stats& { return r.all; });
   md += "\n";
+  return md;
+}
 
-  if (!tsv.empty() && !write_text(tsv, t, error)) return fail(kProgram, error);
-  if (!write_text(markdown, md, error)) return fail(kProgram, error);
-  return 0;
+}  // namespace
+
+int langsift::cli::eval_mixed(int argc, char** argv) {
+  mixed_args a;
+  std::vector<std::string> positional;
+  if (const int rc = parse_options(kProgram, options(), usage, argc, argv, a, positional); rc >= 0) return rc;
+  if (positional.empty()) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
+  if (a.have_pairs && a.random_k) return fail_usage("--pairs and --random exclude each other");
+  if (const int rc = finish_mode_args(kProgram, a, positional); rc >= 0) return rc;
+  pair_list pairs;
+  if (const int rc = make_pairs(a, pairs); rc >= 0) return rc;
+  std::map<std::string, std::vector<std::string>> sentences;
+  if (!read_pair_sentences(a, pairs, sentences)) return 1;
+  std::vector<document> docs;
+  std::vector<std::size_t> docs_of_pair;
+  if (!build_mixed_documents(a, pairs, sentences, docs, docs_of_pair)) return 1;
+  std::vector<std::string> lines;
+  lines.reserve(docs.size());
+  for (const document& d : docs) lines.push_back(d.text);
+
+  std::vector<det_stats> results(a.detectors.size());
+  std::string t = "detector\tpair\tlayout\ttrue_a\ttrue_b\treported_a\treported_b\terror\tboth_in_top3\tlangs\n";
+  for (std::size_t di = 0; di < a.detectors.size(); ++di) {
+    command_run run;
+    if (!run_detector(kProgram, a.detectors[di], lines, "the mixed documents", run)) return 1;
+    if (!score_detector(a, a.detectors[di], pairs, docs, run, results[di], t)) return 1;
+  }
+  return write_reports(kProgram, a, t, mixed_markdown(a, pairs, docs_of_pair, docs.size(), results));
 }

@@ -17,23 +17,42 @@ namespace {
 
 constexpr const char* kProgram = "langsift-eval main-content";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift-eval main-content [options] DIR\n"
-      "\n"
-      "For every DIR/<name>.html that has a gold file DIR/<name>.main.txt (the text that should be\n"
-      "kept), extracts the text twice, with the main-content rules (--main) and in full-text mode,\n"
-      "and prints token-level (bag of words) precision, recall and F1 against the gold text, per\n"
-      "page and overall (micro: pooled token counts; macro: mean of the per-page F1).\n"
-      "Tokens are runs of letters and digits, ASCII lower-cased; each Han/Kana/Thai letter is one\n"
-      "token; punctuation is ignored.\n"
-      "\n"
-      "options:\n"
-      "  --base URL    page URL passed to the extractor (default: http://example.com/page.html)\n"
-      "  --markdown    print a markdown table\n"
-      "  --tsv         print tab-separated values\n"
-      "  -h, --help    this help\n");
+/// What the command line gives `langsift-eval main-content`.
+struct main_content_args {
+  std::string base = "http://example.com/page.html";
+  bool markdown = false, tsv = false;
+};
+
+using option_row = langsift::cli::option<main_content_args>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// The options of `langsift-eval main-content`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = {
+      {value_kind::note, nullptr, nullptr, nullptr,
+       "usage: langsift-eval main-content [options] DIR\n"
+       "\n"
+       "For every DIR/<name>.html that has a gold file DIR/<name>.main.txt (the text that should be\n"
+       "kept), extracts the text twice, with the main-content rules (--main) and in full-text mode,\n"
+       "and prints token-level (bag of words) precision, recall and F1 against the gold text, per\n"
+       "page and overall (micro: pooled token counts; macro: mean of the per-page F1).\n"
+       "Tokens are runs of letters and digits, ASCII lower-cased; each Han/Kana/Thai letter is one\n"
+       "token; punctuation is ignored.\n"
+       "\n"
+       "options:\n"},
+      {value_kind::text, "--base", nullptr, "URL", "page URL passed to the extractor (default: http://example.com/page.html)",
+       [](main_content_args& a, const option_value& v) { a.base = v.text; return true; }, 0, 0, nullptr, "a URL"},
+      {value_kind::flag, "--markdown", nullptr, nullptr, "print a markdown table",
+       [](main_content_args& a, const option_value&) { return a.markdown = true; }},
+      {value_kind::flag, "--tsv", nullptr, nullptr, "print tab-separated values",
+       [](main_content_args& a, const option_value&) { return a.tsv = true; }},
+      {value_kind::note, nullptr, nullptr, nullptr, "  -h, --help    this help\n"},
+  };
+  return table;
 }
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, options(), 16); }
 
 struct row {
   std::string name;
@@ -43,31 +62,14 @@ struct row {
 }  // namespace
 
 int langsift::cli::eval_main_content(int argc, char** argv) {
-  std::string dir, base = "http://example.com/page.html";
-  bool markdown = false, tsv = false, have_dir = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version("langsift-eval main-content");
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (a == "--markdown") {
-      markdown = true;
-    } else if (a == "--tsv") {
-      tsv = true;
-    } else if (take_option(argc, argv, i, "--base", base, missing)) {
-      if (missing) return fail(kProgram, "--base needs a URL") + 1;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return unknown_option(kProgram, a, usage);
-    } else if (have_dir) {
-      return fail(kProgram, "only one DIR, please") + 1;
-    } else {
-      dir = std::string(a);
-      have_dir = true;
-    }
-  }
-  if (!have_dir) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
+  main_content_args a;
+  std::vector<std::string> positional;
+  if (const int rc = parse_options(kProgram, options(), usage, argc, argv, a, positional); rc >= 0) return rc;
+  if (positional.size() > 1) return fail(kProgram, "only one DIR, please") + 1;
+  if (positional.empty()) return langsift::cli::fail(kProgram, "DIR is required; see --help") + 1;
+  const std::string& dir = positional[0];
+  const std::string& base = a.base;
+  const bool markdown = a.markdown, tsv = a.tsv;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return fail(kProgram, dir + ": not a directory");
 

@@ -123,18 +123,18 @@ struct tables {
   std::string text;  // the .inc
 };
 
-tables build() {
-  UErrorCode e = U_ZERO_ERROR;
-  const UNormalizer2* uts46 = unorm2_getInstance(nullptr, "uts46", UNORM2_COMPOSE, &e);
-  const UNormalizer2* nfd = unorm2_getNFDInstance(&e);
-  if (U_FAILURE(e)) {
-    std::cerr << "langsift-gen-idna: no ICU normaliser: " << u_errorName(e) << "\n";
-    std::exit(1);
-  }
-  using langsift::detail::idna_status;
-  tables t;
-  t.cps.resize(static_cast<std::size_t>(kMaxCp) + 1);
+/// What build() counted of the code points, for the table's heading.
+struct idna_counts {
   std::size_t mapped = 0, ignored = 0, disallowed = 0, decomposed = 0;
+};
+
+/// Every code point's UTS #46 status, expansion (mapping or canonical decomposition, NFD),
+/// Bidi_Class, Joining_Type and markness, from ICU's "uts46" and NFD normalisers.
+idna_counts read_code_points(const UNormalizer2* uts46, const UNormalizer2* nfd, tables& t) {
+  idna_counts k;
+  std::size_t &mapped = k.mapped, &ignored = k.ignored, &disallowed = k.disallowed, &decomposed = k.decomposed;
+  using langsift::detail::idna_status;
+  t.cps.resize(static_cast<std::size_t>(kMaxCp) + 1);
   for (UChar32 c = 0; c <= kMaxCp; ++c) {
     cp_data& d = t.cps[static_cast<std::size_t>(c)];
     d.bidi = u_charDirection(c);
@@ -173,6 +173,12 @@ tables build() {
     }
   }
 
+  return k;
+}
+
+/// idna_tables.inc: the ranges of equal properties, the expansions and their pool.
+std::string idna_inc(const tables& t, const idna_counts& k) {
+  const std::size_t mapped = k.mapped, ignored = k.ignored, disallowed = k.disallowed, decomposed = k.decomposed;
   // Ranges of equal properties.
   std::vector<std::uint32_t> starts;
   std::vector<std::uint16_t> props;
@@ -237,7 +243,20 @@ tables build() {
   o << "};\n\ninline constexpr char32_t idna_expansion_pool[" << pool.size() << "] = {\n";
   for (std::size_t i = 0; i < pool.size(); ++i) o << "0x" << std::hex << static_cast<std::uint32_t>(pool[i]) << std::dec << (i % 12 == 11 ? ",\n" : ",");
   o << "};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
-  t.text = o.str();
+  return o.str();
+}
+
+tables build() {
+  UErrorCode e = U_ZERO_ERROR;
+  const UNormalizer2* uts46 = unorm2_getInstance(nullptr, "uts46", UNORM2_COMPOSE, &e);
+  const UNormalizer2* nfd = unorm2_getNFDInstance(&e);
+  if (U_FAILURE(e)) {
+    std::cerr << "langsift-gen-idna: no ICU normaliser: " << u_errorName(e) << "\n";
+    std::exit(1);
+  }
+  tables t;
+  const idna_counts k = read_code_points(uts46, nfd, t);
+  t.text = idna_inc(t, k);
   return t;
 }
 

@@ -148,46 +148,24 @@ const char* uint_type(std::size_t max_value) {
   return max_value < 256 ? "std::uint8_t" : max_value < 65536 ? "std::uint16_t" : "std::uint32_t";
 }
 
-}  // namespace
+/// What the tables are made of, as read from ICU.
+struct unicode_data {
+  std::vector<script_entry> scripts;        // in enum order
+  std::vector<int> index_of;                // ICU script code -> index in `scripts` (-1: none)
+  using value = std::tuple<int, int, int, std::int32_t>;  // script index, class, ccc, fold delta
+  std::vector<value> values;                // distinct per-code-point values
+  std::vector<std::uint32_t> cp_value;      // code point -> index in `values`
+  std::size_t folded = 0, nonzero_ccc = 0;  // code points case-folded, with a combining class
+  struct pair_entry {
+    std::uint64_t key;
+    char32_t composite;
+  };
+  std::vector<pair_entry> pairs;            // canonical composition pairs, sorted by key
+};
 
-int run_main(int argc, char** argv) {
-  std::string out_path, scripts_path, prev_path;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if ((a == "-o" || a == "--output") && i + 1 < argc) out_path = argv[++i];
-    else if (a == "--scripts-output" && i + 1 < argc) scripts_path = argv[++i];
-    else if (a == "--previous" && i + 1 < argc) prev_path = argv[++i];
-    else if (a == "-h" || a == "--help") {
-      std::printf("usage: langsift-gen-unicode [--previous FILE] [--scripts-output FILE] [-o FILE]\n\n"
-                  "Writes langsift's Unicode scripts (unicode_scripts.inc) and tables (unicode_tables.inc) from\n"
-                  "ICU's data (with neither option: both to stdout).\n\n"
-                  "options:\n"
-                  "  --previous FILE         the scripts file of before, whose order of scripts is kept\n"
-                  "  --scripts-output FILE   write the scripts to FILE, whole or not at all\n"
-                  "  -o, --output FILE       write the tables to FILE, whole or not at all\n");
-      return 0;
-    } else {
-      std::cerr << "langsift-gen-unicode: unknown argument '" << a << "' (try --help)\n";
-      return 2;
-    }
-  }
-
-  UErrorCode err = U_ZERO_ERROR;
-  const UNormalizer2* nfc = unorm2_getNFCInstance(&err);
-  if (U_FAILURE(err)) {
-    std::cerr << "langsift-gen-unicode: no NFC instance: " << u_errorName(err) << "\n";
-    return 1;
-  }
-
-  // ---- scripts --------------------------------------------------------------------------------
-  std::vector<bool> used(static_cast<std::size_t>(u_getIntPropertyMaxValue(UCHAR_SCRIPT)) + 1);
-  std::vector<int> icu_script(kCps);
-  for (UChar32 c = 0; c <= static_cast<UChar32>(kMaxCp); ++c) {
-    UErrorCode e = U_ZERO_ERROR;
-    int s = uscript_getScript(c, &e);
-    icu_script[static_cast<std::size_t>(c)] = s;
-    if (u_charType(c) != U_UNASSIGNED) used[static_cast<std::size_t>(s)] = true;
-  }
+/// The scripts in enum order: a fixed head, then (with `prev_path`) the earlier order, then ICU's
+/// code order of the scripts of assigned code points. False after the error (on stderr).
+bool read_scripts(const std::string& prev_path, const std::vector<bool>& used, unicode_data& d) {
   auto entry = [](int s) {
     // ICU has no long names for the writing systems Jpan and Kore (getName returns the code).
     const char* title = s == USCRIPT_JAPANESE ? "Japanese"
@@ -195,7 +173,6 @@ int run_main(int argc, char** argv) {
                                               : uscript_getName(static_cast<UScriptCode>(s));
     return script_entry{lower(title), uscript_getShortName(static_cast<UScriptCode>(s)), title, s};
   };
-  // Fixed head of the order, then (with --previous) the earlier order, then ICU's code order.
   std::vector<int> order = {USCRIPT_COMMON,   USCRIPT_INHERITED, USCRIPT_UNKNOWN, USCRIPT_LATIN,
                             USCRIPT_CYRILLIC, USCRIPT_GREEK,     USCRIPT_ARABIC,  USCRIPT_HEBREW,
                             USCRIPT_HAN,      USCRIPT_HIRAGANA,  USCRIPT_KATAKANA, USCRIPT_HANGUL,
@@ -207,7 +184,7 @@ int run_main(int argc, char** argv) {
       if (s < 0) {
         std::cerr << "langsift-gen-unicode: script " << code << " of " << prev_path
                   << " is unknown to this ICU; refusing to renumber the enum\n";
-        return 1;
+        return false;
       }
       if (!have(s)) order.push_back(s);
     }
@@ -216,49 +193,42 @@ int run_main(int argc, char** argv) {
     if (used[s] && !have(static_cast<int>(s))) order.push_back(static_cast<int>(s));
   if (order.size() > 255) {
     std::cerr << "langsift-gen-unicode: more than 255 scripts\n";
-    return 1;
+    return false;
   }
-  std::vector<script_entry> scripts;
-  std::vector<int> index_of(used.size() + 256, -1);
+  d.index_of.assign(used.size() + 256, -1);
   for (int s : order) {
-    index_of[static_cast<std::size_t>(s)] = static_cast<int>(scripts.size());
-    scripts.push_back(entry(s));
+    d.index_of[static_cast<std::size_t>(s)] = static_cast<int>(d.scripts.size());
+    d.scripts.push_back(entry(s));
   }
+  return true;
+}
 
-  // ---- per-code-point values ------------------------------------------------------------------
-  using value = std::tuple<int, int, int, std::int32_t>;  // script index, class, ccc, fold delta
-  std::map<value, std::uint32_t> value_ids;
-  std::vector<value> values;
-  std::vector<std::uint32_t> cp_value(kCps);
-  std::size_t folded = 0, nonzero_ccc = 0;
+/// Every code point's (script, class, ccc, fold delta), numbered as distinct values. False after
+/// the error (on stderr).
+bool read_values(const std::vector<int>& icu_script, unicode_data& d) {
+  std::map<unicode_data::value, std::uint32_t> value_ids;
+  d.cp_value.assign(kCps, 0);
   for (UChar32 c = 0; c <= static_cast<UChar32>(kMaxCp); ++c) {
-    int si = index_of[static_cast<std::size_t>(icu_script[static_cast<std::size_t>(c)])];
+    int si = d.index_of[static_cast<std::size_t>(icu_script[static_cast<std::size_t>(c)])];
     if (si < 0) {
       std::cerr << "langsift-gen-unicode: U+" << std::hex << c << " has a script with no entry\n";
-      return 1;
+      return false;
     }
     UChar32 f = u_foldCase(c, U_FOLD_CASE_DEFAULT);
     int ccc = u_getCombiningClass(c);
-    folded += f != c;
-    nonzero_ccc += ccc != 0;
-    value v{si, char_class_of(c), ccc, f - c};
-    auto [it, fresh] = value_ids.emplace(v, static_cast<std::uint32_t>(values.size()));
-    if (fresh) values.push_back(v);
-    cp_value[static_cast<std::size_t>(c)] = it->second;
+    d.folded += f != c;
+    d.nonzero_ccc += ccc != 0;
+    unicode_data::value v{si, char_class_of(c), ccc, f - c};
+    auto [it, fresh] = value_ids.emplace(v, static_cast<std::uint32_t>(d.values.size()));
+    if (fresh) d.values.push_back(v);
+    d.cp_value[static_cast<std::size_t>(c)] = it->second;
   }
+  return true;
+}
 
-  // ---- table layout: the smallest three-stage split ------------------------------------------
-  layout best;
-  for (int b = 4; b <= 8; ++b)
-    for (int a = b + 2; a <= b + 9 && a <= 16; ++a) {
-      layout L = build(cp_value, a, b);
-      if (best.bytes == 0 || L.bytes < best.bytes) best = std::move(L);
-    }
-  auto mx = [](const std::vector<std::uint32_t>& x) { return *std::max_element(x.begin(), x.end()); };
-
-  // ---- canonical composition pairs (Hangul syllables are algorithmic in the header) -----------
-  struct pair_entry { std::uint64_t key; char32_t composite; };
-  std::vector<pair_entry> pairs;
+/// The canonical composition pairs (Hangul syllables are algorithmic in the header), sorted.
+void read_pairs(const UNormalizer2* nfc, unicode_data& d) {
+  auto& pairs = d.pairs;
   for (UChar32 c = 0; c <= static_cast<UChar32>(kMaxCp); ++c) {
     if (c >= 0xAC00 && c <= 0xD7A3) continue;
     UChar buf[8];
@@ -278,14 +248,29 @@ int run_main(int argc, char** argv) {
                      static_cast<char32_t>(c)});
   }
   std::sort(pairs.begin(), pairs.end(), [](auto& x, auto& y) { return x.key < y.key; });
+}
 
-  // ---- output ---------------------------------------------------------------------------------
-  std::size_t values_bytes = values.size() * 8, pairs_bytes = pairs.size() * 12;
-  std::size_t total = best.bytes + values_bytes + pairs_bytes;
-  const std::string generated =
-      "// GENERATED by langsift-gen-unicode (tools/gen/gen_unicode_tables.cpp) — do not edit.\n"
-      "// From ICU " U_ICU_VERSION " (Unicode " U_UNICODE_VERSION "). Regenerate with:\n"
-      "//   cmake -S . -B build -DLANGSIFT_BUILD_TOOLS=ON && cmake --build build --target regen-unicode-tables\n";
+/// The three-stage split of the code point table with the fewest bytes.
+layout smallest_layout(const std::vector<std::uint32_t>& cp_value) {
+  layout best;
+  for (int b = 4; b <= 8; ++b)
+    for (int a = b + 2; a <= b + 9 && a <= 16; ++a) {
+      layout L = build(cp_value, a, b);
+      if (best.bytes == 0 || L.bytes < best.bytes) best = std::move(L);
+    }
+  return best;
+}
+
+/// The heading of both generated files.
+const std::string kGenerated =
+    "// GENERATED by langsift-gen-unicode (tools/gen/gen_unicode_tables.cpp) — do not edit.\n"
+    "// From ICU " U_ICU_VERSION " (Unicode " U_UNICODE_VERSION "). Regenerate with:\n"
+    "//   cmake -S . -B build -DLANGSIFT_BUILD_TOOLS=ON && cmake --build build --target regen-unicode-tables\n";
+
+/// unicode_scripts.inc: the script enum, its codes and names.
+std::string scripts_inc(const unicode_data& d) {
+  const std::string& generated = kGenerated;
+  const auto& scripts = d.scripts;
   std::ostringstream os;  // unicode_scripts.inc
   os << generated
      << "// which keeps the order of `script` below and appends scripts new to a later ICU.\n"
@@ -317,7 +302,20 @@ int run_main(int argc, char** argv) {
     os << " \"" << scripts[i].title << "\",";
   }
   os << "\n};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
+  return os.str();
+}
 
+/// unicode_tables.inc: the values, the three-stage code point table, the ASCII table and the
+/// composition pairs.
+std::string tables_inc(const unicode_data& d, const layout& best, std::size_t total, std::size_t values_bytes,
+                       std::size_t pairs_bytes) {
+  const std::string& generated = kGenerated;
+  const auto& scripts = d.scripts;
+  const auto& values = d.values;
+  const auto& pairs = d.pairs;
+  const auto& cp_value = d.cp_value;
+  const std::size_t folded = d.folded, nonzero_ccc = d.nonzero_ccc;
+  auto mx = [](const std::vector<std::uint32_t>& x) { return *std::max_element(x.begin(), x.end()); };
   std::ostringstream o;  // unicode_tables.inc
   o << generated
     << "// Tables: "
@@ -357,13 +355,62 @@ int run_main(int argc, char** argv) {
     o << " 0x" << std::hex << static_cast<std::uint32_t>(pairs[i].composite) << std::dec << ",";
   }
   o << "\n};\n\n}  // namespace detail\n}  // namespace v1\n}  // namespace langsift\n";
+  return o.str();
+}
 
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  std::string out_path, scripts_path, prev_path;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if ((a == "-o" || a == "--output") && i + 1 < argc) out_path = argv[++i];
+    else if (a == "--scripts-output" && i + 1 < argc) scripts_path = argv[++i];
+    else if (a == "--previous" && i + 1 < argc) prev_path = argv[++i];
+    else if (a == "-h" || a == "--help") {
+      std::printf("usage: langsift-gen-unicode [--previous FILE] [--scripts-output FILE] [-o FILE]\n\n"
+                  "Writes langsift's Unicode scripts (unicode_scripts.inc) and tables (unicode_tables.inc) from\n"
+                  "ICU's data (with neither option: both to stdout).\n\n"
+                  "options:\n"
+                  "  --previous FILE         the scripts file of before, whose order of scripts is kept\n"
+                  "  --scripts-output FILE   write the scripts to FILE, whole or not at all\n"
+                  "  -o, --output FILE       write the tables to FILE, whole or not at all\n");
+      return 0;
+    } else {
+      std::cerr << "langsift-gen-unicode: unknown argument '" << a << "' (try --help)\n";
+      return 2;
+    }
+  }
+
+  UErrorCode err = U_ZERO_ERROR;
+  const UNormalizer2* nfc = unorm2_getNFCInstance(&err);
+  if (U_FAILURE(err)) {
+    std::cerr << "langsift-gen-unicode: no NFC instance: " << u_errorName(err) << "\n";
+    return 1;
+  }
+
+  // The script of every code point, and the scripts of assigned ones.
+  std::vector<bool> used(static_cast<std::size_t>(u_getIntPropertyMaxValue(UCHAR_SCRIPT)) + 1);
+  std::vector<int> icu_script(kCps);
+  for (UChar32 c = 0; c <= static_cast<UChar32>(kMaxCp); ++c) {
+    UErrorCode e = U_ZERO_ERROR;
+    int s = uscript_getScript(c, &e);
+    icu_script[static_cast<std::size_t>(c)] = s;
+    if (u_charType(c) != U_UNASSIGNED) used[static_cast<std::size_t>(s)] = true;
+  }
+  unicode_data d;
+  if (!read_scripts(prev_path, used, d) || !read_values(icu_script, d)) return 1;
+  const layout best = smallest_layout(d.cp_value);
+  read_pairs(nfc, d);
+  const std::size_t values_bytes = d.values.size() * 8, pairs_bytes = d.pairs.size() * 12;
+  const std::size_t total = best.bytes + values_bytes + pairs_bytes;
+  const std::string scripts_text = scripts_inc(d), tables_text = tables_inc(d, best, total, values_bytes, pairs_bytes);
   if (out_path.empty() && scripts_path.empty()) {
-    const std::string all = os.str() + o.str();
+    const std::string all = scripts_text + tables_text;
     langsift::cli::write_stdout(all);
     if (langsift::cli::stdout_failed("langsift-gen-unicode", true)) return 1;  // before the summary: one line
   }
-  for (const auto& [path, text] : {std::pair{scripts_path, os.str()}, std::pair{out_path, o.str()}}) {
+  for (const auto& [path, text] : {std::pair{scripts_path, scripts_text}, std::pair{out_path, tables_text}}) {
     if (path.empty()) continue;
     std::string error;
     if (!langsift::cli::write_file_atomic(path, text, error)) {
@@ -372,7 +419,7 @@ int run_main(int argc, char** argv) {
     }
   }
   std::cerr << "langsift-gen-unicode: ICU " U_ICU_VERSION " / Unicode " U_UNICODE_VERSION ": "
-            << scripts.size() << " scripts, " << values.size() << " values, " << pairs.size()
+            << d.scripts.size() << " scripts, " << d.values.size() << " values, " << d.pairs.size()
             << " pairs; layout " << best.a << "/" << best.b << ", " << total << " bytes\n";
   u_cleanup();
   return 0;

@@ -34,127 +34,6 @@ namespace {
 constexpr const char* kProgram = "langsift detect";
 namespace json = langsift::cli::json;
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift detect [options] [FILE...|-]\n"
-      "\n"
-      "Identifies the languages of each FILE (or of stdin): the bytes are decoded to UTF-8 (BOM,\n"
-      "--content-type, <meta charset>, detection), HTML is reduced to its text, and the text is\n"
-      "classified: up to three languages with their share of the text. Codes are ISO 639-1 where\n"
-      "one exists, else ISO 639-3 (with a script subtag where the model has one, e.g. zh-Hant);\n"
-      "'und' means no language could be determined (no letters, or not natural language).\n"
-      "\n"
-      "input (a file compressed with gzip or zstd is decompressed as it is read, told by its first\n"
-      "bytes, not its name; --max-input-bytes counts its content):\n"
-      "  --lines             every input line is a document (UTF-8 text); exactly one output line\n"
-      "                      per input line, in order\n"
-      "  --jsonl             every input line is a JSON object whose \"text\" member is the document:\n"
-      "                      it is written back as it was, with the fields of --format jsonl added\n"
-      "                      before its closing brace (a member of the same name is replaced). A\n"
-      "                      line that is not a JSON object, lacks the member or holds no string\n"
-      "                      there is named on stderr (first 100 per input), counted in a summary\n"
-      "                      line, and not written; blank lines are skipped\n"
-      "  --text-field NAME   --jsonl: the member holding the text (default: text)\n"
-      "  -j, --threads N     worker threads (default 1): lines, JSON lines or FILEs are worked on\n"
-      "                      in parallel and written in input order, as with one thread\n"
-      "  --html, --text      the input is HTML / plain text (default: sniffed per document)\n"
-      "  --main              HTML: classify only the main content (drop navigation, link lists...)\n"
-      "  --content-type V    HTTP Content-Type of the input (charset, and text/plain vs HTML)\n"
-      "  --encoding E        the input's encoding (skips detection)\n"
-      "\n"
-      "output (--format):\n"
-      "  code                the top language code only (FILE<TAB> first when reading files), and\n"
-      "                      <TAB>truncated when the input was cut (--max-input-bytes)\n"
-      "  tsv                 code<TAB>langs<TAB>text_bytes<TAB>reliable<TAB>short<TAB>score, langs\n"
-      "                      = code:percent:bytes,... (up to three); with --top-k <TAB>code:p,...\n"
-      "                      after score; FILE<TAB> first when reading\n"
-      "                      files; with HTML also <TAB>encoding<TAB>encoding-source; with a\n"
-      "                      filter <TAB>keep|drop; last <TAB>status: ok, truncated (the input was\n"
-      "                      cut: the languages are those of its first part), empty_input,\n"
-      "                      binary_input... (default). In a file name, \\, TAB, LF and CR are\n"
-      "                      written \\\\, \\t, \\n, \\r\n"
-      "  jsonl               one JSON object per document (\"status\" when it is not ok)\n"
-      "  --header            tsv: a first line naming the columns\n"
-      "  --top-k K           the K most probable languages with their calibrated probabilities\n"
-      "                      (1..16): jsonl \"probabilities\": [[\"de\",0.9712],[\"nl\",0.0213]], tsv a\n"
-      "                      column code:p,... after score\n"
-      "  --codes iso639-1|iso639-3  language codes: ISO 639-1 where one exists (default), or\n"
-      "                      ISO 639-3 for every language (as Common Crawl's index); --only and\n"
-      "                      --label take either form\n"
-      "\n"
-      "model and classification:\n"
-      "  --model NAME|FILE   a built-in model, `default` (%zu languages) or `wide` (%zu), or a\n"
-      "                      model file (a built-in name wins: write ./wide for a file so named)\n"
-      "  --list-languages    print the model's language codes, one per line (as --codes says),\n"
-      "                      and exit: the codes --only, --hint, --label and --keep take\n"
-      "  --max-model-bytes N refuse a --model file larger than N bytes, before reading it (a\n"
-      "                      loaded model keeps its file in memory; default: no cap)\n"
-      "  --only CODES        consider only these languages (comma-separated; 'zh' includes zh-Hant)\n"
-      "  --close-groups FILE the close groups (langsift-train close) of a --model file; the\n"
-      "                      built-in models carry theirs\n"
-      "  --no-close-groups   leave the model's labels among close languages (bs/hr, id/ms,\n"
-      "                      nb/nn/da...) as they are: no close-group stage\n"
-      "  --no-web-prior      no web prior among the members of a close group\n"
-      "  --hint CODES        prior languages, e.g. from Content-Language or <html lang> (language\n"
-      "                      tags: de, de-AT, zh-Hant; HTML input adds its own <html lang> and\n"
-      "                      http-equiv content-language)\n"
-      "  --url URL           the document's URL: its country-code TLD is a (weaker) hint\n"
-      "  --scorer S          auto (default), bayes or rank (TextCat's rank-order distance)\n"
-      "  --short-bytes N     documents with fewer text bytes are flagged short (default 400)\n"
-      "  --max-text-bytes N  examine at most N bytes of text, sampled across it (default 64K)\n"
-      "  --max-input-bytes N read at most N bytes of a file or of a --lines line; the rest is\n"
-      "                      skipped, the status says truncated, and a line on stderr names the\n"
-      "                      input (default 16M)\n"
-      "  --unit-bytes N      score text in units of about N bytes (default 64)\n"
-      "  --switch-penalty X  cost of a change of language between units (default 300; higher\n"
-      "                      keeps documents more monolingual)\n"
-      "\n"
-      "spans (where each language is):\n"
-      "  --spans             jsonl output gains \"spans\": [[begin, end, \"code\"], ...], byte\n"
-      "                      offsets into the text classified (the line; a file's text decoded to\n"
-      "                      UTF-8, and for HTML its text as `langsift text` prints it); they\n"
-      "                      cover it, and neighbours differ in language (\"und\": none). Implies\n"
-      "                      --format jsonl unless another format is given (then a usage error)\n"
-      "  --keep CODES        print only the text of the spans in these languages: each stretch\n"
-      "                      of kept spans on a line of its own, without the whitespace at its\n"
-      "                      ends (a document with none prints nothing; with a filter, only the\n"
-      "                      documents it keeps); with --format jsonl, the objects gain\n"
-      "                      \"spans\" and \"kept_text\" (the stretches joined by \\n) instead\n"
-      "  --span-penalty X    cost of a change of language between span units (default %g)\n"
-      "  --span-unit-bytes N span units of about N bytes, ended at sentence ends (default %zu)\n"
-      "  --min-span-bytes N  a shorter span joins a neighbour (default %zu)\n"
-      "  --min-span-confidence P  a span whose language is less clear (0..1) joins a\n"
-      "                      neighbour (default %g)\n"
-      "\n"
-      "filters (NCL-Crawl): a document is kept when one of its languages passes every filter set;\n"
-      "with a filter, tsv/jsonl output gains a keep field, and --kept-only prints only kept documents\n"
-      "(their lines with --lines, their objects with the result added with --jsonl, else their\n"
-      "file names)\n"
-      "  --label CODES       the language is one of these\n"
-      "  --min-bytes N       the language has at least N bytes of text\n"
-      "  --max-bytes N       the language has at most N bytes of text\n"
-      "  --min-percent P     the language has at least P percent of the text\n"
-      "  --min-probability P the language is the top one and its calibrated probability\n"
-      "                      (`confidence`) is at least P (0..1): a document whose top probability\n"
-      "                      is below P is not kept\n"
-      "  --kept-only         print only the documents the filters keep\n"
-      "\n"
-      "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
-      "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too; --list-languages lists them).\n"
-      "\n"
-      "When stderr is a terminal, progress is shown there (MB read of the files' total, rate, time\n"
-      "left); never when it is not.\n"
-      "\n"
-      "Exit status: 0 on success, 3 when some input was malformed and reported (--jsonl lines not\n"
-      "classified; compressed data corrupt or cut short: what came before it is classified, a page\n"
-      "with status truncated), 1 when a file cannot be read, the model cannot be loaded or the\n"
-      "output cannot be written, 2 on a usage error.\n",
-      langsift::cli::builtin_language_count("default"), langsift::cli::builtin_language_count("wide"),
-      static_cast<double>(langsift::span_options{}.switch_penalty), langsift::span_options{}.unit_bytes,
-      langsift::span_options{}.min_span_bytes,
-      static_cast<double>(langsift::span_options{}.min_confidence));
-}
-
 enum class input_kind { sniff, html, text };
 enum class out_format { code, tsv, jsonl };
 
@@ -192,6 +71,298 @@ struct page_info {
   bool html = false;
   std::string encoding, encoding_source;
 };
+
+/// What the command line gives: the settings, and the arguments read once the model is known.
+struct detect_args {
+  settings s;
+  std::string model_path, close_path, only_arg, labels_arg, keep_arg;
+  bool format_given = false, spans_given = false, list_languages = false;
+};
+
+using option_row = langsift::cli::option<detect_args>;
+using val = langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// "text (default X)" with X as %g writes it.
+std::string with_default(const char* text, double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g)", x);
+  return text + std::string(buf);
+}
+
+/// --model's help: the built-in models' sizes (read when the usage text is printed, not on every run).
+std::string model_help() {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "a built-in model, `default` (%zu languages) or `wide` (%zu), or a\n"
+                "model file (a built-in name wins: write ./wide for a file so named)",
+                langsift::cli::builtin_language_count("default"), langsift::cli::builtin_language_count("wide"));
+  return buf;
+}
+
+/// The input options of `langsift detect`.
+void add_input_options(std::vector<option_row>& t) {
+  t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+               "usage: langsift detect [options] [FILE...|-]\n"
+               "\n"
+               "Identifies the languages of each FILE (or of stdin): the bytes are decoded to UTF-8 (BOM,\n"
+               "--content-type, <meta charset>, detection), HTML is reduced to its text, and the text is\n"
+               "classified: up to three languages with their share of the text. Codes are ISO 639-1 where\n"
+               "one exists, else ISO 639-3 (with a script subtag where the model has one, e.g. zh-Hant);\n"
+               "'und' means no language could be determined (no letters, or not natural language).\n"
+               "\n"
+               "input (a file compressed with gzip or zstd is decompressed as it is read, told by its first\n"
+               "bytes, not its name; --max-input-bytes counts its content):\n"});
+  t.push_back({value_kind::flag, "--lines", nullptr, nullptr,
+               "every input line is a document (UTF-8 text); exactly one output line\nper input line, in order",
+               [](detect_args& a, const val&) { return a.s.lines = true; }});
+  t.push_back({value_kind::flag, "--jsonl", nullptr, nullptr,
+               "every input line is a JSON object whose \"text\" member is the document:\n"
+               "it is written back as it was, with the fields of --format jsonl added\n"
+               "before its closing brace (a member of the same name is replaced). A\n"
+               "line that is not a JSON object, lacks the member or holds no string\n"
+               "there is named on stderr (first 100 per input), counted in a summary\n"
+               "line, and not written; blank lines are skipped",
+               [](detect_args& a, const val&) { return a.s.jsonl = true; }});
+  t.push_back({value_kind::text, "--text-field", nullptr, "NAME", "--jsonl: the member holding the text (default: text)",
+               [](detect_args& a, const val& v) { a.s.text_field = v.text; return !v.text.empty(); }, 0, 0, nullptr,
+               "a member name"});
+  t.push_back({value_kind::size, "--threads", "-j", "N",
+               "worker threads (default 1): lines, JSON lines or FILEs are worked on\n"
+               "in parallel and written in input order, as with one thread",
+               [](detect_args& a, const val& v) { a.s.threads = static_cast<unsigned>(v.size); return true; }, 1, 256});
+  t.push_back({value_kind::flag, "--html", nullptr, nullptr, "the input is HTML / plain text (default: sniffed per document)",
+               [](detect_args& a, const val&) { a.s.kind = input_kind::html; return true; }, 0, 0, nullptr, nullptr,
+               "--html, --text"});
+  t.push_back({value_kind::flag, "--text", nullptr, nullptr, "",
+               [](detect_args& a, const val&) { a.s.kind = input_kind::text; return true; }});
+  t.push_back({value_kind::flag, "--main", nullptr, nullptr,
+               "HTML: classify only the main content (drop navigation, link lists...)",
+               [](detect_args& a, const val&) { return a.s.main_content = true; }});
+  t.push_back({value_kind::text, "--content-type", nullptr, "V",
+               "HTTP Content-Type of the input (charset, and text/plain vs HTML)",
+               [](detect_args& a, const val& v) { a.s.content_type = v.text; return true; }});
+  t.push_back({value_kind::text, "--encoding", nullptr, "E", "the input's encoding (skips detection)",
+               [](detect_args& a, const val& v) { a.s.encoding = v.text; return langsift::can_convert(a.s.encoding); },
+               0, 0, nullptr, "a known encoding"});
+}
+
+/// The output options of `langsift detect`.
+void add_output_options(std::vector<option_row>& t) {
+  t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+               "\n"
+               "output (--format):\n"
+               "  code                the top language code only (FILE<TAB> first when reading files), and\n"
+               "                      <TAB>truncated when the input was cut (--max-input-bytes)\n"
+               "  tsv                 code<TAB>langs<TAB>text_bytes<TAB>reliable<TAB>short<TAB>score, langs\n"
+               "                      = code:percent:bytes,... (up to three); with --top-k <TAB>code:p,...\n"
+               "                      after score; FILE<TAB> first when reading\n"
+               "                      files; with HTML also <TAB>encoding<TAB>encoding-source; with a\n"
+               "                      filter <TAB>keep|drop; last <TAB>status: ok, truncated (the input was\n"
+               "                      cut: the languages are those of its first part), empty_input,\n"
+               "                      binary_input... (default). In a file name, \\, TAB, LF and CR are\n"
+               "                      written \\\\, \\t, \\n, \\r\n"
+               "  jsonl               one JSON object per document (\"status\" when it is not ok)\n"});
+  t.push_back({value_kind::choice, "--format", nullptr, "F", "",  // its values are described above
+               [](detect_args& a, const val& v) {
+                 a.s.format = v.choice == 0 ? out_format::code : v.choice == 1 ? out_format::tsv : out_format::jsonl;
+                 return a.format_given = true;
+               },
+               0, 0, "code|tsv|jsonl"});
+  t.push_back({value_kind::flag, "--header", nullptr, nullptr, "tsv: a first line naming the columns",
+               [](detect_args& a, const val&) { return a.s.header = true; }});
+  t.push_back({value_kind::size, "--top-k", nullptr, "K",
+               "the K most probable languages with their calibrated probabilities\n"
+               "(1..16): jsonl \"probabilities\": [[\"de\",0.9712],[\"nl\",0.0213]], tsv a\n"
+               "column code:p,... after score",
+               [](detect_args& a, const val& v) {
+                 a.s.opt.top_k = static_cast<std::size_t>(v.size);
+                 return a.s.probabilities = true;
+               },
+               1, static_cast<double>(langsift::max_top_k)});
+  t.push_back({value_kind::text, "--codes", nullptr, "iso639-1|iso639-3",
+               "language codes: ISO 639-1 where one exists (default), or\n"
+               "ISO 639-3 for every language (as Common Crawl's index); --only and\n"
+               "--label take either form",
+               [](detect_args& a, const val& v) {
+                 const auto c = langsift::parse_code_style(v.text);
+                 if (c) a.s.codes = *c;
+                 return c.has_value();
+               },
+               0, 0, nullptr, "iso639-1 or iso639-3"});
+}
+
+/// The model and classification options of `langsift detect`.
+void add_model_options(std::vector<option_row>& t) {
+  t.push_back({value_kind::note, nullptr, nullptr, nullptr, "\nmodel and classification:\n"});
+  t.push_back({value_kind::text, "--model", nullptr, "NAME|FILE", "(model_help)",
+               [](detect_args& a, const val& v) { a.model_path = v.text; return true; }, 0, 0, nullptr,
+               "a built-in model's name or a file", nullptr, model_help});
+  t.push_back({value_kind::flag, "--list-languages", nullptr, nullptr,
+               "print the model's language codes, one per line (as --codes says),\n"
+               "and exit: the codes --only, --hint, --label and --keep take",
+               [](detect_args& a, const val&) { return a.list_languages = true; }});
+  t.push_back({value_kind::size, "--max-model-bytes", nullptr, "N",
+               "refuse a --model file larger than N bytes, before reading it (a\n"
+               "loaded model keeps its file in memory; default: no cap)",
+               [](detect_args& a, const val& v) { a.s.max_model_bytes = static_cast<std::size_t>(v.size); return true; }, 1});
+  t.push_back({value_kind::text, "--only", nullptr, "CODES",
+               "consider only these languages (comma-separated; 'zh' includes zh-Hant)",
+               [](detect_args& a, const val& v) { a.only_arg = v.text; return true; }, 0, 0, nullptr, "language codes"});
+  t.push_back({value_kind::text, "--close-groups", nullptr, "FILE",
+               "the close groups (langsift-train close) of a --model file; the\nbuilt-in models carry theirs",
+               [](detect_args& a, const val& v) { a.close_path = v.text; return true; }, 0, 0, nullptr, "a file"});
+  t.push_back({value_kind::flag, "--no-close-groups", nullptr, nullptr,
+               "leave the model's labels among close languages (bs/hr, id/ms,\n"
+               "nb/nn/da...) as they are: no close-group stage",
+               [](detect_args& a, const val&) { a.s.opt.close_groups = false; return true; }});
+  t.push_back({value_kind::flag, "--no-web-prior", nullptr, nullptr, "no web prior among the members of a close group",
+               [](detect_args& a, const val&) { a.s.opt.web_prior = false; return true; }});
+  t.push_back({value_kind::text, "--hint", nullptr, "CODES",
+               "prior languages, e.g. from Content-Language or <html lang> (language\n"
+               "tags: de, de-AT, zh-Hant; HTML input adds its own <html lang> and\n"
+               "http-equiv content-language)",
+               [](detect_args& a, const val& v) { a.s.hint = v.text; return true; }, 0, 0, nullptr, "language codes"});
+  t.push_back({value_kind::text, "--url", nullptr, "URL", "the document's URL: its country-code TLD is a (weaker) hint",
+               [](detect_args& a, const val& v) {
+                 const auto u = langsift::parse_uri(v.text);
+                 if (u) a.s.url_host = std::string(u->host);
+                 return u && !u->host.empty();
+               },
+               0, 0, nullptr, "an absolute URL"});
+  t.push_back({value_kind::choice, "--scorer", nullptr, "S", "auto (default), bayes or rank (TextCat's rank-order distance)",
+               [](detect_args& a, const val& v) {
+                 a.s.opt.method = v.choice == 0 ? langsift::scorer::automatic
+                                  : v.choice == 1 ? langsift::scorer::bayes : langsift::scorer::rank;
+                 return true;
+               },
+               0, 0, "auto|bayes|rank"});
+  t.push_back({value_kind::size, "--short-bytes", nullptr, "N", "documents with fewer text bytes are flagged short (default 400)",
+               [](detect_args& a, const val& v) { a.s.opt.short_text_bytes = static_cast<std::size_t>(v.size); return true; }});
+  t.push_back({value_kind::size, "--max-text-bytes", nullptr, "N",
+               "examine at most N bytes of text, sampled across it (default 64K)",
+               [](detect_args& a, const val& v) { a.s.opt.max_text_bytes = static_cast<std::size_t>(v.size); return true; }, 256});
+  t.push_back({value_kind::size, "--max-input-bytes", nullptr, "N",
+               "read at most N bytes of a file or of a --lines line; the rest is\n"
+               "skipped, the status says truncated, and a line on stderr names the\n"
+               "input (default 16M)",
+               [](detect_args& a, const val& v) { a.s.max_input_bytes = static_cast<std::size_t>(v.size); return true; }, 1});
+  t.push_back({value_kind::size, "--unit-bytes", nullptr, "N", "score text in units of about N bytes (default 64)",
+               [](detect_args& a, const val& v) { a.s.opt.unit_bytes = static_cast<std::size_t>(v.size); return true; }, 16,
+               1 << 20});
+  t.push_back({value_kind::real, "--switch-penalty", nullptr, "X",
+               "cost of a change of language between units (default 300; higher\nkeeps documents more monolingual)",
+               [](detect_args& a, const val& v) { a.s.opt.switch_penalty = static_cast<float>(v.real); return true; }, 0, 1e6,
+               nullptr, "a number >= 0"});
+}
+
+/// The span options of `langsift detect`.
+void add_span_options(std::vector<option_row>& t) {
+  const langsift::span_options d;
+  t.push_back({value_kind::note, nullptr, nullptr, nullptr, "\nspans (where each language is):\n"});
+  t.push_back({value_kind::flag, "--spans", nullptr, nullptr,
+               "jsonl output gains \"spans\": [[begin, end, \"code\"], ...], byte\n"
+               "offsets into the text classified (the line; a file's text decoded to\n"
+               "UTF-8, and for HTML its text as `langsift text` prints it); they\n"
+               "cover it, and neighbours differ in language (\"und\": none). Implies\n"
+               "--format jsonl unless another format is given (then a usage error)",
+               [](detect_args& a, const val&) { return a.spans_given = true; }});
+  t.push_back({value_kind::text, "--keep", nullptr, "CODES",
+               "print only the text of the spans in these languages: each stretch\n"
+               "of kept spans on a line of its own, without the whitespace at its\n"
+               "ends (a document with none prints nothing; with a filter, only the\n"
+               "documents it keeps); with --format jsonl, the objects gain\n"
+               "\"spans\" and \"kept_text\" (the stretches joined by \\n) instead",
+               [](detect_args& a, const val& v) { a.keep_arg = v.text; return !langsift::split_code_list(v.text).empty(); },
+               0, 0, nullptr, "language codes"});
+  t.push_back({value_kind::real, "--span-penalty", nullptr, "X",
+               with_default("cost of a change of language between span units (default ", static_cast<double>(d.switch_penalty)),
+               [](detect_args& a, const val& v) { a.s.span_opt.switch_penalty = static_cast<float>(v.real); return true; },
+               0, 1e6, nullptr, "a number >= 0"});
+  t.push_back({value_kind::size, "--span-unit-bytes", nullptr, "N",
+               with_default("span units of about N bytes, ended at sentence ends (default ", static_cast<double>(d.unit_bytes)),
+               [](detect_args& a, const val& v) { a.s.span_opt.unit_bytes = static_cast<std::size_t>(v.size); return true; },
+               16, 1 << 20});
+  t.push_back({value_kind::size, "--min-span-bytes", nullptr, "N",
+               with_default("a shorter span joins a neighbour (default ", static_cast<double>(d.min_span_bytes)),
+               [](detect_args& a, const val& v) { a.s.span_opt.min_span_bytes = static_cast<std::size_t>(v.size); return true; }});
+  t.push_back({value_kind::real, "--min-span-confidence", nullptr, "P",
+               with_default("a span whose language is less clear (0..1) joins a\nneighbour (default ",
+                            static_cast<double>(d.min_confidence)),
+               [](detect_args& a, const val& v) { a.s.span_opt.min_confidence = static_cast<float>(v.real); return true; },
+               0, 1});
+}
+
+/// The filter options of `langsift detect`, and the usage text's closing paragraphs.
+void add_filter_options(std::vector<option_row>& t) {
+  t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+               "\n"
+               "filters (NCL-Crawl): a document is kept when one of its languages passes every filter set;\n"
+               "with a filter, tsv/jsonl output gains a keep field, and --kept-only prints only kept documents\n"
+               "(their lines with --lines, their objects with the result added with --jsonl, else their\n"
+               "file names)\n"});
+  t.push_back({value_kind::text, "--label", nullptr, "CODES", "the language is one of these",
+               [](detect_args& a, const val& v) { a.labels_arg = v.text; return true; }, 0, 0, nullptr, "language codes"});
+  t.push_back({value_kind::size, "--min-bytes", nullptr, "N", "the language has at least N bytes of text",
+               [](detect_args& a, const val& v) {
+                 a.s.filter.min_bytes = static_cast<std::size_t>(v.size);
+                 return a.s.filter.use_min_bytes = true;
+               }});
+  t.push_back({value_kind::size, "--max-bytes", nullptr, "N", "the language has at most N bytes of text",
+               [](detect_args& a, const val& v) {
+                 a.s.filter.max_bytes = static_cast<std::size_t>(v.size);
+                 return a.s.filter.use_max_bytes = true;
+               }});
+  t.push_back({value_kind::size, "--min-percent", nullptr, "P", "the language has at least P percent of the text",
+               [](detect_args& a, const val& v) {
+                 a.s.filter.min_percent = static_cast<int>(v.size);
+                 return a.s.filter.use_min_percent = true;
+               },
+               0, 100});
+  t.push_back({value_kind::real, "--min-probability", nullptr, "P",
+               "the language is the top one and its calibrated probability\n"
+               "(`confidence`) is at least P (0..1): a document whose top probability\n"
+               "is below P is not kept",
+               [](detect_args& a, const val& v) {
+                 a.s.filter.min_probability = static_cast<float>(v.real);
+                 return a.s.filter.use_min_probability = true;
+               },
+               0, 1});
+  t.push_back({value_kind::flag, "--kept-only", nullptr, nullptr, "print only the documents the filters keep",
+               [](detect_args& a, const val&) { return a.s.kept_only = true; }});
+  t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+               "\n"
+               "A code of --only, --hint or --label that is not a language of the model is a usage error\n"
+               "(ISO 639-1 or ISO 639-3 codes; `zh` names zh-Hant too; --list-languages lists them).\n"
+               "\n"
+               "When stderr is a terminal, progress is shown there (MB read of the files' total, rate, time\n"
+               "left); never when it is not.\n"
+               "\n"
+               "Exit status: 0 on success, 3 when some input was malformed and reported (--jsonl lines not\n"
+               "classified; compressed data corrupt or cut short: what came before it is classified, a page\n"
+               "with status truncated), 1 when a file cannot be read, the model cannot be loaded or the\n"
+               "output cannot be written, 2 on a usage error.\n"});
+}
+
+/// The options of `langsift detect`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = [] {
+    std::vector<option_row> t;
+    add_input_options(t);
+    add_output_options(t);
+    add_model_options(t);
+    add_span_options(t);
+    add_filter_options(t);
+    return t;
+  }();
+  return table;
+}
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, options(), 22); }
+
+using langsift::cli::fail;
+using langsift::cli::check_language_codes;
+
 
 void print_result(const settings& s, const std::string* name, const langsift::detection& d, const page_info& page,
                   bool keep, std::string& line, const span_info* sp = nullptr) {
@@ -688,185 +859,76 @@ int run_inputs(const langsift::model& m, const settings& s, const std::vector<st
   return t.rc ? t.rc : t.malformed ? 3 : 0;
 }
 
-}  // namespace
-
-int langsift::cli::cmd_detect(int argc, char** argv) {
-  settings s;
-  std::vector<std::string> files;
-  std::string model_path, close_path, only_arg, labels_arg, keep_arg, value;
-  bool format_given = false, spans_given = false, list_languages = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    bool missing = false;
-    auto size_opt = [&](const char* name, unsigned long long& v) {
-      auto x = missing ? std::nullopt : parse_size(value);
-      if (!x) {
-        fail(kProgram, std::string(name) + " needs a size (e.g. 400, 64K)");
-        return false;
-      }
-      v = *x;
-      return true;
-    };
-    unsigned long long v = 0;
-    if (a == "--version") return langsift::cli::print_version("langsift detect");
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (a == "--lines") {
-      s.lines = true;
-    } else if (a == "--list-languages") {
-      list_languages = true;
-    } else if (a == "--jsonl") {
-      s.jsonl = true;
-    } else if (take_option(argc, argv, i, "--text-field", s.text_field, missing)) {
-      if (missing || s.text_field.empty()) return fail(kProgram, "--text-field needs a member name") + 1;
-    } else if (take_option(argc, argv, i, "-j", value, missing) || take_option(argc, argv, i, "--threads", value, missing)) {
-      if (!size_in_range(kProgram, "--threads", value, missing, 1, 256, v)) return 2;
-      s.threads = static_cast<unsigned>(v);
-    } else if (a.size() > 2 && a.substr(0, 2) == "-j") {  // -j2
-      value = std::string(a.substr(2));
-      if (!size_in_range(kProgram, "-j", value, missing, 1, 256, v)) return 2;
-      s.threads = static_cast<unsigned>(v);
-    } else if (a == "--html") {
-      s.kind = input_kind::html;
-    } else if (a == "--text") {
-      s.kind = input_kind::text;
-    } else if (a == "--main") {
-      s.main_content = true;
-    } else if (a == "--kept-only") {
-      s.kept_only = true;
-    } else if (a == "--header") {
-      s.header = true;
-    } else if (a == "--spans") {
-      spans_given = true;
-    } else if (take_option(argc, argv, i, "--keep", keep_arg, missing)) {
-      if (missing || langsift::split_code_list(keep_arg).empty()) return fail(kProgram, "--keep needs language codes") + 1;
-    } else if (take_option(argc, argv, i, "--span-penalty", value, missing)) {
-      char* end = nullptr;
-      const float x = missing ? -1 : std::strtof(value.c_str(), &end);
-      if (missing || !end || *end || !(x >= 0) || x > 1e6f) return fail(kProgram, "--span-penalty needs a number >= 0") + 1;
-      s.span_opt.switch_penalty = x;
-    } else if (take_option(argc, argv, i, "--span-unit-bytes", value, missing)) {
-      if (!size_opt("--span-unit-bytes", v) || v < 16 || v > (1u << 20)) return fail(kProgram, "--span-unit-bytes needs 16..1M") + 1;
-      s.span_opt.unit_bytes = static_cast<std::size_t>(v);
-    } else if (take_option(argc, argv, i, "--min-span-bytes", value, missing)) {
-      if (!size_opt("--min-span-bytes", v)) return 2;
-      s.span_opt.min_span_bytes = static_cast<std::size_t>(v);
-    } else if (take_option(argc, argv, i, "--min-span-confidence", value, missing)) {
-      char* end = nullptr;
-      const float x = missing ? -1 : std::strtof(value.c_str(), &end);
-      if (missing || !end || *end || !(x >= 0 && x <= 1)) return fail(kProgram, "--min-span-confidence needs a number 0..1") + 1;
-      s.span_opt.min_confidence = x;
-    } else if (take_option(argc, argv, i, "--codes", value, missing)) {
-      const auto c = missing ? std::nullopt : langsift::parse_code_style(value);
-      if (!c) return fail(kProgram, "--codes is iso639-1 or iso639-3") + 1;
-      s.codes = *c;
-    } else if (take_option(argc, argv, i, "--format", value, missing)) {
-      format_given = true;
-      if (value == "code") s.format = out_format::code;
-      else if (value == "tsv") s.format = out_format::tsv;
-      else if (value == "jsonl" || value == "json") s.format = out_format::jsonl;
-      else return fail(kProgram, "--format is code, tsv or jsonl") + 1;
-    } else if (take_option(argc, argv, i, "--model", model_path, missing)) {
-      if (missing) return fail(kProgram, "--model needs a built-in model's name or a file") + 1;
-    } else if (take_option(argc, argv, i, "--close-groups", close_path, missing)) {
-      if (missing) return fail(kProgram, "--close-groups needs a file") + 1;
-    } else if (a == "--no-close-groups") {
-      s.opt.close_groups = false;
-    } else if (a == "--no-web-prior") {
-      s.opt.web_prior = false;
-    } else if (take_option(argc, argv, i, "--only", only_arg, missing)) {
-      if (missing) return fail(kProgram, "--only needs language codes") + 1;
-    } else if (take_option(argc, argv, i, "--hint", s.hint, missing)) {
-      if (missing) return fail(kProgram, "--hint needs language codes") + 1;
-    } else if (take_option(argc, argv, i, "--url", value, missing)) {
-      const auto u = missing ? std::nullopt : langsift::parse_uri(value);
-      if (!u || u->host.empty()) return fail(kProgram, "--url needs an absolute URL") + 1;
-      s.url_host = std::string(u->host);
-    } else if (take_option(argc, argv, i, "--content-type", s.content_type, missing)) {
-      if (missing) return fail(kProgram, "--content-type needs a value") + 1;
-    } else if (take_option(argc, argv, i, "--encoding", s.encoding, missing)) {
-      if (missing || !langsift::can_convert(s.encoding)) return fail(kProgram, "--encoding needs a known encoding") + 1;
-    } else if (take_option(argc, argv, i, "--scorer", value, missing)) {
-      if (value == "auto") s.opt.method = langsift::scorer::automatic;
-      else if (value == "bayes") s.opt.method = langsift::scorer::bayes;
-      else if (value == "rank") s.opt.method = langsift::scorer::rank;
-      else return fail(kProgram, "--scorer is auto, bayes or rank") + 1;
-    } else if (take_option(argc, argv, i, "--short-bytes", value, missing)) {
-      if (!size_opt("--short-bytes", v)) return 2;
-      s.opt.short_text_bytes = static_cast<std::size_t>(v);
-    } else if (take_option(argc, argv, i, "--max-model-bytes", value, missing)) {
-      if (!size_opt("--max-model-bytes", v) || v < 1) return fail(kProgram, "--max-model-bytes needs at least 1") + 1;
-      s.max_model_bytes = static_cast<std::size_t>(v);
-    } else if (take_option(argc, argv, i, "--max-input-bytes", value, missing)) {
-      if (!size_opt("--max-input-bytes", v) || v < 1) return fail(kProgram, "--max-input-bytes needs at least 1") + 1;
-      s.max_input_bytes = static_cast<std::size_t>(v);
-    } else if (take_option(argc, argv, i, "--max-text-bytes", value, missing)) {
-      if (!size_opt("--max-text-bytes", v) || v < 256) return fail(kProgram, "--max-text-bytes needs at least 256") + 1;
-      s.opt.max_text_bytes = static_cast<std::size_t>(v);
-    } else if (take_option(argc, argv, i, "--unit-bytes", value, missing)) {
-      if (!size_opt("--unit-bytes", v) || v < 16 || v > (1u << 20)) return fail(kProgram, "--unit-bytes needs 16..1M") + 1;
-      s.opt.unit_bytes = static_cast<std::size_t>(v);
-    } else if (take_option(argc, argv, i, "--switch-penalty", value, missing)) {
-      char* end = nullptr;
-      const float x = missing ? -1 : std::strtof(value.c_str(), &end);
-      if (missing || !end || *end || !(x >= 0) || x > 1e6f) return fail(kProgram, "--switch-penalty needs a number >= 0") + 1;
-      s.opt.switch_penalty = x;
-    } else if (take_option(argc, argv, i, "--top-k", value, missing)) {
-      const auto k = missing ? std::nullopt : parse_size(value);
-      if (!k || *k < 1 || *k > langsift::max_top_k)
-        return fail(kProgram, "--top-k needs 1.." + std::to_string(langsift::max_top_k)) + 1;
-      s.opt.top_k = static_cast<std::size_t>(*k);
-      s.probabilities = true;
-    } else if (take_option(argc, argv, i, "--min-probability", value, missing)) {
-      char* end = nullptr;
-      const float p = missing ? -1 : std::strtof(value.c_str(), &end);
-      if (missing || !end || *end || !(p >= 0 && p <= 1)) return fail(kProgram, "--min-probability needs 0..1") + 1;
-      s.filter.min_probability = p;
-      s.filter.use_min_probability = true;
-    } else if (take_option(argc, argv, i, "--label", labels_arg, missing)) {
-      if (missing) return fail(kProgram, "--label needs language codes") + 1;
-    } else if (take_option(argc, argv, i, "--min-bytes", value, missing)) {
-      if (!size_opt("--min-bytes", v)) return 2;
-      s.filter.min_bytes = static_cast<std::size_t>(v);
-      s.filter.use_min_bytes = true;
-    } else if (take_option(argc, argv, i, "--max-bytes", value, missing)) {
-      if (!size_opt("--max-bytes", v)) return 2;
-      s.filter.max_bytes = static_cast<std::size_t>(v);
-      s.filter.use_max_bytes = true;
-    } else if (take_option(argc, argv, i, "--min-percent", value, missing)) {
-      if (!size_opt("--min-percent", v) || v > 100) return fail(kProgram, "--min-percent needs 0..100") + 1;
-      s.filter.min_percent = static_cast<int>(v);
-      s.filter.use_min_percent = true;
-    } else if (a == "-") {
-      files.emplace_back("-");
-    } else if (a.size() > 1 && a[0] == '-') {
-      return unknown_option(kProgram, a, usage);
-    } else {
-      files.emplace_back(a);
-    }
-  }
-  if (files.empty()) files.emplace_back("-");
+/// The settings that follow from the options together (--jsonl, --spans, --keep, the code lists,
+/// the filter), or a usage error: -1 to go on, else the exit status (2).
+int combine_options(detect_args& a) {
+  settings& s = a.s;
   if (s.jsonl) {  // JSON lines in, JSON lines out
     if (s.lines) return fail(kProgram, "--lines and --jsonl: one or the other (--jsonl reads a document per line too)") + 1;
-    if (format_given && s.format != out_format::jsonl)
+    if (a.format_given && s.format != out_format::jsonl)
       return fail(kProgram, "--jsonl writes JSON lines: --format code or tsv cannot go with it") + 1;
     s.format = out_format::jsonl;
   }
-
-  s.keep_codes = langsift::parse_code_list(keep_arg);  // either ISO form, any case (as everywhere)
+  s.keep_codes = langsift::parse_code_list(a.keep_arg);  // either ISO form, any case (as everywhere)
   s.keep_views.assign(s.keep_codes.begin(), s.keep_codes.end());
-  s.spans = spans_given || !s.keep_codes.empty();
-  if (spans_given) {
-    if (format_given && s.format != out_format::jsonl)
+  s.spans = a.spans_given || !s.keep_codes.empty();
+  if (a.spans_given) {
+    if (a.format_given && s.format != out_format::jsonl)
       return fail(kProgram, "--spans writes JSON: it needs --format jsonl (the default with --spans)") + 1;
     s.format = out_format::jsonl;
   }
   if (!s.keep_codes.empty() && s.kept_only)
     return fail(kProgram, "--keep prints the kept text, --kept-only the kept documents: use one") + 1;
+  return -1;
+}
 
-  std::vector<std::string> only_codes = langsift::parse_code_list(only_arg);
-  std::vector<std::string> label_codes = langsift::parse_code_list(labels_arg);
+/// The model of --model (with the groups of --close-groups) into `m` (`loaded`, `with_groups`:
+/// where a model read from a file lives), or false after the error.
+bool load_model(const detect_args& a, const langsift::model*& m, langsift::model& loaded, langsift::model& with_groups) {
+  std::string error;
+  if (langsift::cli::resolve_model(a.model_path, m, loaded, error, a.s.max_model_bytes) != langsift::status::ok) {
+    fail(kProgram, error);
+    return false;
+  }
+  if (a.close_path.empty()) return true;
+  langsift::close_groups g;
+  if (langsift::close_groups::load_file(a.close_path, g, &error) != langsift::status::ok) {
+    fail(kProgram, error.empty() ? a.close_path + ": cannot read" : error);
+    return false;
+  }
+  with_groups = *m;
+  if (with_groups.set_close_groups(std::make_shared<const langsift::close_groups>(std::move(g)), &error) != langsift::status::ok) {
+    fail(kProgram, a.close_path + ": " + error);
+    return false;
+  }
+  m = &with_groups;
+  return true;
+}
+
+/// --tsv --header: the columns of the records run_inputs() writes (a file column when files are
+/// read, encoding columns for pages, not for --lines, and keep with a filter).
+void print_header(const settings& s, const std::vector<std::string>& files) {
+  const bool named = !s.lines && (files.size() > 1 || files[0] != "-");
+  std::string h = named ? "file\t" : "";
+  h += "language\tlanguages\ttext_bytes\treliable\tshort\tscore";
+  if (s.probabilities) h += "\tprobabilities";
+  if (!s.lines) h += "\tencoding\tencoding_source";
+  if (s.filtering) h += "\tkeep";
+  put(h + "\tstatus\n");
+}
+
+}  // namespace
+
+int langsift::cli::cmd_detect(int argc, char** argv) {
+  detect_args a;
+  settings& s = a.s;
+  std::vector<std::string> files;
+  if (const int rc = parse_options(kProgram, options(), usage, argc, argv, a, files); rc >= 0) return rc;
+  if (files.empty()) files.emplace_back("-");
+  if (const int rc = combine_options(a); rc >= 0) return rc;
+
+  std::vector<std::string> only_codes = langsift::parse_code_list(a.only_arg);
+  std::vector<std::string> label_codes = langsift::parse_code_list(a.labels_arg);
   // --hint takes language tags (de-AT, as Content-Language has them): their primary subtag, in
   // either ISO form, must name a language of the model.
   std::vector<std::string> hint_tags = langsift::parse_code_list(s.hint), hint_codes;
@@ -884,50 +946,24 @@ int langsift::cli::cmd_detect(int argc, char** argv) {
   s.filtering = s.filter.enabled();
   if (s.kept_only && !s.filtering) return fail(kProgram, "--kept-only needs a filter (--label, --min-bytes...)") + 1;
 
-  langsift::model loaded;
+  langsift::model loaded, with_groups;
   const langsift::model* m = nullptr;
-  {
-    std::string error;
-    if (langsift::cli::resolve_model(model_path, m, loaded, error, s.max_model_bytes) != langsift::status::ok)
-      return fail(kProgram, error);
-  }
-  langsift::model with_groups;
-  if (!close_path.empty()) {
-    langsift::close_groups g;
-    std::string error;
-    if (langsift::close_groups::load_file(close_path, g, &error) != langsift::status::ok)
-      return fail(kProgram, error.empty() ? close_path + ": cannot read" : error);
-    with_groups = *m;
-    if (with_groups.set_close_groups(std::make_shared<const langsift::close_groups>(std::move(g)), &error) != langsift::status::ok)
-      return fail(kProgram, close_path + ": " + error);
-    m = &with_groups;
-  }
-  // A code that the model lacks is a usage error that names every such code: a typo would
-  // otherwise restrict detection to fewer languages than asked for (--only), drop every document
-  // (--label) or do nothing (--hint).
-  if (list_languages) {  // the model's codes, one per line, as --codes writes them
+  if (!load_model(a, m, loaded, with_groups)) return 1;
+  if (a.list_languages) {  // the model's codes, one per line, as --codes writes them
     std::string out;
     for (std::size_t l = 0; l < m->language_count(); ++l)
       out += langsift::code_in_style(m->language_code(l), s.codes) + '\n';
     put(out);
     return 0;
   }
-  if (!check_language_codes(kProgram, "--only", *m, only_codes, model_path) ||
-      !check_language_codes(kProgram, "--label", *m, label_codes, model_path) ||
-      !check_language_codes(kProgram, "--hint", *m, hint_codes, model_path) ||
-      !check_language_codes(kProgram, "--keep", *m, s.keep_codes, model_path))
+  // A code that the model lacks is a usage error that names every such code: a typo would
+  // otherwise restrict detection to fewer languages than asked for (--only), drop every document
+  // (--label) or do nothing (--hint).
+  if (!check_language_codes(kProgram, "--only", *m, only_codes, a.model_path) ||
+      !check_language_codes(kProgram, "--label", *m, label_codes, a.model_path) ||
+      !check_language_codes(kProgram, "--hint", *m, hint_codes, a.model_path) ||
+      !check_language_codes(kProgram, "--keep", *m, s.keep_codes, a.model_path))
     return 2;
-
-  if (s.header && s.format == out_format::tsv && !s.kept_only && s.keep_codes.empty()) {
-    // The columns of the records below: a file column when files are read, encoding columns for
-    // pages (not for --lines), and keep with a filter.
-    const bool named = !s.lines && (files.size() > 1 || files[0] != "-");
-    std::string h = named ? "file\t" : "";
-    h += "language\tlanguages\ttext_bytes\treliable\tshort\tscore";
-    if (s.probabilities) h += "\tprobabilities";
-    if (!s.lines) h += "\tencoding\tencoding_source";
-    if (s.filtering) h += "\tkeep";
-    put(h + "\tstatus\n");
-  }
+  if (s.header && s.format == out_format::tsv && !s.kept_only && s.keep_codes.empty()) print_header(s, files);
   return run_inputs(*m, s, files);
 }

@@ -13,79 +13,70 @@ namespace {
 
 constexpr const char* k_prog = "langsift encoding";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: langsift encoding [options] FILE...\n"
-               "\n"
-               "Detects the character encoding of each FILE (\"-\" is standard input) and prints one line\n"
-               "per file: FILE<TAB>encoding<TAB>source<TAB>confidence\n"
-               "  encoding    canonical WHATWG name (utf-8, windows-1252, shift_jis, ...), \"ascii\" for 7-bit\n"
-               "              text, else the IANA/ICU name (ibm852, x-mac-ce, utf-32le, ...)\n"
-               "  source      bom | http | meta | detected | default\n"
-               "  confidence  0..1, a tier by source, not a calibrated probability: 1.0 for a BOM,\n"
-               "              0.9-1.0 for an HTTP or meta declaration, 0.6-1.0 for ASCII and UTF-8/16/32\n"
-               "              told by their structure, 0.2-0.9 for uchardet's and the single-byte\n"
-               "              search's answers, 0.1 for the default (0 for empty input)\n"
-               "\n"
-               "options:\n"
-               "  --content-type V   HTTP Content-Type value or bare charset label, applied to every FILE\n"
-               "  --max-bytes N      examine at most N bytes for detection (K/M/G suffixes; default 64K)\n"
-               "  --no-meta          do not look for <meta charset> / XML declarations\n"
-               "  --verbose          add declared label, override flag and uchardet's raw answer\n"
-               "  --help             this text\n"
-               "\n"
-               "A FILE compressed with gzip or zstd (told by its first bytes) is decompressed: the encoding is\n"
-               "that of its content.\n"
-               "\n"
-               "Exit status: 0 when every file was read, 3 when compressed input was corrupt or cut short\n"
-               "(reported), 1 when one could not be read or the output cannot be written, 2 on bad usage.\n");
+/// What the command line gives `langsift encoding`.
+struct encoding_args {
+  langsift::encoding_options opt;
+  std::string content_type;
+  bool verbose = false;
+};
+
+using option_row = langsift::cli::option<encoding_args>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// The options of `langsift encoding`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = {
+      {value_kind::note, nullptr, nullptr, nullptr,
+       "usage: langsift encoding [options] FILE...\n"
+       "\n"
+       "Detects the character encoding of each FILE (\"-\" is standard input) and prints one line\n"
+       "per file: FILE<TAB>encoding<TAB>source<TAB>confidence\n"
+       "  encoding    canonical WHATWG name (utf-8, windows-1252, shift_jis, ...), \"ascii\" for 7-bit\n"
+       "              text, else the IANA/ICU name (ibm852, x-mac-ce, utf-32le, ...)\n"
+       "  source      bom | http | meta | detected | default\n"
+       "  confidence  0..1, a tier by source, not a calibrated probability: 1.0 for a BOM,\n"
+       "              0.9-1.0 for an HTTP or meta declaration, 0.6-1.0 for ASCII and UTF-8/16/32\n"
+       "              told by their structure, 0.2-0.9 for uchardet's and the single-byte\n"
+       "              search's answers, 0.1 for the default (0 for empty input)\n"
+       "\n"
+       "options:\n"},
+      {value_kind::text, "--content-type", nullptr, "V",
+       "HTTP Content-Type value or bare charset label, applied to every FILE",
+       [](encoding_args& a, const option_value& v) { a.content_type = v.text; return true; }},
+      {value_kind::size, "--max-bytes", nullptr, "N",
+       "examine at most N bytes for detection (K/M/G suffixes; default 64K)",
+       [](encoding_args& a, const option_value& v) {
+         a.opt.max_detect_bytes = static_cast<std::size_t>(v.size);
+         return true;
+       }},
+      {value_kind::flag, "--no-meta", nullptr, nullptr, "do not look for <meta charset> / XML declarations",
+       [](encoding_args& a, const option_value&) { a.opt.prescan_meta = false; return true; }},
+      {value_kind::flag, "--verbose", nullptr, nullptr, "add declared label, override flag and uchardet's raw answer",
+       [](encoding_args& a, const option_value&) { return a.verbose = true; }},
+      {value_kind::note, nullptr, nullptr, nullptr,
+       "  --help             this text\n"
+       "\n"
+       "A FILE compressed with gzip or zstd (told by its first bytes) is decompressed: the encoding is\n"
+       "that of its content.\n"
+       "\n"
+       "Exit status: 0 when every file was read, 3 when compressed input was corrupt or cut short\n"
+       "(reported), 1 when one could not be read or the output cannot be written, 2 on bad usage.\n"},
+  };
+  return table;
 }
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, options(), 21); }
 
 }  // namespace
 
 int langsift::cli::cmd_encoding(int argc, char** argv) {
-  langsift::encoding_options opt;
-  std::string content_type;
-  bool verbose = false;
+  encoding_args p;
   std::vector<std::string> files;
-  bool only_files = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    std::string value;
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version("langsift encoding");
-    if (!only_files && (a == "--help" || a == "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!only_files && a == "--") {
-      only_files = true;
-      continue;
-    }
-    if (!only_files && take_option(argc, argv, i, "--content-type", value, missing)) {
-      if (missing) return fail(k_prog, "--content-type needs a value"), 2;
-      content_type = value;
-      continue;
-    }
-    if (!only_files && take_option(argc, argv, i, "--max-bytes", value, missing)) {
-      auto v = missing ? std::nullopt : parse_size(value);
-      if (!v) return fail(k_prog, "--max-bytes needs a size such as 65536 or 64K"), 2;
-      opt.max_detect_bytes = static_cast<std::size_t>(*v);
-      continue;
-    }
-    if (!only_files && a == "--no-meta") {
-      opt.prescan_meta = false;
-      continue;
-    }
-    if (!only_files && a == "--verbose") {
-      verbose = true;
-      continue;
-    }
-    if (!only_files && a.size() > 1 && a[0] == '-') {
-      return unknown_option(k_prog, a, usage);
-    }
-    files.emplace_back(a);
-  }
+  if (const int rc = parse_options(k_prog, options(), usage, argc, argv, p, files); rc >= 0) return rc;
+  langsift::encoding_options& opt = p.opt;
+  const std::string& content_type = p.content_type;
+  const bool verbose = p.verbose;
   if (files.empty()) {
     fail(k_prog, "no FILE given (see --help)");
     return 2;

@@ -14,45 +14,83 @@ namespace {
 
 constexpr const char* kProgram = "langsift text";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift text [options] FILE|-\n"
-      "\n"
-      "Extracts the text of an HTML page and prints it as UTF-8, one line per block (paragraph,\n"
-      "heading, list item, table cell...), whitespace collapsed. Tags, comments, script, style,\n"
-      "noscript, template, textarea, iframe, svg and math content are dropped; character\n"
-      "references are decoded. The input bytes are first decoded to UTF-8: BOM, then the charset\n"
-      "of --content-type, then <meta charset> / XML declaration, then statistical detection\n"
-      "(see `langsift encoding`); invalid sequences become U+FFFD.\n"
-      "\n"
-      "options:\n"
-      "  --main          keep only the main content: drop navigation, menus, link lists, footers,\n"
-      "                  cookie banners, language pickers (boilerplate removal)\n"
-      "  --base URL      the page's URL, against which relative links are resolved (a <base href>\n"
-      "                  in the page takes precedence, resolved against URL)\n"
-      "  --links         print the out-links instead of the text: one line per <a href>/<area href>,\n"
-      "                  URL<TAB>anchor text; absolute http(s) URLs without fragment, in page\n"
-      "                  order (javascript:, mailto:, data:, fragment-only and unresolvable links\n"
-      "                  are left out; relative links need --base or a <base href>)\n"
-      "  --title         print the <title> as the first line, before the text (or links)\n"
-      "  --meta          print KEY<TAB>VALUE lines first: title, html-lang, content-language, base,\n"
-      "                  status, encoding, encoding-source, replaced-bytes (bytes the decoder\n"
-      "                  replaced by U+FFFD), invalid-utf8 (sequences the extractor replaced),\n"
-      "                  links, blocks\n"
-      "  --blocks        print every text block with its features and the main-content decision\n"
-      "                  instead of the text: K|D<TAB>words<TAB>linked<TAB>stops<TAB>flags<TAB>text\n"
-      "  --max-bytes N   process at most N bytes of input (K/M/G suffixes; default 16M); the rest\n"
-      "                  is not read, a line on stderr says so, and --meta's status is truncated\n"
-      "                  (a file compressed with gzip or zstd, told by its first bytes, is\n"
-      "                  decompressed as it is read: N counts its content)\n"
-      "  --content-type V  the HTTP Content-Type header (or a bare charset) of the page\n"
-      "  --encoding E    the input's encoding, skipping detection (e.g. utf-8, windows-1251)\n"
-      "  -h, --help      this help\n"
-      "\n"
-      "Exit status: 0 on success (also when no text was found), 3 when compressed input was corrupt\n"
-      "or cut short (reported; the text is that of the part before it), 1 when FILE cannot be read\n"
-      "or the output cannot be written, 2 on a usage error.\n");
+/// What the command line gives `langsift text`.
+struct text_args {
+  bool main_content = false, links = false, title = false, meta = false, blocks = false;
+  std::string base, content_type, forced_encoding;
+  unsigned long long max_bytes = 16ull << 20;
+};
+
+using option_row = langsift::cli::option<text_args>;
+using langsift::cli::option_value;
+using langsift::cli::value_kind;
+
+/// The options of `langsift text`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = {
+      {value_kind::note, nullptr, nullptr, nullptr,
+       "usage: langsift text [options] FILE|-\n"
+       "\n"
+       "Extracts the text of an HTML page and prints it as UTF-8, one line per block (paragraph,\n"
+       "heading, list item, table cell...), whitespace collapsed. Tags, comments, script, style,\n"
+       "noscript, template, textarea, iframe, svg and math content are dropped; character\n"
+       "references are decoded. The input bytes are first decoded to UTF-8: BOM, then the charset\n"
+       "of --content-type, then <meta charset> / XML declaration, then statistical detection\n"
+       "(see `langsift encoding`); invalid sequences become U+FFFD.\n"
+       "\n"
+       "options:\n"},
+      {value_kind::flag, "--main", nullptr, nullptr,
+       "keep only the main content: drop navigation, menus, link lists, footers,\n"
+       "cookie banners, language pickers (boilerplate removal)",
+       [](text_args& a, const option_value&) { return a.main_content = true; }},
+      {value_kind::text, "--base", nullptr, "URL",
+       "the page's URL, against which relative links are resolved (a <base href>\n"
+       "in the page takes precedence, resolved against URL)",
+       [](text_args& a, const option_value& v) { a.base = v.text; return true; }, 0, 0, nullptr, "a URL"},
+      {value_kind::flag, "--links", nullptr, nullptr,
+       "print the out-links instead of the text: one line per <a href>/<area href>,\n"
+       "URL<TAB>anchor text; absolute http(s) URLs without fragment, in page\n"
+       "order (javascript:, mailto:, data:, fragment-only and unresolvable links\n"
+       "are left out; relative links need --base or a <base href>)",
+       [](text_args& a, const option_value&) { return a.links = true; }},
+      {value_kind::flag, "--title", nullptr, nullptr, "print the <title> as the first line, before the text (or links)",
+       [](text_args& a, const option_value&) { return a.title = true; }},
+      {value_kind::flag, "--meta", nullptr, nullptr,
+       "print KEY<TAB>VALUE lines first: title, html-lang, content-language, base,\n"
+       "status, encoding, encoding-source, replaced-bytes (bytes the decoder\n"
+       "replaced by U+FFFD), invalid-utf8 (sequences the extractor replaced),\n"
+       "links, blocks",
+       [](text_args& a, const option_value&) { return a.meta = true; }},
+      {value_kind::flag, "--blocks", nullptr, nullptr,
+       "print every text block with its features and the main-content decision\n"
+       "instead of the text: K|D<TAB>words<TAB>linked<TAB>stops<TAB>flags<TAB>text",
+       [](text_args& a, const option_value&) { return a.blocks = true; }},
+      {value_kind::size, "--max-bytes", nullptr, "N",
+       "process at most N bytes of input (K/M/G suffixes; default 16M); the rest\n"
+       "is not read, a line on stderr says so, and --meta's status is truncated\n"
+       "(a file compressed with gzip or zstd, told by its first bytes, is\n"
+       "decompressed as it is read: N counts its content)",
+       [](text_args& a, const option_value& v) { a.max_bytes = v.size; return true; }, 1, 0, nullptr,
+       "a positive size (e.g. 4M)"},
+      {value_kind::text, "--content-type", nullptr, "V", "the HTTP Content-Type header (or a bare charset) of the page",
+       [](text_args& a, const option_value& v) { a.content_type = v.text; return true; }},
+      {value_kind::text, "--encoding", nullptr, "E", "the input's encoding, skipping detection (e.g. utf-8, windows-1251)",
+       [](text_args& a, const option_value& v) {
+         a.forced_encoding = v.text;
+         return langsift::can_convert(a.forced_encoding);
+       },
+       0, 0, nullptr, "a known encoding"},
+      {value_kind::note, nullptr, nullptr, nullptr,
+       "  -h, --help      this help\n"
+       "\n"
+       "Exit status: 0 on success (also when no text was found), 3 when compressed input was corrupt\n"
+       "or cut short (reported; the text is that of the part before it), 1 when FILE cannot be read\n"
+       "or the output cannot be written, 2 on a usage error.\n"},
+  };
+  return table;
 }
+
+void usage(std::FILE* out) { langsift::cli::usage_text(out, options(), 18); }
 
 void put(std::string_view s) { langsift::cli::write_stdout(s); }
 
@@ -77,48 +115,15 @@ std::string flag_names(std::uint32_t f) {
 }  // namespace
 
 int langsift::cli::cmd_text(int argc, char** argv) {
-  bool main_content = false, links = false, title = false, meta = false, blocks = false;
-  std::string base, path, value, content_type, forced_encoding;
-  unsigned long long max_bytes = 16ull << 20;
-  bool have_path = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version("langsift text");
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (a == "--main") {
-      main_content = true;
-    } else if (a == "--links") {
-      links = true;
-    } else if (a == "--title") {
-      title = true;
-    } else if (a == "--meta") {
-      meta = true;
-    } else if (a == "--blocks") {
-      blocks = true;
-    } else if (take_option(argc, argv, i, "--base", base, missing)) {
-      if (missing) return fail(kProgram, "--base needs a URL") + 1;
-    } else if (take_option(argc, argv, i, "--max-bytes", value, missing)) {
-      auto v = missing ? std::nullopt : parse_size(value);
-      if (!v || *v == 0) return fail(kProgram, "--max-bytes needs a positive size (e.g. 4M)") + 1;
-      max_bytes = *v;
-    } else if (take_option(argc, argv, i, "--content-type", content_type, missing)) {
-      if (missing) return fail(kProgram, "--content-type needs a value") + 1;
-    } else if (take_option(argc, argv, i, "--encoding", forced_encoding, missing)) {
-      if (missing) return fail(kProgram, "--encoding needs a name") + 1;
-      if (!langsift::can_convert(forced_encoding))
-        return fail(kProgram, "unknown or unsupported encoding '" + forced_encoding + "'") + 1;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return unknown_option(kProgram, a, usage);
-    } else if (have_path) {
-      return fail(kProgram, "only one FILE, please (or - for stdin)") + 1;
-    } else {
-      path = std::string(a);
-      have_path = true;
-    }
-  }
+  text_args p;
+  std::vector<std::string> args;
+  if (const int rc = parse_options(kProgram, options(), usage, argc, argv, p, args); rc >= 0) return rc;
+  if (args.size() > 1) return fail(kProgram, "only one FILE, please (or - for stdin)") + 1;
+  const bool have_path = !args.empty(), main_content = p.main_content, links = p.links, title = p.title, meta = p.meta,
+             blocks = p.blocks;
+  const std::string path = have_path ? args[0] : std::string(), &base = p.base, &content_type = p.content_type,
+                    &forced_encoding = p.forced_encoding;
+  const unsigned long long max_bytes = p.max_bytes;
   if (!have_path) return fail(kProgram, "FILE (or -) is required; see --help") + 1;
 
   std::string bytes, error, malformed;

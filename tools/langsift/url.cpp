@@ -20,6 +20,58 @@ namespace {
 
 constexpr const char* kUrlCmd = "langsift url";
 
+/// What the command line gives `langsift url`.
+struct url_args {
+  std::string country, format = "tsv", linear_path, words_path;
+  code_style codes = code_style::iso639_1;
+  bool lines = false, header = false;
+  url_options o;
+};
+
+using option_row = option<url_args>;
+
+/// The options of `langsift url`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& url_cmd_options() {
+  static const std::vector<option_row> table = {
+      {value_kind::note, nullptr, nullptr, nullptr, "\n"},
+      {value_kind::text, "--country", nullptr, "CC",
+       "ISO 3166-1 country of the host (e.g. from geo-IP): its languages gain weight",
+       [](url_args& a, const option_value& v) {
+         a.country = v.text;
+         return a.country.size() == 2 && !country_languages(a.country).empty();
+       },
+       0, 0, nullptr, "an ISO 3166-1 alpha-2 code (e.g. DE)"},
+      {value_kind::choice, "--format", nullptr, "code|tsv|jsonl", "output (default tsv)",
+       [](url_args& a, const option_value& v) { a.format = v.text; return true; }, 0, 0, "code|tsv|jsonl"},
+      {value_kind::text, "--codes", nullptr, "iso639-1|iso639-3",
+       "language codes: ISO 639-1 where one exists (default), or ISO 639-3",
+       [](url_args& a, const option_value& v) {
+         const auto c = langsift::parse_code_style(v.text);
+         if (c) a.codes = *c;
+         return c.has_value();
+       },
+       0, 0, nullptr, "iso639-1 or iso639-3"},
+      {value_kind::flag, "--header", nullptr, nullptr, "tsv: a first line naming the columns",
+       [](url_args& a, const option_value&) { return a.header = true; }},
+      {value_kind::text, "--linear", nullptr, "FILE", "a linear URL model instead of the built-in one (langsift-train url)",
+       [](url_args& a, const option_value& v) { a.linear_path = v.text; return true; }, 0, 0, nullptr, "a file"},
+      {value_kind::text, "--words", nullptr, "FILE", "a words URL model instead of the built-in one",
+       [](url_args& a, const option_value& v) { a.words_path = v.text; return true; }, 0, 0, nullptr, "a file"},
+      {value_kind::flag, "--no-linear", nullptr, nullptr, "switch parts of the combination off",
+       [](url_args& a, const option_value&) { a.o.use_linear = false; return true; }, 0, 0, nullptr, nullptr,
+       "--no-linear, --no-words, --no-patterns, --no-cctld "},
+      {value_kind::flag, "--no-words", nullptr, nullptr, "",
+       [](url_args& a, const option_value&) { a.o.use_words = false; return true; }},
+      {value_kind::flag, "--no-patterns", nullptr, nullptr, "",
+       [](url_args& a, const option_value&) { a.o.use_patterns = false; return true; }},
+      {value_kind::flag, "--no-cctld", nullptr, nullptr, "",
+       [](url_args& a, const option_value&) { a.o.use_cctld = false; return true; }},
+      {value_kind::flag, "--lines", nullptr, nullptr, "",  // described in the text above
+       [](url_args& a, const option_value&) { return a.lines = true; }},
+  };
+  return table;
+}
+
 void url_cmd_usage(std::FILE* out) {
   std::fprintf(out,
                "usage: langsift url [options] URL...\n"
@@ -30,65 +82,107 @@ void url_cmd_usage(std::FILE* out) {
                "cut), with --format jsonl a JSON object (url, language, languages [{code, score}], decision,\n"
                "and status when it is not ok). \"und\" when nothing is known. A URL that was cut is also\n"
                "named on stderr. With --lines every input line (of the files, or stdin) is one URL; a file\n"
-               "compressed with gzip or zstd is decompressed as it is read (told by its first bytes).\n\n"
-               "  --country CC       ISO 3166-1 country of the host (e.g. from geo-IP): its languages gain weight\n"
-               "  --format code|tsv|jsonl   output (default tsv)\n"
-               "  --codes iso639-1|iso639-3 language codes: ISO 639-1 where one exists (default), or ISO 639-3\n"
-               "  --header           tsv: a first line naming the columns\n"
-               "  --linear FILE      a linear URL model instead of the built-in one (langsift-train url)\n"
-               "  --words FILE       a words URL model instead of the built-in one\n"
-               "  --no-linear, --no-words, --no-patterns, --no-cctld   switch parts of the combination off\n\n"
-               "Exit status: 0 on success, 3 when compressed input was corrupt or cut short (reported; the\n"
-               "lines before it were read), 1 when a file or model cannot be read or the output cannot be\n"
-               "written, 2 on a usage error.\n",
+               "compressed with gzip or zstd is decompressed as it is read (told by its first bytes).\n",
                kUrlMaxBytes);
+  usage_text(out, url_cmd_options(), 21);
+  std::fputs("\n"
+             "Exit status: 0 on success, 3 when compressed input was corrupt or cut short (reported; the\n"
+             "lines before it were read), 1 when a file or model cannot be read or the output cannot be\n"
+             "written, 2 on a usage error.\n",
+             out);
+}
+
+/// One URL's answer as a line of --format (jsonl, tsv or code), appended to `out`.
+void append_url_line(std::string& out, std::string_view url, const url_result& r, const std::string& format,
+                     code_style codes) {
+  if (format == "jsonl") {
+    out += "{\"url\":";
+    json::utf8_string(out, url);
+    out += ",\"language\":";
+    json::code(out, r.language(), codes);
+    out += ",\"languages\":[";
+    for (std::size_t k = 0; k < r.count; ++k) {
+      out += k ? ",{\"code\":" : "{\"code\":";
+      json::code(out, r.languages[k].code, codes);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, ",\"score\":%.3f}", static_cast<double>(r.languages[k].score));
+      out += buf;
+    }
+    out += "],\"decision\":";
+    json::string(out, url_decision_name(r.decision));
+    if (r.st != status::ok) {
+      out += ",\"status\":";
+      json::string(out, status_name(r.st));
+    }
+    out += "}\n";
+    return;
+  }
+  out.append(code_in_style(r.language(), codes));
+  if (format == "tsv") {
+    out += '\t';
+    for (std::size_t k = 0; k < r.count; ++k) {
+      char buf[32];
+      const std::string code = code_in_style(r.languages[k].code, codes);
+      std::snprintf(buf, sizeof buf, "%s%s:%.3f", k ? "," : "", code.c_str(), static_cast<double>(r.languages[k].score));
+      out += buf;
+    }
+    out += '\t';
+    out += url_decision_name(r.decision);
+    out += '\t';
+    for (char ch : url) out += (ch == '\t' || ch == '\n' || ch == '\r') ? ' ' : ch;
+    out += '\t';
+    out += status_name(r.st);
+  } else if (r.st == status::truncated) {
+    out += "\ttruncated";  // the answer is for a part
+  }
+  out += '\n';
+}
+
+/// --lines: every line of the file `f` (plain, gzip or zstd) to `emit`, kept to its first `keep`
+/// bytes, streamed (memory stays bounded on any input), until the end or `write_failed`. False
+/// when the file cannot be read (`error`); `in` tells whether its compressed data went wrong.
+template <class Emit>
+bool read_url_lines(const std::string& f, std::size_t keep, Emit&& emit, const bool& write_failed, input_file& in,
+                    std::string& error) {
+  if (!in.open(f, error)) return false;
+  std::string line;
+  char buf[1 << 16];
+  std::size_t n;
+  bool pending = false;
+  auto flush_line = [&]() {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    emit(line);
+    line.clear();
+    pending = false;
+  };
+  while (!write_failed && (n = in.read(buf, sizeof buf)) > 0) {
+    for (std::size_t k = 0; k < n;) {
+      const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
+      const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
+      line.append(buf + k, std::min(stop - k, keep - std::min(keep, line.size())));
+      pending = pending || stop > k;
+      k = stop;
+      if (nl) {
+        flush_line();
+        ++k;
+      }
+    }
+  }
+  if (pending && !write_failed) flush_line();
+  return true;
 }
 
 }  // namespace
 
 int cmd_url(int argc, char** argv) {
-  std::string country, format = "tsv", linear_path, words_path, codes_arg;
-  bool lines = false, header = false;
-  url_options o;
+  url_args p;
   std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    bool missing = false;
-    if (a == "--version") return langsift::cli::print_version("langsift url");
-    if (a == "-h" || a == "--help") {
-      url_cmd_usage(stdout);
-      return 0;
-    } else if (a == "--lines") {
-      lines = true;
-    } else if (a == "--header") {
-      header = true;
-    } else if (a == "--no-linear") {
-      o.use_linear = false;
-    } else if (a == "--no-words") {
-      o.use_words = false;
-    } else if (a == "--no-patterns") {
-      o.use_patterns = false;
-    } else if (a == "--no-cctld") {
-      o.use_cctld = false;
-    } else if (take_option(argc, argv, i, "--country", country, missing)) {
-      if (!missing && (country.size() != 2 || country_languages(country).empty()))
-        return fail(kUrlCmd, "--country needs an ISO 3166-1 alpha-2 code (e.g. DE)") + 1;
-    } else if (take_option(argc, argv, i, "--format", format, missing)) {
-      if (!missing && format != "code" && format != "tsv" && format != "jsonl")
-        return fail(kUrlCmd, "--format is code, tsv or jsonl") + 1;
-    } else if (take_option(argc, argv, i, "--codes", codes_arg, missing)) {
-      if (!missing && !langsift::parse_code_style(codes_arg)) return fail(kUrlCmd, "--codes is iso639-1 or iso639-3") + 1;
-    } else if (take_option(argc, argv, i, "--linear", linear_path, missing)) {
-    } else if (take_option(argc, argv, i, "--words", words_path, missing)) {
-    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      return unknown_option(kUrlCmd, a, url_cmd_usage);
-    } else {
-      args.emplace_back(a);
-    }
-    if (missing) return fail(kUrlCmd, std::string(a) + " needs a value") + 1;
-  }
-  const code_style codes = langsift::parse_code_style(codes_arg).value_or(code_style::iso639_1);
-  o.country_hint = country;
+  if (const int rc = parse_options(kUrlCmd, url_cmd_options(), url_cmd_usage, argc, argv, p, args); rc >= 0) return rc;
+  const std::string &linear_path = p.linear_path, &words_path = p.words_path, &format = p.format;
+  const bool lines = p.lines, header = p.header;
+  const code_style codes = p.codes;
+  url_options& o = p.o;
+  o.country_hint = p.country;
   url_model linear, words;
   std::string error;
   for (auto [path, m] : {std::pair{&linear_path, &linear}, std::pair{&words_path, &words}}) {
@@ -116,48 +210,7 @@ int cmd_url(int argc, char** argv) {
       std::fprintf(stderr, "%s: %.*s...: cut at %zu bytes: its languages are those of that part\n", kUrlCmd,
                    static_cast<int>(head.size()), head.data(), o.max_bytes);
     }
-    if (format == "jsonl") {
-      out += "{\"url\":";
-      json::utf8_string(out, url);
-      out += ",\"language\":";
-      json::code(out, r.language(), codes);
-      out += ",\"languages\":[";
-      for (std::size_t k = 0; k < r.count; ++k) {
-        out += k ? ",{\"code\":" : "{\"code\":";
-        json::code(out, r.languages[k].code, codes);
-        char buf[32];
-        std::snprintf(buf, sizeof buf, ",\"score\":%.3f}", static_cast<double>(r.languages[k].score));
-        out += buf;
-      }
-      out += "],\"decision\":";
-      json::string(out, url_decision_name(r.decision));
-      if (r.st != status::ok) {
-        out += ",\"status\":";
-        json::string(out, status_name(r.st));
-      }
-      out += "}\n";
-      if (out.size() > (1 << 16)) write_out();
-      return;
-    }
-    out.append(code_in_style(r.language(), codes));
-    if (format == "tsv") {
-      out += '\t';
-      for (std::size_t k = 0; k < r.count; ++k) {
-        char buf[32];
-        const std::string code = code_in_style(r.languages[k].code, codes);
-        std::snprintf(buf, sizeof buf, "%s%s:%.3f", k ? "," : "", code.c_str(), static_cast<double>(r.languages[k].score));
-        out += buf;
-      }
-      out += '\t';
-      out += url_decision_name(r.decision);
-      out += '\t';
-      for (char ch : url) out += (ch == '\t' || ch == '\n' || ch == '\r') ? ' ' : ch;
-      out += '\t';
-      out += status_name(r.st);
-    } else if (r.st == status::truncated) {
-      out += "\ttruncated";  // the answer is for a part
-    }
-    out += '\n';
+    append_url_line(out, url, r, format, codes);
     if (out.size() > (1 << 16)) write_out();
   };
   if (!lines) {
@@ -170,36 +223,10 @@ int cmd_url(int argc, char** argv) {
     }
   } else {
     if (args.empty()) args.emplace_back("-");
-    // Streamed: memory stays bounded on any input (a line longer than what is classified is kept
-    // only that far, and classify() says truncated).
-    const std::size_t keep = o.max_bytes + 1;
     for (const auto& f : args) {
-      input_file in;  // plain, gzip or zstd (common/input.hpp)
-      if (!in.open(f, error)) return fail(kUrlCmd, error);
-      std::string line;
-      char buf[1 << 16];
-      std::size_t n;
-      bool pending = false;
-      auto flush_line = [&]() {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        emit(line);
-        line.clear();
-        pending = false;
-      };
-      while (!write_failed && (n = in.read(buf, sizeof buf)) > 0) {
-        for (std::size_t k = 0; k < n;) {
-          const char* nl = static_cast<const char*>(std::memchr(buf + k, '\n', n - k));
-          const std::size_t stop = nl ? static_cast<std::size_t>(nl - buf) : n;
-          line.append(buf + k, std::min(stop - k, keep - std::min(keep, line.size())));
-          pending = pending || stop > k;
-          k = stop;
-          if (nl) {
-            flush_line();
-            ++k;
-          }
-        }
-      }
-      if (pending && !write_failed) flush_line();
+      // A line longer than what is classified is kept only that far, and classify() says truncated.
+      input_file in;
+      if (!read_url_lines(f, o.max_bytes + 1, emit, write_failed, in, error)) return fail(kUrlCmd, error);
       if (write_failed) return 1;  // the output cannot be written (reported): stop
       if (in.failed()) return fail(kUrlCmd, f + ": " + in.error());
       if (in.malformed()) {  // corrupt or truncated compressed data: the lines before it were read

@@ -41,33 +41,6 @@ namespace {
 
 constexpr const char* kProgram = "langsift-train close";
 
-void usage(std::FILE* out) {
-  std::fprintf(out,
-      "usage: langsift-train close CORPUS_DIR --groups FILE --manifest FILE -o OUT [options]\n"
-      "\n"
-      "Trains the discriminators of close groups (docs/detection.md, \"Close languages\").\n"
-      "  --groups FILE           one group per line: the member codes, space-separated (# comments)\n"
-      "  --manifest FILE         the corpus' MANIFEST.tsv (sources and their byte ranges)\n"
-      "  --exclude-sources LIST  sources left out, NAME or CODE:NAME (as langsift-train)\n"
-      "  --holdout N             leave out every Nth line of the text kept (as langsift-train)\n"
-      "  --model NAME|FILE       the model the groups are for (default: default): members are checked\n"
-      "                          against it and its checksum recorded\n"
-      "  --min-source-bytes N    a source is used when every member has N bytes of it (50000)\n"
-      "  --word-lists DIR        DIR/<code>.tsv word<TAB>count lists: used when every member has one\n"
-      "                          that its text uses\n"
-      "  --word-list-weight W    the lists' log-odds (capped at +-3) weigh W against the text's (1)\n"
-      "  --web-prior CSV         Common Crawl's languages.csv: each member's share of the web's pages\n"
-      "  --alpha A               smoothing (2)\n"
-      "  --min-log-odds X        keep a feature when the members' log-probabilities differ by X (1)\n"
-      "  --min-count N           ... and it was seen N times in the group's text (2)\n"
-      "  --pair-weight W         weight of word pairs against words (0.5)\n"
-      "  --max-features N        per group at most N features, those the members differ on most (50000)\n"
-      "  --model-weight A --discriminator-weight B --prior-weight G --prior-cap C --trigger T\n"
-      "  --prior-min-bytes N --min-bytes N\n"
-      "                          the decision's parameters (close_group_params; 1 1 1 1.5 4 400 32)\n"
-      "  -o FILE                 the close-groups file to write\n");
-}
-
 struct source_text {
   std::string name;
   std::vector<std::string> lines;
@@ -367,98 +340,172 @@ bool parse_float(const std::string& v, float& out) {
   return true;
 }
 
+/// What the command line gives `langsift-train close`: the settings, and --exclude-sources.
+struct close_args {
+  settings st;
+  std::string exclude;
+};
+
+using option_row = option<close_args>;
+
+/// A number as the trainer reads it (parse_float: >= 0), into `out` when it is at least `lo`.
+bool number_at_least(const option_value& v, double lo, double& out) {
+  float x = 0;
+  if (!parse_float(std::string(v.text), x) || x < lo) return false;
+  out = x;
+  return true;
+}
+
+/// A parameter of close_group_params (parse_float: >= 0) into `out`.
+bool parameter(const option_value& v, float& out) { return parse_float(std::string(v.text), out); }
+
+/// The rows of the files and sources `langsift-train close` reads.
+void add_input_rows(std::vector<option_row>& t) {
+  using A = close_args;
+  using V = option_value;
+  t.push_back({value_kind::text, "--groups", nullptr, "FILE",
+               "one group per line: the member codes, space-separated (# comments)",
+               [](A& a, const V& v) { a.st.groups = v.text; return true; }, 0, 0, nullptr, "a file"});
+  t.push_back({value_kind::text, "--manifest", nullptr, "FILE", "the corpus' MANIFEST.tsv (sources and their byte ranges)",
+               [](A& a, const V& v) { a.st.manifest = v.text; return true; }, 0, 0, nullptr, "a file"});
+  t.push_back({value_kind::text, "--exclude-sources", nullptr, "LIST", "sources left out, NAME or CODE:NAME (as langsift-train)",
+               [](A& a, const V& v) { a.exclude = v.text; return true; }, 0, 0, nullptr, "a list"});
+  t.push_back({value_kind::text, "--holdout", nullptr, "N", "leave out every Nth line of the text kept (as langsift-train)",
+               [](A& a, const V& v) {
+                 double h = 0;
+                 if (!number_at_least(v, 2, h)) return false;
+                 a.st.holdout = static_cast<unsigned>(h);
+                 return true;
+               },
+               0, 0, nullptr, "a number >= 2"});
+  t.push_back({value_kind::text, "--model", nullptr, "NAME|FILE",
+               "the model the groups are for (default: default): members are checked\n"
+               "against it and its checksum recorded",
+               [](A& a, const V& v) { a.st.model = v.text; return true; }, 0, 0, nullptr, "a built-in model's name or a file"});
+  t.push_back({value_kind::text, "--min-source-bytes", nullptr, "N",
+               "a source is used when every member has N bytes of it (50000)",
+               [](A& a, const V& v) { return number_at_least(v, 1, a.st.min_source_bytes); }, 0, 0, nullptr,
+               "a number >= 1"});
+  t.push_back({value_kind::text, "--word-lists", nullptr, "DIR",
+               "DIR/<code>.tsv word<TAB>count lists: used when every member has one\nthat its text uses",
+               [](A& a, const V& v) { a.st.word_lists = v.text; return true; }, 0, 0, nullptr, "a directory"});
+  t.push_back({value_kind::text, "--word-list-weight", nullptr, "W",
+               "the lists' log-odds (capped at +-3) weigh W against the text's (1)",
+               [](A& a, const V& v) { return number_at_least(v, 0, a.st.list_weight); }, 0, 0, nullptr, "a number >= 0"});
+  t.push_back({value_kind::text, "--web-prior", nullptr, "CSV",
+               "Common Crawl's languages.csv: each member's share of the web's pages",
+               [](A& a, const V& v) { a.st.web_prior = v.text; return true; }, 0, 0, nullptr, "a file"});
+}
+
+/// The rows of the features kept and of the decision's parameters.
+void add_training_rows(std::vector<option_row>& t) {
+  using A = close_args;
+  using V = option_value;
+  t.push_back({value_kind::text, "--alpha", nullptr, "A", "smoothing (2)",
+               [](A& a, const V& v) { return number_at_least(v, 1e-6, a.st.alpha); }, 0, 0, nullptr, "a number > 0"});
+  t.push_back({value_kind::text, "--min-log-odds", nullptr, "X",
+               "keep a feature when the members' log-probabilities differ by X (1)",
+               [](A& a, const V& v) { return number_at_least(v, 0, a.st.min_log_odds); }, 0, 0, nullptr, "a number >= 0"});
+  t.push_back({value_kind::text, "--min-count", nullptr, "N", "... and it was seen N times in the group's text (2)",
+               [](A& a, const V& v) { return number_at_least(v, 1, a.st.min_count); }, 0, 0, nullptr, "a number >= 1"});
+  t.push_back({value_kind::text, "--pair-weight", nullptr, "W", "weight of word pairs against words (0.5)",
+               [](A& a, const V& v) { return number_at_least(v, 0, a.st.pair_weight); }, 0, 0, nullptr, "a number >= 0"});
+  t.push_back({value_kind::text, "--max-features", nullptr, "N",
+               "per group at most N features, those the members differ on most (50000)",
+               [](A& a, const V& v) {
+                 double n = 0;
+                 if (!number_at_least(v, 1, n)) return false;
+                 a.st.max_features = static_cast<std::size_t>(n);
+                 return true;
+               },
+               0, 0, nullptr, "a number >= 1"});
+  t.push_back({value_kind::text, "--model-weight", nullptr, "A",
+               "\nthe decision's parameters (close_group_params; 1 1 1 1.5 4 400 32)",
+               [](A& a, const V& v) { return parameter(v, a.st.params.model_weight); }, 0, 0, nullptr, "a number >= 0",
+               "--model-weight A --discriminator-weight B --prior-weight G --prior-cap C --trigger T\n"
+               "  --prior-min-bytes N --min-bytes N"});
+  t.push_back({value_kind::text, "--discriminator-weight", nullptr, "B", "",
+               [](A& a, const V& v) { return parameter(v, a.st.params.discriminator_weight); }, 0, 0, nullptr,
+               "a number >= 0"});
+  t.push_back({value_kind::text, "--prior-weight", nullptr, "G", "",
+               [](A& a, const V& v) { return parameter(v, a.st.params.prior_weight); }, 0, 0, nullptr, "a number >= 0"});
+  t.push_back({value_kind::text, "--prior-cap", nullptr, "C", "",
+               [](A& a, const V& v) { return parameter(v, a.st.params.prior_cap); }, 0, 0, nullptr, "a number >= 0"});
+  t.push_back({value_kind::text, "--trigger", nullptr, "T", "",
+               [](A& a, const V& v) { return parameter(v, a.st.params.trigger); }, 0, 0, nullptr, "a number >= 0"});
+  t.push_back({value_kind::text, "--prior-min-bytes", nullptr, "N", "",
+               [](A& a, const V& v) {
+                 double b = 0;
+                 if (!number_at_least(v, 0, b)) return false;
+                 a.st.params.prior_min_bytes = static_cast<std::uint32_t>(b);
+                 return true;
+               },
+               0, 0, nullptr, "a number >= 0"});
+  t.push_back({value_kind::text, "--min-bytes", nullptr, "N", "",
+               [](A& a, const V& v) {
+                 double b = 0;
+                 if (!number_at_least(v, 0, b)) return false;
+                 a.st.params.min_bytes = static_cast<std::uint32_t>(b);
+                 return true;
+               },
+               0, 0, nullptr, "a number >= 0"});
+}
+
+/// The options of `langsift-train close`: its usage text, its parsing, its "did you mean".
+const std::vector<option_row>& options() {
+  static const std::vector<option_row> table = [] {
+    std::vector<option_row> t;
+    t.push_back({value_kind::note, nullptr, nullptr, nullptr,
+                 "usage: langsift-train close CORPUS_DIR --groups FILE --manifest FILE -o OUT [options]\n"
+                 "\n"
+                 "Trains the discriminators of close groups (docs/detection.md, \"Close languages\").\n"});
+    add_input_rows(t);
+    add_training_rows(t);
+    t.push_back({value_kind::text, "-o", nullptr, "FILE", "the close-groups file to write",
+                 [](close_args& a, const option_value& v) { a.st.output = v.text; return true; }, 0, 0, nullptr, "a file"});
+    return t;
+  }();
+  return table;
+}
+
+void usage(std::FILE* out) { usage_text(out, options(), 26); }
+
+/// The groups of --groups, each trained; false after the error (reported). `info` records the
+/// command line.
+bool train_groups(const settings& st, const std::map<std::string, double>& prior, std::vector<close_group_entry>& entries) {
+  std::string error, line;
+  std::ifstream gf(st.groups);
+  if (!gf) return fail(kProgram, st.groups + ": cannot open") == 0;
+  while (std::getline(gf, line)) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream ss(line);
+    std::vector<std::string> members;
+    for (std::string c; ss >> c;) members.push_back(c);
+    if (members.empty()) continue;
+    if (members.size() < 2 || members.size() > max_close_members)
+      return fail(kProgram, st.groups + ": a group has 2 to " + std::to_string(max_close_members) + " members: " + line) == 0;
+    close_group_entry e;
+    if (!train_group(st, members, prior, e, error)) return fail(kProgram, members[0] + "'s group: " + error) == 0;
+    entries.push_back(std::move(e));
+  }
+  if (entries.empty()) return fail(kProgram, st.groups + ": no group") == 0;
+  return true;
+}
+
 }  // namespace
 
 int train_close(int argc, char** argv) {
-  settings st;
-  std::string value, exclude;
-  bool missing = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    float x = 0;
-    auto num = [&](const char* opt, double& out, double lo) {
-      if (missing || !parse_float(value, x) || x < lo) {
-        fail(kProgram, std::string(opt) + " needs a number");
-        return false;
-      }
-      out = x;
-      return true;
-    };
-    auto par = [&](const char* opt, float& out) {
-      if (missing || !parse_float(value, out)) {
-        fail(kProgram, std::string(opt) + " needs a number >= 0");
-        return false;
-      }
-      return true;
-    };
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (take_option(argc, argv, i, "--groups", st.groups, missing)) {
-      if (missing) return fail(kProgram, "--groups needs a file") + 1;
-    } else if (take_option(argc, argv, i, "--manifest", st.manifest, missing)) {
-      if (missing) return fail(kProgram, "--manifest needs a file") + 1;
-    } else if (take_option(argc, argv, i, "--exclude-sources", exclude, missing)) {
-      if (missing) return fail(kProgram, "--exclude-sources needs a list") + 1;
-    } else if (take_option(argc, argv, i, "--holdout", value, missing)) {
-      double h = 0;
-      if (!num("--holdout", h, 2)) return 2;
-      st.holdout = static_cast<unsigned>(h);
-    } else if (take_option(argc, argv, i, "--model", st.model, missing)) {
-      if (missing) return fail(kProgram, "--model needs a built-in model's name or a file") + 1;
-    } else if (take_option(argc, argv, i, "--min-source-bytes", value, missing)) {
-      if (!num("--min-source-bytes", st.min_source_bytes, 1)) return 2;
-    } else if (take_option(argc, argv, i, "--word-lists", st.word_lists, missing)) {
-      if (missing) return fail(kProgram, "--word-lists needs a directory") + 1;
-    } else if (take_option(argc, argv, i, "--word-list-weight", value, missing)) {
-      if (!num("--word-list-weight", st.list_weight, 0)) return 2;
-    } else if (take_option(argc, argv, i, "--web-prior", st.web_prior, missing)) {
-      if (missing) return fail(kProgram, "--web-prior needs a file") + 1;
-    } else if (take_option(argc, argv, i, "--alpha", value, missing)) {
-      if (!num("--alpha", st.alpha, 1e-6)) return 2;
-    } else if (take_option(argc, argv, i, "--min-log-odds", value, missing)) {
-      if (!num("--min-log-odds", st.min_log_odds, 0)) return 2;
-    } else if (take_option(argc, argv, i, "--min-count", value, missing)) {
-      if (!num("--min-count", st.min_count, 1)) return 2;
-    } else if (take_option(argc, argv, i, "--pair-weight", value, missing)) {
-      if (!num("--pair-weight", st.pair_weight, 0)) return 2;
-    } else if (take_option(argc, argv, i, "--max-features", value, missing)) {
-      double n = 0;
-      if (!num("--max-features", n, 1)) return 2;
-      st.max_features = static_cast<std::size_t>(n);
-    } else if (take_option(argc, argv, i, "--model-weight", value, missing)) {
-      if (!par("--model-weight", st.params.model_weight)) return 2;
-    } else if (take_option(argc, argv, i, "--discriminator-weight", value, missing)) {
-      if (!par("--discriminator-weight", st.params.discriminator_weight)) return 2;
-    } else if (take_option(argc, argv, i, "--prior-weight", value, missing)) {
-      if (!par("--prior-weight", st.params.prior_weight)) return 2;
-    } else if (take_option(argc, argv, i, "--prior-cap", value, missing)) {
-      if (!par("--prior-cap", st.params.prior_cap)) return 2;
-    } else if (take_option(argc, argv, i, "--min-bytes", value, missing)) {
-      double b = 0;
-      if (!num("--min-bytes", b, 0)) return 2;
-      st.params.min_bytes = static_cast<std::uint32_t>(b);
-    } else if (take_option(argc, argv, i, "--prior-min-bytes", value, missing)) {
-      double b = 0;
-      if (!num("--prior-min-bytes", b, 0)) return 2;
-      st.params.prior_min_bytes = static_cast<std::uint32_t>(b);
-    } else if (take_option(argc, argv, i, "--trigger", value, missing)) {
-      if (!par("--trigger", st.params.trigger)) return 2;
-    } else if (take_option(argc, argv, i, "-o", st.output, missing)) {
-      if (missing) return fail(kProgram, "-o needs a file") + 1;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return fail(kProgram, "unknown option '" + std::string(a) + "'; see --help") + 1;
-    } else if (st.corpus.empty()) {
-      st.corpus = std::string(a);
-    } else {
-      return fail(kProgram, "one corpus directory only") + 1;
-    }
-  }
+  close_args a;
+  settings& st = a.st;
+  std::vector<std::string> positional;
+  if (const int rc = parse_options(kProgram, options(), usage, argc, argv, a, positional); rc >= 0) return rc;
+  if (positional.size() > 1) return fail(kProgram, "one corpus directory only") + 1;
+  if (!positional.empty()) st.corpus = positional[0];
   if (st.corpus.empty() || st.groups.empty() || st.manifest.empty() || st.output.empty()) {
     usage(stderr);
     return 2;
   }
-  std::istringstream ex(exclude);
+  std::istringstream ex(a.exclude);
   for (std::string s; std::getline(ex, s, ',');)
     if (!s.empty()) st.excluded.insert(s);
   langsift::model storage;
@@ -467,27 +514,12 @@ int train_close(int argc, char** argv) {
   if (resolve_model(st.model, model, storage, error) != status::ok) return fail(kProgram, error);
   std::map<std::string, double> prior;
   if (!st.web_prior.empty() && !read_prior(st.web_prior, prior, error)) return fail(kProgram, error);
-  std::ifstream gf(st.groups);
-  if (!gf) return fail(kProgram, st.groups + ": cannot open");
   std::vector<close_group_entry> entries;
+  if (!train_groups(st, prior, entries)) return 1;
   std::ostringstream info;
   info << "langsift-train close";
   for (int i = 1; i < argc; ++i) info << ' ' << argv[i];
   info << '\n';
-  std::string line;
-  while (std::getline(gf, line)) {
-    line = line.substr(0, line.find('#'));
-    std::istringstream ss(line);
-    std::vector<std::string> members;
-    for (std::string c; ss >> c;) members.push_back(c);
-    if (members.empty()) continue;
-    if (members.size() < 2 || members.size() > max_close_members)
-      return fail(kProgram, st.groups + ": a group has 2 to " + std::to_string(max_close_members) + " members: " + line);
-    close_group_entry e;
-    if (!train_group(st, members, prior, e, error)) return fail(kProgram, members[0] + "'s group: " + error);
-    entries.push_back(std::move(e));
-  }
-  if (entries.empty()) return fail(kProgram, st.groups + ": no group");
   const std::string bytes = write_close_groups(entries, model->checksum(), info.str());
   // The file must load and attach to the model it is for.
   close_groups check;
