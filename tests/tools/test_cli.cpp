@@ -115,7 +115,7 @@ TEST_CASE("cli: a bad option value is one line naming the option and what it nee
         "langsift detect: --min-percent needs a number from 0 to 100, not '101'\n");
 }
 
-TEST_CASE("cli: langsift detect --format takes code, tsv or jsonl; json is a usage error naming them (#34)") {
+TEST_CASE("cli: langsift detect --format takes code, tsv or jsonl: json is a usage error naming them (#34)") {
   // `--format json` was taken as jsonl in silence, an alias no help text named and `langsift url`
   // refused: JSON lines are what jsonl says, and there is no one-JSON-document output.
   const outcome r = sh(kBin + "langsift detect --lines --format json < /dev/null");
