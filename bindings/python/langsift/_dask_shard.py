@@ -160,6 +160,107 @@ class _NamedStream:
         self.name = name
 
 
+class _Failed(Exception):
+    """A shard that cannot be done (an input not read to its end, an output not written): its
+    error text, which becomes the ShardResult's `error`."""
+
+
+def _cannot_write(path: str, e: BaseException) -> _Failed:
+    return _Failed(f"cannot write {path}: {_os_error_text(e)}")
+
+
+def _open_input(source: str, name: str, named: bool, model: Optional["langsift.Model"], opts: Mapping[str, Any],
+                storage_options: Optional[Mapping[str, Any]]) -> Tuple[Any, Any]:
+    """The input's reader and the file object opened for it (or None): a URL opened with fsspec,
+    a path read by the library itself, or, when the documents name their source (`named`), a
+    file object under `name`. The file object is closed here when read_warc raises."""
+    if _is_url(source):
+        import fsspec
+
+        stream = fsspec.open(source, "rb", **dict(storage_options or {})).open()
+    elif named:
+        stream = open(os.open(source, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)), "rb", buffering=0)
+    else:
+        return _read_local(source, model, opts)
+    try:
+        return langsift.read_warc(_NamedStream(stream, name) if named else stream, errors="ignore",
+                                  model=model, **opts), stream
+    except BaseException:
+        stream.close()
+        raise
+
+
+def _write_lines(reader: Any, output_path: str, split: bool, outputs: Dict[str, "_Output"]) -> int:
+    """Writes the reader's lines to temporary files, made here in `outputs`: one for `output_path`,
+    or with `split` one per language (``<dir>/<language>/<name>``, made on its first line).
+    Returns how many lines; _Failed when the input cannot be read to its end or an output
+    cannot be written."""
+    out_dir, out_name = os.path.split(output_path)
+    if not split:
+        try:
+            outputs[""] = _Output(output_path)
+        except OSError as e:
+            raise _cannot_write(output_path, e) from e
+    lines = 0
+    records = iter(reader)
+    while True:
+        try:
+            rec = next(records)
+        except StopIteration:
+            break
+        except (OSError, EOFError) as e:  # a read error half-way: no output either
+            raise _Failed(_os_error_text(e)) from e
+        key = rec.language if split else ""
+        out = outputs.get(key)
+        path = output_path
+        try:
+            if out is None:  # the first line of a language
+                path = os.path.join(out_dir, _language_dir(key), out_name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                out = outputs[key] = _Output(path)
+            path = out.path
+            out.write(rec.json)
+        except OSError as e:
+            raise _cannot_write(path, e) from e
+        lines += 1
+    return lines
+
+
+def _commit(outputs: Dict[str, "_Output"], committed: List[str], output_path: str, split: bool) -> None:
+    """Finishes every output (flushed, fsynced), renames each over its final name (appending it to
+    `committed`), then fsyncs their directories; _Failed when an output cannot be written."""
+    for out in outputs.values():
+        try:
+            out.finish()
+        except OSError as e:
+            raise _cannot_write(out.path, e) from e
+    for key in sorted(outputs):
+        out = outputs[key]
+        try:
+            out.commit()
+        except OSError as e:
+            raise _cannot_write(out.path, e) from e
+        committed.append(out.path)
+    out_dir = os.path.dirname(output_path)
+    for d in sorted({os.path.dirname(o.path) for o in outputs.values()} | ({out_dir} if split else set())):
+        _fsync_dir(d or ".")
+
+
+def _read_result(base: ShardResult, reader: Any, lines: int, outputs: Dict[str, "_Output"], output_path: str,
+                 split: bool, t0: float) -> ShardResult:
+    """The result of an input read to its end: counts, outputs, problems and statistics."""
+    stats = reader.stats
+    errors = reader.errors  # the reader keeps the first 100 (#29); before that, every one of them
+    count = getattr(reader, "error_count", None)
+    return dataclasses.replace(
+        base, output=None if split else output_path, lines=lines, records=stats.records, pages=stats.pages,
+        filtered=stats.filtered, input_bytes=reader.input_bytes,
+        outputs=tuple((k, outputs[k].path, outputs[k].lines) for k in sorted(outputs)) if split else (),
+        malformed=tuple((int(o), str(m)) for o, m in itertools.islice(errors, MAX_PROBLEMS)),
+        malformed_count=int(count) if count is not None else len(errors),
+        stats_tsv=stats.to_tsv(), seconds=time.monotonic() - t0)
+
+
 def process_shard(source: Union[str, bytes, "os.PathLike[Any]"], output_path: Union[str, bytes, "os.PathLike[Any]"],
                   options: Optional[Mapping[str, Any]] = None,
                   storage_options: Optional[Mapping[str, Any]] = None, *,
@@ -199,75 +300,20 @@ def process_shard(source: Union[str, bytes, "os.PathLike[Any]"], output_path: Un
     split = bool(opts.pop("split_languages", False))
     named = opts.get("schema", "default") == "corpus"  # the documents name their source
     base = ShardResult(input=source, worker=_worker_address(), pid=os.getpid())
-
-    def failed(error: str) -> ShardResult:
-        return dataclasses.replace(base, error=error, seconds=time.monotonic() - t0)
-
-    def cannot_write(path: str, e: BaseException) -> ShardResult:
-        return failed(f"cannot write {path}: {_os_error_text(e)}")
-
     stream = None
     outputs: Dict[str, _Output] = {}
     committed: List[str] = []
     done = False
     try:
         try:  # the input: a path read by the library itself, or a file object
-            if _is_url(source):
-                import fsspec
-
-                stream = fsspec.open(source, "rb", **dict(storage_options or {})).open()
-                reader = langsift.read_warc(_NamedStream(stream, name) if named else stream, errors="ignore",
-                                            model=model, **opts)
-            elif named:
-                stream = open(os.open(source, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)), "rb", buffering=0)
-                reader = langsift.read_warc(_NamedStream(stream, name), errors="ignore", model=model, **opts)
-            else:
-                reader, stream = _read_local(source, model, opts)
+            reader, stream = _open_input(source, name, named, model, opts, storage_options)
         except (OSError, EOFError) as e:  # unreadable: no output, the other inputs go on
-            return failed(_os_error_text(e))
-        out_dir, out_name = os.path.split(output_path)
-        if not split:
-            try:
-                outputs[""] = _Output(output_path)
-            except OSError as e:
-                return cannot_write(output_path, e)
-        lines = 0
-        records = iter(reader)
-        while True:
-            try:
-                rec = next(records)
-            except StopIteration:
-                break
-            except (OSError, EOFError) as e:  # a read error half-way: no output either
-                return failed(_os_error_text(e))
-            key = rec.language if split else ""
-            out = outputs.get(key)
-            path = output_path
-            try:
-                if out is None:  # the first line of a language
-                    path = os.path.join(out_dir, _language_dir(key), out_name)
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    out = outputs[key] = _Output(path)
-                path = out.path
-                out.write(rec.json)
-            except OSError as e:
-                return cannot_write(path, e)
-            lines += 1
-        for out in outputs.values():
-            try:
-                out.finish()
-            except OSError as e:
-                return cannot_write(out.path, e)
-        for key in sorted(outputs):
-            out = outputs[key]
-            try:
-                out.commit()
-            except OSError as e:
-                return cannot_write(out.path, e)
-            committed.append(out.path)
-        for d in sorted({os.path.dirname(o.path) for o in outputs.values()} | ({out_dir} if split else set())):
-            _fsync_dir(d or ".")
+            raise _Failed(_os_error_text(e)) from e
+        lines = _write_lines(reader, output_path, split, outputs)
+        _commit(outputs, committed, output_path, split)
         done = True
+    except _Failed as e:
+        return dataclasses.replace(base, error=str(e), seconds=time.monotonic() - t0)
     finally:
         if stream is not None:
             stream.close()
@@ -279,13 +325,4 @@ def process_shard(source: Union[str, bytes, "os.PathLike[Any]"], output_path: Un
                     os.unlink(path)
                 except OSError:
                     pass
-    stats = reader.stats
-    errors = reader.errors  # the reader keeps the first 100 (#29); before that, every one of them
-    count = getattr(reader, "error_count", None)
-    return dataclasses.replace(
-        base, output=None if split else output_path, lines=lines, records=stats.records, pages=stats.pages,
-        filtered=stats.filtered, input_bytes=reader.input_bytes,
-        outputs=tuple((k, outputs[k].path, outputs[k].lines) for k in sorted(outputs)) if split else (),
-        malformed=tuple((int(o), str(m)) for o, m in itertools.islice(errors, MAX_PROBLEMS)),
-        malformed_count=int(count) if count is not None else len(errors),
-        stats_tsv=stats.to_tsv(), seconds=time.monotonic() - t0)
+    return _read_result(base, reader, lines, outputs, output_path, split, t0)
