@@ -212,6 +212,56 @@ def _prepare(inputs: Iterable[Any], output_dir: Any, stats_path: Any, report_pat
         options=options)
 
 
+def _shard_options(*, all: bool, any_type: bool, main_content: bool, max_record_bytes: int, codes: str, text: bool,
+                   schema: str, languages: Union[None, str, Iterable[str]], min_probability: float,
+                   split_languages: bool) -> Dict[str, Any]:
+    """process_shard's options from process_archives' arguments."""
+    options: Dict[str, Any] = {"all": all, "any_type": any_type, "main_content": main_content,
+                               "max_record_bytes": int(max_record_bytes), "codes": codes}
+    # the new options only when used, so that the tasks of a plain job are called as before
+    if text:
+        options["text"] = True
+    if schema != "default":
+        options["schema"] = schema
+    if languages is not None:
+        options["languages"] = languages if isinstance(languages, str) else list(languages)
+    if min_probability != 0.0:
+        options["min_probability"] = min_probability
+    if split_languages:
+        options["split_languages"] = True
+    return options
+
+
+def _remove_dead_attempts(job: _Job, shards: List[ShardResult],
+                          temp_of_an_output: Callable[[str, str], bool]) -> Dict[str, int]:
+    """After the tasks: removes the temporary files of attempts that died, and the outputs of an
+    input whose result is a failure (an attempt renamed them, then its worker died). Returns how
+    many temporary files were removed per input."""
+    by_name = _remove_job_files(job.out_dir, temp_of_an_output)  # of attempts that died
+    removed = {src: by_name[n] for src, n in zip(job.sources, job.names) if n in by_name}
+    failed = {n for r, n in zip(shards, job.names) if r.error is not None}
+    if failed:  # an attempt renamed its output(s), then its worker died
+        _remove_job_files(job.out_dir, lambda name, final: name == final and final in failed)
+    return removed
+
+
+def _write_report(job: _Job, shards: List[ShardResult], workers: int, removed: Dict[str, int], removed_earlier: int,
+                  t0: float) -> Report:
+    """The job's Report: the statistics of the inputs merged, written (atomically) with the report."""
+    stats = langsift.WarcStats()
+    for r in shards:
+        if r.stats_tsv:
+            stats.merge(langsift.WarcStats.from_tsv(r.stats_tsv))
+    report = Report(shards=shards, stats=stats, output_dir=job.out_dir, stats_path=job.stats_file,
+                    report_path=job.report_file, removed_partial=removed, seconds=time.monotonic() - t0,
+                    workers=workers, removed_earlier=removed_earlier)
+    os.makedirs(os.path.dirname(job.stats_file), exist_ok=True)
+    _write_atomic(job.stats_file, stats.to_tsv())
+    os.makedirs(os.path.dirname(job.report_file), exist_ok=True)
+    _write_atomic(job.report_file, _json_text(report.to_dict()) + "\n")
+    return report
+
+
 def process_archives(
     inputs: Iterable[Union[str, bytes, "os.PathLike[Any]"]],
     output_dir: Union[str, bytes, "os.PathLike[Any]"],
@@ -282,19 +332,9 @@ def process_archives(
     t0 = time.monotonic()
     if retries < 0:
         raise ValueError("retries must be >= 0")
-    options: Dict[str, Any] = {"all": all, "any_type": any_type, "main_content": main_content,
-                               "max_record_bytes": int(max_record_bytes), "codes": codes}
-    # the new options only when used, so that the tasks of a plain job are called as before
-    if text:
-        options["text"] = True
-    if schema != "default":
-        options["schema"] = schema
-    if languages is not None:
-        options["languages"] = languages if isinstance(languages, str) else list(languages)
-    if min_probability != 0.0:
-        options["min_probability"] = min_probability
-    if split_languages:
-        options["split_languages"] = True
+    options = _shard_options(all=all, any_type=any_type, main_content=main_content, max_record_bytes=max_record_bytes,
+                             codes=codes, text=text, schema=schema, languages=languages,
+                             min_probability=min_probability, split_languages=split_languages)
     job = _prepare(inputs, output_dir, stats_path, report_path, overwrite, options, model, compression)
     finals = set(job.names)
 
@@ -311,21 +351,5 @@ def process_archives(
     except BaseException:
         _remove_job_files(job.out_dir, temp_of_an_output)  # the tasks' (their workers are gone)
         raise
-    by_name = _remove_job_files(job.out_dir, temp_of_an_output)  # of attempts that died
-    removed = {src: by_name[n] for src, n in zip(job.sources, job.names) if n in by_name}
-    failed = {n for r, n in zip(shards, job.names) if r.error is not None}
-    if failed:  # an attempt renamed its output(s), then its worker died
-        _remove_job_files(job.out_dir, lambda name, final: name == final and final in failed)
-
-    stats = langsift.WarcStats()
-    for r in shards:
-        if r.stats_tsv:
-            stats.merge(langsift.WarcStats.from_tsv(r.stats_tsv))
-    report = Report(shards=shards, stats=stats, output_dir=job.out_dir, stats_path=job.stats_file,
-                    report_path=job.report_file, removed_partial=removed, seconds=time.monotonic() - t0,
-                    workers=workers, removed_earlier=removed_earlier)
-    os.makedirs(os.path.dirname(job.stats_file), exist_ok=True)
-    _write_atomic(job.stats_file, stats.to_tsv())
-    os.makedirs(os.path.dirname(job.report_file), exist_ok=True)
-    _write_atomic(job.report_file, _json_text(report.to_dict()) + "\n")
-    return report
+    removed = _remove_dead_attempts(job, shards, temp_of_an_output)
+    return _write_report(job, shards, workers, removed, removed_earlier, t0)
