@@ -49,7 +49,14 @@ def run(argv: list[str], **kw) -> float:
     return time.monotonic() - t0
 
 
-def check_wheel(wheel: Path, build_dir: Path) -> None:
+def package_files(source: Path) -> list[str]:
+    """The pure-Python package's files, as the wheel and an install must hold them (every module,
+    the private parts of langsift.dask and langsift.scrapy included; the stubs and py.typed)."""
+    package = source / "bindings" / "python" / "langsift"
+    return sorted(p.name for p in package.iterdir() if p.suffix in (".py", ".pyi") or p.name == "py.typed")
+
+
+def check_wheel(wheel: Path, build_dir: Path, source: Path) -> None:
     """What a wheel built from the build tree holds: the extension (run path $ORIGIN, nothing of the
     build tree), liblangsift_data.so.0 once and as a file (a zip has no links: a symlink would have
     become a second 75 MB copy), the pure-Python package and the `langsift` console script."""
@@ -63,7 +70,7 @@ def check_wheel(wheel: Path, build_dir: Path) -> None:
         assert data == ["langsift/liblangsift_data.so.0"], f"{wheel.name}: the models' library: {data}"
         built = build_dir / "liblangsift_data.so.0"
         assert infos[data[0]].file_size == built.stat().st_size, "liblangsift_data.so.0 differs from the build's"
-        for n in ("langsift/__init__.py", "langsift/__main__.py", "langsift/py.typed", "langsift/_langsift.pyi"):
+        for n in ["langsift/" + f for f in package_files(source)]:
             assert n in names, f"{wheel.name} lacks {n}"
         assert "langsift = langsift.__main__:main" in entry_points, f"no langsift console script: {entry_points!r}"
         extracted = Path(z.extract(ext[0], wheel.parent / "unpacked"))
@@ -101,7 +108,7 @@ def main() -> int:
         built = run([a.python, "-m", "pip", "wheel", *pip_flags, "-w", str(wheels), str(a.source.resolve())],
                     cwd=str(work), env={**env, "LANGSIFT_CMAKE_BUILD_DIR": str(a.build_dir.resolve())})
         [wheel] = list(wheels.glob("langsift-*.whl"))
-        check_wheel(wheel, a.build_dir.resolve())
+        check_wheel(wheel, a.build_dir.resolve(), a.source.resolve())
         run([a.python, "-m", "venv", "--system-site-packages", str(venv)])
         installed = run([py, "-m", "pip", "install", *pip_flags, str(wheel)], cwd=str(work), env=env)
         print(f"times: pip wheel from the build tree {built:.1f} s, pip install of the wheel {installed:.1f} s",
@@ -117,6 +124,10 @@ def main() -> int:
         "import langsift, pathlib, sys; p = pathlib.Path(langsift.__file__).parent; "
         "assert str(p).startswith(sys.prefix), p; "
         "assert (p / 'py.typed').is_file() and (p / '_langsift.pyi').is_file(); "
+        # every file of the pure-Python package is installed (langsift.dask, langsift.scrapy and their parts)
+        f"missing = set({package_files(a.source.resolve())!r}) - {{f.name for f in p.iterdir()}}; "
+        "assert not missing, missing; "
+        "import langsift.dask; "
         "assert langsift.detect('Der schnelle braune Fuchs springt über den faulen Hund.').language == 'de'; "
         # the models come from the venv's own liblangsift_data.so.0, not from a build tree's
         "data = {l.split()[-1] for l in open('/proc/self/maps') if 'liblangsift_data' in l}; "
