@@ -519,7 +519,7 @@ def main() -> int:
     report = "\n".join(lines) + "\n"
     print(report)
     if a.o:
-        a.o.write_text(report, encoding="utf-8")
+        bench_report.write_report(a.o, report)
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
     if not all(checks.same_docs.values()) or checks.agree_text < 0.99 * len(corpus.plain):
