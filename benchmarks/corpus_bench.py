@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import gzip
 import hashlib
 import json
@@ -54,14 +55,16 @@ import platform
 import re
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, NoReturn, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_report  # noqa: E402 (after the path)
 
 ROOT = Path(__file__).resolve().parent.parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -251,8 +254,20 @@ class PythonPipeline:
 
 # ---- main ---------------------------------------------------------------------------------------
 
+PIPELINES = ("langsift warc -j 1", "langsift warc -j 2", "Python API", "Dask job, 2 workers", "Python pipeline")
 
-def main() -> int:
+
+class Corpus(NamedTuple):
+    """The input WARC files and what plain `langsift warc` (the reference, not timed) reads in them."""
+    files: List[Path]
+    warc_bytes: int
+    pages: int
+    body_mb: float
+    plain: Dict[Tuple[str, str], str]  # (file name, record id) -> language
+
+
+def parse_args() -> argparse.Namespace:
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", type=Path, default=ROOT / "build", help="build with langsift, langsift-warcgen, python/")
     ap.add_argument("--pages-x", type=int, default=20, help="how many times the 150 pages are written (default 20)")
@@ -260,9 +275,11 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     ap.add_argument("--work", type=Path, help="where inputs and outputs go (default: a temporary directory)")
     ap.add_argument("-o", type=Path, help="also write the report (markdown) to this file")
-    a = ap.parse_args()
+    return ap.parse_args()
 
-    build = a.build.resolve()
+
+def check_prerequisites(build: Path) -> Path:
+    """Stops (exit 1, saying what to build or install) unless every pipeline can run; returns fastText's model."""
     for tool in ("langsift", "langsift-warcgen"):
         if not (build / tool).is_file():
             fail(f"{build / tool} is missing: build it (cmake --build {build} --target {tool})")
@@ -277,82 +294,99 @@ def main() -> int:
             __import__(module)
         except ImportError as e:
             fail(f"the Python pipeline needs {module} ({e}): install Debian's {package} (scripts/install-deps.sh)")
-    sys.path.insert(0, str(build / "python"))
-    import langsift
-    from distributed import Client, LocalCluster
-    from langsift.dask import process_archives
+    return model
 
-    work = a.work.resolve() if a.work else Path(tempfile.mkdtemp(prefix="corpus-bench-"))
-    work.mkdir(parents=True, exist_ok=True)
-    files = make_inputs(build, work, a.pages_x, a.shards)
-    cli = str(build / "langsift")
-    warc_bytes = sum(p.stat().st_size for p in files)
 
-    # The reference: plain `langsift warc` and its statistics (pages, body bytes); not timed.
+def reference_run(cli: str, files: List[Path]) -> Corpus:
+    """Plain `langsift warc` and its statistics (pages, body bytes) over the files; not timed."""
     stats_tsv = subprocess.run([cli, "warc", "--stats", *map(str, files)], capture_output=True, text=True,
                                check=True).stdout
     totals = {m.group(1): int(m.group(2)) for m in re.finditer(r"^total\t(\w+)\t(\d+)$", stats_tsv, re.M)}
-    pages, body_mb = totals["pages"], totals["body_bytes"] / 1e6
     plain = {}
     for line in subprocess.run([cli, "warc", *map(str, files)], capture_output=True, text=True, check=True).stdout.splitlines():
         d = json.loads(line)
         if "skipped" not in d:
             plain[(Path(d["file"]).name, d["record_id"])] = d["language"]
+    return Corpus(files, sum(p.stat().st_size for p in files), totals["pages"], totals["body_bytes"] / 1e6, plain)
+
+
+def start_cluster() -> Tuple[Any, Any, float]:
+    """Dask's LocalCluster of 2 worker processes (1 thread each), its client, and the seconds it took to start."""
+    from distributed import Client, LocalCluster
 
     t0 = time.perf_counter()
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0")
     client = Client(cluster)
     client.run(lambda: __import__("langsift"))  # the workers import the package once, as a job's first task would
-    cluster_start = time.perf_counter() - t0
+    return cluster, client, time.perf_counter() - t0
 
-    python_pipeline = PythonPipeline(model)
+
+def run_cli(cli: str, threads: int, corpus: Corpus, out: Path) -> int:
+    """`langsift warc -j THREADS --text --schema corpus -o OUT/corpus.jsonl FILES`; the pages it read."""
+    out.mkdir(parents=True)
+    subprocess.run([cli, "warc", "-j", str(threads), "--text", "--schema", "corpus", "-o",
+                    str(out / "corpus.jsonl"), *map(str, corpus.files)], check=True)
+    return corpus.pages
+
+
+def run_api(files: List[Path], out: Path) -> int:
+    """langsift.read_warc over each file, writing each rec.json to OUT/<language>/<file>.jsonl; the documents written."""
+    import langsift
+
+    n = 0
+    for path in files:
+        handles: Dict[str, Any] = {}
+        try:
+            for rec in langsift.read_warc(str(path), text=True, schema="corpus"):
+                f = handles.get(rec.language)
+                if f is None:
+                    (out / rec.language).mkdir(parents=True, exist_ok=True)
+                    f = handles[rec.language] = open(out / rec.language / f"{path.name}.jsonl", "w", encoding="utf-8")
+                f.write(rec.json)
+                f.write("\n")
+                n += 1
+        finally:
+            for f in handles.values():
+                f.close()
+    return n
+
+
+def run_dask(client: Any, files: List[Path], out: Path) -> int:
+    """langsift.dask.process_archives over the files on the cluster, split by language; the pages it read."""
+    from langsift.dask import process_archives
+
+    report = process_archives([str(p) for p in files], out, client=client, schema="corpus", text=True,
+                              split_languages=True)
+    if report.exit_status != 0:
+        fail(f"the Dask job failed: {report.messages()}")
+    return report.stats.pages
+
+
+def run_python(pipeline: PythonPipeline, files: List[Path], written: Dict[str, Any], out: Path) -> int:
+    """The Python pipeline of Debian packages; keeps its languages in written; the pages it read."""
+    before = pipeline.pages
+    written["Python pipeline"] = pipeline.run(files, out)
+    return pipeline.pages - before
+
+
+def documents_written(out: Path) -> collections.Counter:
+    """(source, id, language, SHA-1 of the text) of every document of the JSONL files under out, counted."""
+    docs: collections.Counter = collections.Counter()
+    for p in out.rglob("*.jsonl"):
+        for line in p.open(encoding="utf-8"):
+            d = json.loads(line)
+            text = hashlib.sha1(d["text"].encode("utf-8")).hexdigest()
+            docs[(Path(d["source"]).name, d["id"], d["language"], text)] += 1
+    return docs
+
+
+def timed_rounds(pipelines: Dict[str, Callable[[Path], int]], rounds: int, work: Path, pages: int,
+                 written: Dict[str, Any]) -> Dict[str, List[Tuple[float, float, float]]]:
+    """Runs every pipeline once per round, in turn: (wall s, CPU s, other processes' CPU s) of each run.
+    Keeps in written what each langsift pipeline wrote in the first round."""
     results: Dict[str, List[Tuple[float, float, float]]] = collections.defaultdict(list)
-    written: Dict[str, Dict[Tuple[str, str], str]] = {}
-
-    def run_cli(threads: int) -> Callable[[Path], int]:
-        def go(out: Path) -> int:
-            out.mkdir(parents=True)
-            subprocess.run([cli, "warc", "-j", str(threads), "--text", "--schema", "corpus", "-o",
-                            str(out / "corpus.jsonl"), *map(str, files)], check=True)
-            return pages
-        return go
-
-    def run_api(out: Path) -> int:
-        n = 0
-        for path in files:
-            handles: Dict[str, Any] = {}
-            try:
-                for rec in langsift.read_warc(str(path), text=True, schema="corpus"):
-                    f = handles.get(rec.language)
-                    if f is None:
-                        (out / rec.language).mkdir(parents=True, exist_ok=True)
-                        f = handles[rec.language] = open(out / rec.language / f"{path.name}.jsonl", "w", encoding="utf-8")
-                    f.write(rec.json)
-                    f.write("\n")
-                    n += 1
-            finally:
-                for f in handles.values():
-                    f.close()
-        return n
-
-    def run_dask(out: Path) -> int:
-        report = process_archives([str(p) for p in files], out, client=client, schema="corpus", text=True,
-                                  split_languages=True)
-        if report.exit_status != 0:
-            fail(f"the Dask job failed: {report.messages()}")
-        return report.stats.pages
-
-    def run_python(out: Path) -> int:
-        before = python_pipeline.pages
-        written["Python pipeline"] = python_pipeline.run(files, out)
-        return python_pipeline.pages - before
-
-    pipelines: List[Tuple[str, Callable[[Path], int]]] = [
-        ("langsift warc -j 1", run_cli(1)), ("langsift warc -j 2", run_cli(2)), ("Python API", run_api),
-        ("Dask job, 2 workers", run_dask), ("Python pipeline", run_python)]
-    load_before = open("/proc/loadavg").read().split()[:3]
-    for r in range(a.rounds):
-        for name, go in pipelines:
+    for r in range(rounds):
+        for name, go in pipelines.items():
             out = work / "out" / re.sub(r"\W+", "-", name)
             shutil.rmtree(out, ignore_errors=True)
             b0, c0, t = busy_now(), cpu_now(), time.perf_counter()
@@ -365,18 +399,23 @@ def main() -> int:
             print(f"round {r + 1}: {name}: {wall:.2f} s, {pages / wall:.0f} pages/s, CPU {cpu:.2f} s, "
                   f"other processes {other:.2f} CPU s", file=sys.stderr)
             if r == 0 and name != "Python pipeline":  # what each wrote, for the checks below
-                docs = collections.Counter()
-                for p in out.rglob("*.jsonl"):
-                    for line in p.open(encoding="utf-8"):
-                        d = json.loads(line)
-                        text = hashlib.sha1(d["text"].encode("utf-8")).hexdigest()
-                        docs[(Path(d["source"]).name, d["id"], d["language"], text)] += 1
-                written[name] = docs  # type: ignore[assignment]
-    client.close()
-    cluster.close()
+                written[name] = documents_written(out)
+    return results
 
-    # Checks: the three langsift pipelines wrote the same documents; the languages of --text
-    # against plain `langsift warc`; langsift against fastText on readability's text.
+
+class Checks(NamedTuple):
+    """The checks' results: same documents per langsift pipeline, and the language agreements."""
+    same_docs: Dict[str, bool]
+    agree_text: int  # pages where --text --schema corpus gives plain `langsift warc`'s language
+    corpus_pages: int
+    agree_ft: int  # pages where fastText on readability's text gives langsift's language
+
+
+def run_checks(written: Dict[str, Any], plain: Dict[Tuple[str, str], str]) -> Checks:
+    """The three langsift pipelines wrote the same documents; the languages of --text against plain
+    `langsift warc`; langsift against fastText on readability's text."""
+    import langsift
+
     reference = written["langsift warc -j 1"]
     same_docs = {name: written[name] == reference for name in ("langsift warc -j 2", "Python API", "Dask job, 2 workers")}
     corpus_lang = {(src, i): lang for (src, i, lang, _), _ in reference.items()}
@@ -391,52 +430,99 @@ def main() -> int:
 
     ft = written["Python pipeline"]
     agree_ft = sum(1 for k, v in corpus_lang.items() if k in ft and norm(ft[k]) == norm(v))
+    return Checks(same_docs, agree_text, len(corpus_lang), agree_ft)
 
-    med = {name: tuple(statistics.median(x[i] for x in runs) for i in range(3)) for name, runs in results.items()}
-    base_wall, base_cpu = med["Python pipeline"][0], med["Python pipeline"][1]
-    git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=10", "HEAD"], capture_output=True, text=True)
+
+def header_lines(a: argparse.Namespace, corpus: Corpus, load_before: List[str], cluster_start: float) -> List[str]:
+    """The report's title, command, machine and input paragraphs."""
     cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
-    lines = [
-        f"# Corpus benchmark, {time.strftime('%Y-%m-%d %H:%M')}", "",
-        f"`{' '.join(['benchmarks/corpus_bench.py'] + sys.argv[1:])}`; revision "
-        f"{git.stdout.strip() if git.returncode == 0 else 'unknown'}; {os.cpu_count()} CPUs ({cpu_model}); CPython "
+    n = len(corpus.files)
+    return [
+        bench_report.title("Corpus"), "",
+        f"`{bench_report.command_line('corpus_bench.py')}`; revision "
+        f"{bench_report.revision() or 'unknown'}; {os.cpu_count()} CPUs ({cpu_model}); CPython "
         f"{platform.python_version()}; load average before {' '.join(load_before)}; {a.rounds} interleaved rounds.", "",
-        f"Input: {len(files)} WARC files (`langsift-warcgen --gzip --requests --repeat {a.pages_x // a.shards}`, the "
-        f"150 pages of make-inputs.sh in {len(files)} rotations), {warc_bytes / 1e6:.1f} MB of gzip, {pages} HTML "
-        f"pages, {body_mb:.1f} MB of HTTP bodies. MB/s below: bodies. Dask's LocalCluster (2 processes) took "
-        f"{cluster_start:.2f} s to start, not counted.", "",
-        "| pipeline | round | wall s | pages/s | MB/s | CPU s | pages per CPU s | other processes, CPU s |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for name, _ in pipelines:
+        f"Input: {n} WARC files (`langsift-warcgen --gzip --requests --repeat {a.pages_x // a.shards}`, the "
+        f"150 pages of make-inputs.sh in {n} rotations), {corpus.warc_bytes / 1e6:.1f} MB of gzip, {corpus.pages} HTML "
+        f"pages, {corpus.body_mb:.1f} MB of HTTP bodies. MB/s below: bodies. Dask's LocalCluster (2 processes) took "
+        f"{cluster_start:.2f} s to start, not counted.", ""]
+
+
+def table_lines(results: Dict[str, List[Tuple[float, float, float]]], corpus: Corpus) -> List[str]:
+    """The table of every round, then the medians' table with the ratios to the Python pipeline."""
+    pages, body_mb = corpus.pages, corpus.body_mb
+    lines = ["| pipeline | round | wall s | pages/s | MB/s | CPU s | pages per CPU s | other processes, CPU s |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name in PIPELINES:
         for r, (wall, cpu, other) in enumerate(results[name], 1):
             lines.append(f"| {name if r == 1 else ''} | {r} | {wall:.2f} | {pages / wall:,.0f} | {body_mb / wall:.1f} | "
                          f"{cpu:.2f} | {pages / cpu:,.0f} | {other:.2f} |")
+    med = bench_report.medians(results)
+    base_wall, base_cpu = med["Python pipeline"][0], med["Python pipeline"][1]
     lines += ["", "Medians over the rounds, and ratios to the Python pipeline (single-threaded):", "",
               "| pipeline | pages/s | MB/s | pages per CPU s | × Python pipeline (wall) | × Python pipeline (CPU) |",
               "| --- | ---: | ---: | ---: | ---: | ---: |"]
-    for name, _ in pipelines:
+    for name in PIPELINES:
         wall, cpu, _other = med[name]
         lines.append(f"| {name} | {pages / wall:,.0f} | {body_mb / wall:.1f} | {pages / cpu:,.0f} | "
                      f"{base_wall / wall:.1f}× | {base_cpu / cpu:.1f}× |")
-    lines += [
+    return lines
+
+
+def check_lines(c: Checks, plain_pages: int, python_pipeline: PythonPipeline, rounds: int) -> List[str]:
+    """The report's list of the checks' results."""
+    return [
         "",
-        f"- Same language with `--text --schema corpus` as with plain `langsift warc`: {agree_text} of {len(plain)} "
-        f"pages ({100.0 * agree_text / len(plain):.2f} %; target ≥ 99 %).",
+        f"- Same language with `--text --schema corpus` as with plain `langsift warc`: {c.agree_text} of {plain_pages} "
+        f"pages ({100.0 * c.agree_text / plain_pages:.2f} %; target ≥ 99 %).",
         f"- langsift (`--schema corpus`) and fastText lid.176 on readability's text give the same language for "
-        f"{agree_ft} of {len(corpus_lang)} pages ({100.0 * agree_ft / len(corpus_lang):.1f} %; codes as ISO 639-3, "
+        f"{c.agree_ft} of {c.corpus_pages} pages ({100.0 * c.agree_ft / c.corpus_pages:.1f} %; codes as ISO 639-3, "
         f"without script; for information).",
         f"- readability gave no text (raised, or an empty summary) on {python_pipeline.fallbacks} of "
-        f"{python_pipeline.pages} page readings ({a.rounds} rounds); lxml's text of the whole page was used for those.",
+        f"{python_pipeline.pages} page readings ({rounds} rounds); lxml's text of the whole page was used for those.",
         "- The three langsift pipelines wrote the same documents (id, source, language, text) as `langsift warc -j 1`: "
-        + ", ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in same_docs.items()) + ".",
+        + ", ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in c.same_docs.items()) + ".",
     ]
+
+
+def main() -> int:
+    """Checks, makes the inputs, runs the reference and the timed rounds, checks and reports; 1 if a check failed."""
+    a = parse_args()
+    build = a.build.resolve()
+    model = check_prerequisites(build)
+    sys.path.insert(0, str(build / "python"))
+    import distributed  # noqa: F401 (loaded before any work: the pipelines and the checks use them)
+    import langsift  # noqa: F401
+    import langsift.dask  # noqa: F401
+
+    work = a.work.resolve() if a.work else Path(tempfile.mkdtemp(prefix="corpus-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    files = make_inputs(build, work, a.pages_x, a.shards)
+    cli = str(build / "langsift")
+    corpus = reference_run(cli, files)
+    cluster, client, cluster_start = start_cluster()
+
+    python_pipeline = PythonPipeline(model)
+    written: Dict[str, Any] = {}
+    pipelines: Dict[str, Callable[[Path], int]] = dict(zip(PIPELINES, (
+        functools.partial(run_cli, cli, 1, corpus), functools.partial(run_cli, cli, 2, corpus),
+        functools.partial(run_api, files), functools.partial(run_dask, client, files),
+        functools.partial(run_python, python_pipeline, files, written))))
+    load_before = open("/proc/loadavg").read().split()[:3]
+    results = timed_rounds(pipelines, a.rounds, work, corpus.pages, written)
+    client.close()
+    cluster.close()
+
+    checks = run_checks(written, corpus.plain)
+    lines = (header_lines(a, corpus, load_before, cluster_start) + table_lines(results, corpus)
+             + check_lines(checks, len(corpus.plain), python_pipeline, a.rounds))
     report = "\n".join(lines) + "\n"
     print(report)
     if a.o:
-        a.o.write_text(report, encoding="utf-8")
+        bench_report.write_report(a.o, report)
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
-    if not all(same_docs.values()) or agree_text < 0.99 * len(plain):
+    if not all(checks.same_docs.values()) or checks.agree_text < 0.99 * len(corpus.plain):
         print("corpus_bench: a check failed (see above)", file=sys.stderr)
         return 1
     return 0

@@ -29,13 +29,17 @@ import argparse
 import os
 import platform
 import re
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_report  # noqa: E402 (after the path)
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCH_KEY = "langsift-bench (C++ tool, 1 thread, same file)"
 
 
 def load_lines(path: Path) -> list[str]:
@@ -69,22 +73,19 @@ def fasttext_model() -> Path | None:
     return Path(p) if Path(p).is_file() else None
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--inputs", type=Path, default=ROOT / "build-bench" / "inputs")
     ap.add_argument("--build", type=Path, default=ROOT / "build", help="build with build/python and langsift-bench")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--langdetect-docs", type=int, default=300, help="texts langdetect runs on (a sample)")
     ap.add_argument("-o", type=Path, help="also write the report to this file")
-    a = ap.parse_args()
+    return ap.parse_args()
 
-    sys.path.insert(0, str(a.build / "python"))
-    import langsift
-    from langsift import _langsift
 
-    if not (a.inputs / "sentences.txt").is_file():
-        subprocess.run([str(ROOT / "benchmarks" / "make-inputs.sh"), str(ROOT.parent / "shared/data/eval/lingua-dev/sentences"),
-                        str(a.inputs)], check=True)
+def load_peers() -> tuple[Any, Callable[[str], Any] | None]:
+    """fastText's model and langdetect's detect, each None (said on stderr) when it is missing."""
     ft = None
     ft_path = fasttext_model()
     try:
@@ -101,78 +102,107 @@ def main() -> int:
     except ImportError:
         ld_detect = None
         print("python_bench: python3-langdetect is not installed: no langdetect row", file=sys.stderr)
+    return ft, ld_detect
 
-    report = [f"# Python benchmark, {time.strftime('%Y-%m-%d %H:%M')}", "",
-              f"`{' '.join(['benchmarks/python_bench.py'] + sys.argv[1:])}`; {platform.python_implementation()} "
-              f"{platform.python_version()}, langsift {langsift.__version__}, {os.cpu_count()} CPUs "
+
+def header_lines(a: argparse.Namespace, version: str) -> list[str]:
+    """The report's title and its command, interpreter, machine and revision line."""
+    report = [bench_report.title("Python"), "",
+              f"`{bench_report.command_line('python_bench.py')}`; {platform.python_implementation()} "
+              f"{platform.python_version()}, langsift {version}, {os.cpu_count()} CPUs "
               f"({platform.processor() or platform.machine()}); median of {a.repeat} interleaved repetitions.", ""]
-    git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=10", "HEAD"], capture_output=True, text=True)
-    if git.returncode == 0:
-        report[2] += f" Revision {git.stdout.strip()}."
+    rev = bench_report.revision()
+    if rev is not None:
+        report[2] += f" Revision {rev}."
+    return report
+
+
+def time_calls(a: argparse.Namespace, path: Path, texts: list[str], ft: Any,
+               ld_detect: Callable[[str], Any] | None) -> dict[str, list[float]]:
+    """Seconds per document of each call, per repetition (interleaved; langdetect once, on a sample)."""
+    import langsift
+    from langsift import _langsift
+
+    ft_texts = [t.replace("\n", " ") for t in texts]
+    sample = texts[:: max(1, len(texts) // a.langdetect_docs)][: a.langdetect_docs]
+    runs: dict[str, list[float]] = {}
+
+    def add(key: str, seconds: float, n: int) -> None:
+        runs.setdefault(key, []).append(seconds / n)
+
+    det = langsift.detect
+    _langsift._bench_detect_loop(texts)  # warm-up: UTF-8 caches, pages of the model
+    langsift.detect_many(texts)
+    for _ in range(a.repeat):
+        add("C++ loop (in the extension)", _langsift._bench_detect_loop(texts)[0], len(texts))
+        add("detect (per call)", timed(lambda: [det(t) for t in texts]), len(texts))
+        add("detect_many, 1 thread", timed(lambda: langsift.detect_many(texts, threads=1)), len(texts))
+        add("detect_many, 2 threads", timed(lambda: langsift.detect_many(texts, threads=2)), len(texts))
+        rate = langsift_bench_rate(a.build, path, 1)
+        if rate:
+            runs.setdefault(BENCH_KEY, []).append(1 / rate)
+        if ft is not None:
+            add("fastText predict(list)", timed(lambda: ft.predict(ft_texts, k=1)), len(texts))
+            add("fastText predict (per call)", timed(lambda: [ft.predict(t, k=1) for t in ft_texts]), len(texts))
+    if ld_detect is not None:
+        def run_ld() -> None:
+            for t in sample:
+                try:
+                    ld_detect(t)
+                except Exception:  # langdetect raises on text without features
+                    pass
+        add("langdetect (per call)", timed(run_ld), len(sample))
+    return runs
+
+
+def input_section(name: str, texts: list[str], runs: dict[str, list[float]]) -> list[str]:
+    """One input's table of medians (docs/s, ns/doc, spread) and its targets' ratios."""
+    med = bench_report.medians(runs)
+    bench = 1 / med[BENCH_KEY] if BENCH_KEY in med else None
+    avg_bytes = sum(len(t.encode()) for t in texts) / len(texts)
+    report = [f"## {name}.txt: {len(texts)} documents, {avg_bytes:.0f} bytes on average", "",
+              "| call | docs/s | ns/doc | spread |", "| --- | ---: | ---: | ---: |"]
+    for k, v in med.items():
+        spread = (max(runs[k]) - min(runs[k])) / v if len(runs[k]) > 1 else 0.0
+        report.append(f"| {k} | {1 / v:,.0f} | {v * 1e9:,.0f} | {spread:.0%} |")
+    report.append("")
+    cxx = med["C++ loop (in the extension)"]
+    many1 = med["detect_many, 1 thread"]
+    report.append(f"- detect_many on 1 thread: {many1 / cxx:.2f}x the C++ loop's time per document"
+                  + (f", {bench * many1:.2f}x langsift-bench's (target: within 1.15x)" if bench else ""))
+    report.append(f"- detect per call costs {(med['detect (per call)'] - cxx) * 1e9:,.0f} ns over the C++ call "
+                  "(target: at most 1,000 ns)")
+    report.append(f"- detect_many on 2 threads: {many1 / med['detect_many, 2 threads']:.2f}x one thread")
+    if "fastText predict(list)" in med:
+        report.append(f"- detect_many (1 thread) is {med['fastText predict(list)'] / many1:.1f}x fastText's "
+                      f"predict(list) and {med['fastText predict (per call)'] / many1:.1f}x its per-call predict "
+                      "(target on 2 KB documents: at least 10x)")
+    if "langdetect (per call)" in med:
+        report.append(f"- detect per call is {med['langdetect (per call)'] / med['detect (per call)']:,.0f}x "
+                      "langdetect's per call")
+    report.append("")
+    return report
+
+
+def main() -> int:
+    """Times every call on sentences.txt and docs-2k.txt and prints the report (and writes it with -o)."""
+    a = parse_args()
+    sys.path.insert(0, str(a.build / "python"))
+    import langsift
+
+    if not (a.inputs / "sentences.txt").is_file():
+        subprocess.run([str(ROOT / "benchmarks" / "make-inputs.sh"), str(ROOT.parent / "shared/data/eval/lingua-dev/sentences"),
+                        str(a.inputs)], check=True)
+    ft, ld_detect = load_peers()
+    report = header_lines(a, langsift.__version__)
     for name in ("sentences", "docs-2k"):
         path = a.inputs / f"{name}.txt"
         texts = load_lines(path)
-        ft_texts = [t.replace("\n", " ") for t in texts]
-        sample = texts[:: max(1, len(texts) // a.langdetect_docs)][: a.langdetect_docs]
-        runs: dict[str, list[float]] = {}
-
-        def add(key: str, seconds: float, n: int) -> None:
-            runs.setdefault(key, []).append(seconds / n)
-
-        det = langsift.detect
-        _langsift._bench_detect_loop(texts)  # warm-up: UTF-8 caches, pages of the model
-        langsift.detect_many(texts)
-        for _ in range(a.repeat):
-            add("C++ loop (in the extension)", _langsift._bench_detect_loop(texts)[0], len(texts))
-            add("detect (per call)", timed(lambda: [det(t) for t in texts]), len(texts))
-            add("detect_many, 1 thread", timed(lambda: langsift.detect_many(texts, threads=1)), len(texts))
-            add("detect_many, 2 threads", timed(lambda: langsift.detect_many(texts, threads=2)), len(texts))
-            rate = langsift_bench_rate(a.build, path, 1)
-            if rate:
-                runs.setdefault("langsift-bench (C++ tool, 1 thread, same file)", []).append(1 / rate)
-            if ft is not None:
-                add("fastText predict(list)", timed(lambda: ft.predict(ft_texts, k=1)), len(texts))
-                add("fastText predict (per call)", timed(lambda: [ft.predict(t, k=1) for t in ft_texts]), len(texts))
-        if ld_detect is not None:
-            def run_ld() -> None:
-                for t in sample:
-                    try:
-                        ld_detect(t)
-                    except Exception:  # langdetect raises on text without features
-                        pass
-            add("langdetect (per call)", timed(run_ld), len(sample))
-        med = {k: statistics.median(v) for k, v in runs.items()}
-        bench_key = "langsift-bench (C++ tool, 1 thread, same file)"
-        bench = 1 / med[bench_key] if bench_key in med else None
-        avg_bytes = sum(len(t.encode()) for t in texts) / len(texts)
-        report += [f"## {name}.txt: {len(texts)} documents, {avg_bytes:.0f} bytes on average", "",
-                   "| call | docs/s | ns/doc | spread |", "| --- | ---: | ---: | ---: |"]
-        for k, v in med.items():
-            spread = (max(runs[k]) - min(runs[k])) / v if len(runs[k]) > 1 else 0.0
-            report.append(f"| {k} | {1 / v:,.0f} | {v * 1e9:,.0f} | {spread:.0%} |")
-        report.append("")
-        cxx = med["C++ loop (in the extension)"]
-        many1 = med["detect_many, 1 thread"]
-        report.append(f"- detect_many on 1 thread: {many1 / cxx:.2f}x the C++ loop's time per document"
-                      + (f", {bench * many1:.2f}x langsift-bench's (target: within 1.15x)" if bench else ""))
-        report.append(f"- detect per call costs {(med['detect (per call)'] - cxx) * 1e9:,.0f} ns over the C++ call "
-                      "(target: at most 1,000 ns)")
-        report.append(f"- detect_many on 2 threads: {many1 / med['detect_many, 2 threads']:.2f}x one thread")
-        if "fastText predict(list)" in med:
-            report.append(f"- detect_many (1 thread) is {med['fastText predict(list)'] / many1:.1f}x fastText's "
-                          f"predict(list) and {med['fastText predict (per call)'] / many1:.1f}x its per-call predict "
-                          "(target on 2 KB documents: at least 10x)")
-        if "langdetect (per call)" in med:
-            report.append(f"- detect per call is {med['langdetect (per call)'] / med['detect (per call)']:,.0f}x "
-                          "langdetect's per call")
-        report.append("")
+        report += input_section(name, texts, time_calls(a, path, texts, ft, ld_detect))
     text = "\n".join(report)
     print(text)
     if a.o:
-        a.o.parent.mkdir(parents=True, exist_ok=True)
-        tmp = a.o.with_suffix(a.o.suffix + ".tmp")
-        tmp.write_text(text + "\n")
-        tmp.replace(a.o)
+        bench_report.write_report(a.o, text + "\n")
     return 0
 
 

@@ -205,19 +205,27 @@ def main(argv):
         return 1
 
 
-def report(sets, langsift, min_bytes, max_docs, prior_path, markdown, tsv, extra):
-    prior = read_prior(prior_path)
+def base(code):
+    """The language subtag of a code (sr-Latn -> sr)."""
+    return code.split("-")[0]
+
+
+def model_languages(langsift):
+    """The wide model's codes, their ISO 639-3 codes, the default model's codes, and the added ones."""
     wide = list_languages(langsift, "wide", "iso639-1")
     wide3 = list_languages(langsift, "wide", "iso639-3")
     default = set(list_languages(langsift, "default", "iso639-1"))
     if len(wide) != len(wide3):
         raise Error("--list-languages gave lists of different lengths")
     three = dict(zip(wide, wide3))
-    base = lambda c: c.split("-")[0]
     default_base = {base(c) for c in default}
     added = [c for c in wide if c not in default]
     added_base = {base(c) for c in added if base(c) not in default_base}
+    return three, default, added, added_base
 
+
+def read_sets(sets, default, min_bytes, max_docs):
+    """Every set's documents in one list, where each came from, and per set (name, dir, bytes, languages, counts)."""
     all_docs, where = [], []  # where[k] = (set index, true language)
     per_set = []
     for si, (name, d, nb) in enumerate(sets):
@@ -235,6 +243,93 @@ def report(sets, langsift, min_bytes, max_docs, prior_path, markdown, tsv, extra
                 all_docs.append(doc)
                 where.append((si, l))
         per_set.append((name, d, nb, langs, counts))
+    return all_docs, where, per_set
+
+
+def web_weights(prior, three, langs):
+    """Each language's normalised web share in the set, and the languages without a share."""
+    # a code of the prior shared by several of the set's languages (zh, zh-Hant) is split evenly
+    n3 = {}
+    for l in langs:
+        k = three.get(l, l).split("-")[0]
+        n3[k] = n3.get(k, 0) + 1
+    shares = {l: share(prior, three.get(l, l)) / n3[three.get(l, l).split("-")[0]] for l in langs}
+    total_share = sum(shares.values())
+    weight = {l: shares[l] / total_share if total_share > 0 else 0.0 for l in langs}
+    no_share = [l for l in langs if shares[l] == 0.0]
+    return weight, no_share
+
+
+def tally(ans, where, si, langs, added_base):
+    """Of set si's documents: per added language, the true languages it claimed (counts); per model, those right."""
+    claims = {}  # added -> true -> n
+    right = {m: {l: 0 for l in langs} for m in ans}
+    for k, (s, l) in enumerate(where):
+        if s != si:
+            continue
+        for m in ans:
+            if base(ans[m][k]) == base(l):
+                right[m][l] += 1
+        a = base(ans["wide"][k])
+        if a in added_base:
+            claims.setdefault(a, {}).setdefault(l, 0)
+            claims[a][l] += 1
+    return claims, right
+
+
+def set_section(entry, claims, right, weight, no_share, md, rows):
+    """Appends one set's markdown section and TSV rows; returns its summary table line."""
+    name, d, nb, langs, counts = entry
+    ndocs = sum(counts.values())
+    langs_with_docs = [l for l in langs if counts[l] > 0]
+    if not langs_with_docs:
+        raise Error(f"{d}: no language has text for one document of {nb} bytes")
+
+    def rates(by_true):
+        macro = sum(by_true.get(l, 0) / counts[l] for l in langs_with_docs) / len(langs_with_docs) * 1e6
+        web = sum(weight[l] * by_true.get(l, 0) / counts[l] for l in langs_with_docs) * 1e6
+        return macro, web
+
+    lines = []
+    for a in sorted(claims, key=lambda a: (-sum(claims[a].values()), a)):
+        n = sum(claims[a].values())
+        macro, web = rates(claims[a])
+        victims = sorted(claims[a].items(), key=lambda x: (-x[1], x[0]))
+        lines.append((a, n, macro, web, victims))
+        rows.append(f"{name}\t{a}\t{n}\t{macro:.1f}\t{web:.1f}\t"
+                    + ",".join(f"{l}:{c}" for l, c in victims) + "\n")
+    allc = {}
+    for a in claims:
+        for l, c in claims[a].items():
+            allc[l] = allc.get(l, 0) + c
+    tm, tw = rates(allc)
+    rows.append(f"{name}\tall\t{sum(allc.values())}\t{tm:.1f}\t{tw:.1f}\t\n")
+    what = "lines" if nb == 1 else f"documents of at least {nb} bytes"
+    md.append(f"## {name}: {fmt(ndocs)} {what}, {len(langs_with_docs)} languages (`{d}`)\n")
+    md.append("| added language | samples claimed | per million pages (macro) | per million pages "
+              "(web-weighted) | taken from |\n| --- | ---: | ---: | ---: | --- |")
+    for a, n, macro, web, victims in lines:
+        md.append(f"| {a} | {n} | {fmt(macro)} | {fmt(web)} | "
+                  + ", ".join(f"{l} {c}" for l, c in victims[:6]) + (" ..." if len(victims) > 6 else "") + " |")
+    md.append(f"| **all {len(lines)}** | **{sum(allc.values())}** | **{fmt(tm)}** | **{fmt(tw)}** | |\n")
+    acc, accs = [], []
+    for m in ("default", "wide"):
+        macro_acc = sum(right[m][l] / counts[l] for l in langs_with_docs) / len(langs_with_docs) * 100
+        web_err = sum(weight[l] * (1 - right[m][l] / counts[l]) for l in langs_with_docs) * 1e6
+        acc.append(f"{m} {macro_acc:.2f} % macro, {fmt(web_err)} web-weighted errors per million pages")
+        accs.append((macro_acc, web_err))
+        rows.append(f"{name}\taccuracy:{m}\t{sum(right[m].values())}\t{macro_acc:.3f}\t{web_err:.1f}\t\n")
+    md.append("Accuracy on these documents: " + "; ".join(acc) + "."
+              + (f" Without a web share (weight 0): {' '.join(no_share)}." if no_share else "") + "\n")
+    return (f"| {name} | {fmt(ndocs)} | {sum(allc.values())} | {fmt(tm)} | {fmt(tw)} | {accs[0][0]:.2f} | "
+            f"{accs[1][0]:.2f} | {fmt(accs[0][1])} | {fmt(accs[1][1])} |")
+
+
+def report(sets, langsift, min_bytes, max_docs, prior_path, markdown, tsv, extra):
+    """Detects every set's documents with both models and writes the markdown report (and the TSV)."""
+    prior = read_prior(prior_path)
+    three, default, added, added_base = model_languages(langsift)
+    all_docs, where, per_set = read_sets(sets, default, min_bytes, max_docs)
     ans = {m: detect(langsift, m, all_docs, extra) for m in ("wide", "default")}
 
     rows, md = [], []
@@ -245,71 +340,10 @@ def report(sets, langsift, min_bytes, max_docs, prior_path, markdown, tsv, extra
               + f". Detector: `{langsift} detect --lines "
               f"--model wide{''.join(' ' + e for e in extra)}`. Web prior: `{prior_path}`.\n")
     summary = []
-    for si, (name, d, nb, langs, counts) in enumerate(per_set):
-        # a code of the prior shared by several of the set's languages (zh, zh-Hant) is split evenly
-        n3 = {}
-        for l in langs:
-            k = three.get(l, l).split("-")[0]
-            n3[k] = n3.get(k, 0) + 1
-        shares = {l: share(prior, three.get(l, l)) / n3[three.get(l, l).split("-")[0]] for l in langs}
-        total_share = sum(shares.values())
-        weight = {l: shares[l] / total_share if total_share > 0 else 0.0 for l in langs}
-        no_share = [l for l in langs if shares[l] == 0.0]
-        claims = {}  # added -> true -> n
-        right = {m: {l: 0 for l in langs} for m in ans}
-        for k, (s, l) in enumerate(where):
-            if s != si:
-                continue
-            for m in ans:
-                if base(ans[m][k]) == base(l):
-                    right[m][l] += 1
-            a = base(ans["wide"][k])
-            if a in added_base:
-                claims.setdefault(a, {}).setdefault(l, 0)
-                claims[a][l] += 1
-        ndocs = sum(counts.values())
-        langs_with_docs = [l for l in langs if counts[l] > 0]
-        if not langs_with_docs:
-            raise Error(f"{d}: no language has text for one document of {nb} bytes")
-
-        def rates(by_true):
-            macro = sum(by_true.get(l, 0) / counts[l] for l in langs_with_docs) / len(langs_with_docs) * 1e6
-            web = sum(weight[l] * by_true.get(l, 0) / counts[l] for l in langs_with_docs) * 1e6
-            return macro, web
-
-        lines = []
-        for a in sorted(claims, key=lambda a: (-sum(claims[a].values()), a)):
-            n = sum(claims[a].values())
-            macro, web = rates(claims[a])
-            victims = sorted(claims[a].items(), key=lambda x: (-x[1], x[0]))
-            lines.append((a, n, macro, web, victims))
-            rows.append(f"{name}\t{a}\t{n}\t{macro:.1f}\t{web:.1f}\t"
-                        + ",".join(f"{l}:{c}" for l, c in victims) + "\n")
-        allc = {}
-        for a in claims:
-            for l, c in claims[a].items():
-                allc[l] = allc.get(l, 0) + c
-        tm, tw = rates(allc)
-        rows.append(f"{name}\tall\t{sum(allc.values())}\t{tm:.1f}\t{tw:.1f}\t\n")
-        what = "lines" if nb == 1 else f"documents of at least {nb} bytes"
-        md.append(f"## {name}: {fmt(ndocs)} {what}, {len(langs_with_docs)} languages (`{d}`)\n")
-        md.append("| added language | samples claimed | per million pages (macro) | per million pages "
-                  "(web-weighted) | taken from |\n| --- | ---: | ---: | ---: | --- |")
-        for a, n, macro, web, victims in lines:
-            md.append(f"| {a} | {n} | {fmt(macro)} | {fmt(web)} | "
-                      + ", ".join(f"{l} {c}" for l, c in victims[:6]) + (" ..." if len(victims) > 6 else "") + " |")
-        md.append(f"| **all {len(lines)}** | **{sum(allc.values())}** | **{fmt(tm)}** | **{fmt(tw)}** | |\n")
-        acc, accs = [], []
-        for m in ("default", "wide"):
-            macro_acc = sum(right[m][l] / counts[l] for l in langs_with_docs) / len(langs_with_docs) * 100
-            web_err = sum(weight[l] * (1 - right[m][l] / counts[l]) for l in langs_with_docs) * 1e6
-            acc.append(f"{m} {macro_acc:.2f} % macro, {fmt(web_err)} web-weighted errors per million pages")
-            accs.append((macro_acc, web_err))
-            rows.append(f"{name}\taccuracy:{m}\t{sum(right[m].values())}\t{macro_acc:.3f}\t{web_err:.1f}\t\n")
-        summary.append(f"| {name} | {fmt(ndocs)} | {sum(allc.values())} | {fmt(tm)} | {fmt(tw)} | {accs[0][0]:.2f} | "
-                       f"{accs[1][0]:.2f} | {fmt(accs[0][1])} | {fmt(accs[1][1])} |")
-        md.append("Accuracy on these documents: " + "; ".join(acc) + "."
-                  + (f" Without a web share (weight 0): {' '.join(no_share)}." if no_share else "") + "\n")
+    for si, entry in enumerate(per_set):
+        weight, no_share = web_weights(prior, three, entry[3])
+        claims, right = tally(ans, where, si, entry[3], added_base)
+        summary.append(set_section(entry, claims, right, weight, no_share, md, rows))
     md[2:2] = ["## Summary\n",
                "| set | samples | claimed by an added language | per million (macro) | per million (web-weighted) "
                "| default: macro % | wide: macro % | default: web-weighted errors per million | wide: web-weighted "
