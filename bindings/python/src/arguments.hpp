@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+#include "langsift/detail/quote.hpp"
+
 namespace langsift_py {
 
 namespace py = pybind11;
@@ -180,26 +182,6 @@ inline py::list list_arg(py::handle h, const char* what, const char* of) {
   py::list l = py::reinterpret_steal<py::list>(PySequence_List(it.ptr()));
   if (!l) throw py::error_already_set();
   return l;
-}
-
-/// A str for a message: at most 40 code points of it, quoted, control characters escaped as
-/// repr() escapes them ('de-DE', 'a\\x00b', 'xxx…'): a NUL would end the message, since Python
-/// takes an exception's message as a C string.
-inline std::string quoted(std::string_view s) {
-  std::string r = "'";
-  std::size_t points = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if ((c & 0xC0) != 0x80 && points++ == 40) return r + "…'";
-    if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      r += buf;
-    } else {
-      r += static_cast<char>(c);
-    }
-  }
-  return r + "'";
 }
 
 }  // namespace langsift_py

@@ -8,7 +8,7 @@ namespace langsift_py {
 
 code_style parse_codes(const std::string& s) {
   if (const auto style = langsift::parse_code_style(s)) return *style;
-  throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not " + quoted(s));
+  throw py::value_error("codes must be 'iso639-1' or 'iso639-3', not " + langsift::detail::quoted_value(s));
 }
 
 namespace {
@@ -25,7 +25,7 @@ void require_codes(const std::vector<std::string>& codes, const std::vector<std:
   for (const std::string_view bad : unknown(std::span<const std::string_view>(views))) {
     const std::size_t i = static_cast<std::size_t>(std::find(views.begin(), views.end(), bad) - views.begin());
     const std::string_view written = i < given.size() ? std::string_view(given[i]) : bad;
-    names += (names.empty() ? "" : ", ") + quoted(written);
+    names += (names.empty() ? "" : ", ") + langsift::detail::quoted_value(written);
     const std::string s = suggest_language_code(written);
     const std::string_view sv = s;
     if (!s.empty() && unknown(std::span<const std::string_view>(&sv, 1)).empty())
@@ -120,7 +120,7 @@ void fill_options(call_options& c, model_in model, codes_in only, hints_in hints
           }
           (key == "content_language" ? c.content_language : key == "html_lang" ? c.html_lang : c.tld) = std::move(value);
         } else {
-          throw py::value_error("hints: unknown key " + quoted(key) + " (content_language, html_lang, languages, tld, weight)");
+          throw py::value_error("hints: unknown key " + langsift::detail::quoted_value(key) + " (content_language, html_lang, languages, tld, weight)");
         }
       }
     } else {

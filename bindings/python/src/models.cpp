@@ -143,7 +143,7 @@ std::shared_ptr<py_model> builtin_model_named(choice_in name_h) {
     st = langsift::builtin_model(name, found, &error);
   }
   if (st == status::invalid_argument)  // the name quoted as messages quote what was given (no NUL cuts it)
-    throw py::value_error("no built-in model named " + quoted(name) + " (built-in models: default, wide)");
+    throw py::value_error("no built-in model named " + langsift::detail::quoted_value(name) + " (built-in models: default, wide)");
   if (st != status::ok) raise_with_status(g_model_error, error + " (" + std::string(status_name(st)) + ")", st);
   auto pm = std::make_shared<py_model>(std::shared_ptr<const model>(found, [](const model*) {}), true);
   if (name == "wide") wide = pm;

@@ -56,7 +56,7 @@ page_kind parse_kind(py::handle h) {
   if (k == "sniff") return page_kind::sniff;
   if (k == "html") return page_kind::html;
   if (k == "text") return page_kind::text;
-  throw py::value_error("kind must be 'sniff', 'html' or 'text', not " + quoted(k));
+  throw py::value_error("kind must be 'sniff', 'html' or 'text', not " + langsift::detail::quoted_value(k));
 }
 
 py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content_language, opt_str_in url,
@@ -77,7 +77,7 @@ py_page detect_page_py(body_in body, opt_str_in content_type, opt_str_in content
   if (u) po.url = *u;
   if (enc) {
     // A forced encoding must be one a converter knows (as on the command line and in the C ABI).
-    if (!can_convert(*enc)) throw py::value_error("encoding: " + quoted(*enc) + " is not an encoding langsift can decode");
+    if (!can_convert(*enc)) throw py::value_error("encoding: " + langsift::detail::quoted_value(*enc) + " is not an encoding langsift can decode");
     po.encoding = *enc;
   }
   po.kind = parse_kind(kind);

@@ -347,7 +347,7 @@ PyObject* value_from_state_raw(PyObject*, PyObject* args) {
     const std::string_view name = str_view(PyTuple_GET_ITEM(args, 0), "name");
     for (const auto& [n, from_state] : value_kinds())
       if (n == name) return from_state(PyTuple_GET_ITEM(args, 1)).release().ptr();
-    throw py::value_error("not a langsift value type: " + quoted(name));
+    throw py::value_error("not a langsift value type: " + langsift::detail::quoted_value(name));
   });
 }
 

@@ -70,7 +70,7 @@ std::string detection_repr(const py_detection& d) {
 status status_of(std::string_view name) {
   for (int i = 0; i <= static_cast<int>(status::too_large); ++i)
     if (status_name(static_cast<status>(i)) == name) return static_cast<status>(i);
-  throw py::value_error("unknown status " + quoted(name));
+  throw py::value_error("unknown status " + langsift::detail::quoted_value(name));
 }
 
 py::tuple language_state(const py_language& l) {

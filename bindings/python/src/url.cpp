@@ -98,7 +98,7 @@ std::string country_arg(py::handle h) {
   if (!cc) return {};
   if (cc->size() != 2 || !langsift::detail::is_ascii_alpha(static_cast<unsigned char>((*cc)[0])) ||
       !langsift::detail::is_ascii_alpha(static_cast<unsigned char>((*cc)[1])))
-    throw py::value_error("country must be a two-letter ISO 3166-1 code, e.g. 'DE', not " + quoted(*cc));
+    throw py::value_error("country must be a two-letter ISO 3166-1 code, e.g. 'DE', not " + langsift::detail::quoted_value(*cc));
   return *cc;
 }
 

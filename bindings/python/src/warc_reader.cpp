@@ -474,7 +474,7 @@ void bind_read_warc(py::module_& m) {
           corpus.text = bool_arg(text, "text");
           const std::string_view sc = str_view(schema, "schema");
           if (sc == "corpus") corpus.schema = warc_schema::corpus;
-          else if (sc != "default") throw py::value_error("schema must be 'default' or 'corpus', not " + quoted(sc));
+          else if (sc != "default") throw py::value_error("schema must be 'default' or 'corpus', not " + langsift::detail::quoted_value(sc));
           if (!languages.is_none()) {
             std::vector<std::string> given;
             corpus.languages = code_list(languages, "languages", &given);
