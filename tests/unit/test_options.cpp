@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "langsift/default_model.hpp"
+#include "langsift/detail/quote.hpp"
+#include "langsift/detail/utf8.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/filter.hpp"
 #include "langsift/options.hpp"
@@ -182,4 +184,51 @@ TEST_CASE("filter configuration: the labels keep pages in any case and either IS
   REQUIRE(language_filter_from_config(getter(enabled({{"filter.lang.label.enable", "true"}, {"filter.lang.label", "deu"}})),
                                       f) == status::ok);
   CHECK_FALSE(keep(d, f));
+}
+
+TEST_CASE("filter configuration: a long bad value is quoted to 40 characters, never cut inside one") {
+  // 'x' then 45 two-byte characters: byte 40 is inside the 20th (a cut at 40 bytes wrote half of
+  // it, and the message was not UTF-8).
+  std::string value = "x";
+  for (int i = 0; i < 45; ++i) value += "\xc3\xa4";  // ä
+  std::string expected = "filter.lang.minSize.bytes: not a number: 'x";
+  for (int i = 0; i < 39; ++i) expected += "\xc3\xa4";
+  expected += "…'";
+  language_filter f;
+  std::string got;
+  CHECK(language_filter_from_config(getter(enabled({{"filter.lang.minSize.bytes.enable", "true"},
+                                                    {"filter.lang.minSize.bytes", value}})),
+                                    f, &got) == status::invalid_argument);
+  CHECK(got == expected);
+}
+
+TEST_CASE("quoted_value: at most 40 code points, never a cut inside a UTF-8 sequence") {
+  using detail::quoted_value;
+  auto valid = [](const std::string& s) {  // every sequence decodes
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const auto* e = p + s.size();
+    for (detail::utf8_decoded d{}; p < e; p += d.len) {
+      d = detail::decode_utf8_step(p, e);
+      if (!d.valid) return false;
+    }
+    return true;
+  };
+  CHECK(quoted_value("de-DE") == "'de-DE'");
+  CHECK(quoted_value(std::string("a\0b\x7f", 4)) == "'a\\x00b\\x7f'");
+  CHECK(quoted_value(std::string(40, 'x')) == "'" + std::string(40, 'x') + "'");
+  CHECK(quoted_value(std::string(41, 'x')) == "'" + std::string(40, 'x') + "…'");
+  std::string han, han41;  // 40 three-byte characters (120 bytes) are not cut; 41 are
+  for (int i = 0; i < 40; ++i) han += "\xe6\x97\xa5";  // 日
+  han41 = han + "\xe6\x97\xa5";
+  CHECK(quoted_value(han) == "'" + han + "'");
+  CHECK(quoted_value(han41) == "'" + han + "…'");
+  for (const char* lead : {"", "x", "xy", "xyz"}) {  // every alignment of 4-byte characters against byte 40
+    std::string s = lead;
+    for (int i = 0; i < 45; ++i) s += "\xf0\x9f\x98\x80";  // U+1F600
+    CAPTURE(s.size());
+    const std::string q = quoted_value(s);
+    CHECK(valid(q));
+    CHECK(q.size() >= 5);
+    CHECK(q.substr(q.size() - 4) == "…'");
+  }
 }

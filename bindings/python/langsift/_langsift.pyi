@@ -1,4 +1,4 @@
-# Type stubs of langsift's compiled layer (bindings/python/src/module.cpp). Keep in step with it:
+# Type stubs of langsift's compiled layer (bindings/python/src/*.cpp; module.hpp lists the parts). Keep in step with it:
 # tests/test_api.py checks that every public name here exists in the module and the reverse.
 from __future__ import annotations
 

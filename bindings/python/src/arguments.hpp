@@ -4,10 +4,11 @@
 // lone surrogate) with the argument's name — never pybind11's RuntimeError "Unable to cast", nor
 // its "incompatible function arguments", which names no argument. The functions take the
 // argument as a py::handle: the bindings declare such parameters with the types below, which
-// help() shows under the type they should be. Included by module.cpp only.
+// help() shows under the type they should be. Included by every file that binds functions.
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>  // every file: the STL casters must be the same in all of them
 
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "langsift/detail/quote.hpp"
 
 namespace langsift_py {
 
@@ -32,6 +35,19 @@ LANGSIFT_PY_CHECKED_ARG(float_in)
 LANGSIFT_PY_CHECKED_ARG(bool_in)
 LANGSIFT_PY_CHECKED_ARG(choice_in)
 LANGSIFT_PY_CHECKED_ARG(model_in)
+
+// Arguments taken as Python objects (checked by the functions themselves, for clear TypeErrors) but
+// shown in help() under the type they should be: a py::handle under another name.
+LANGSIFT_PY_CHECKED_ARG(str_in)
+LANGSIFT_PY_CHECKED_ARG(opt_str_in)
+LANGSIFT_PY_CHECKED_ARG(texts_in)
+LANGSIFT_PY_CHECKED_ARG(codes_in)
+LANGSIFT_PY_CHECKED_ARG(hints_in)
+LANGSIFT_PY_CHECKED_ARG(body_in)
+LANGSIFT_PY_CHECKED_ARG(model_source_in)
+LANGSIFT_PY_CHECKED_ARG(warc_source_in)
+LANGSIFT_PY_CHECKED_ARG(path_in)
+LANGSIFT_PY_CHECKED_ARG(opt_int_in)
 #undef LANGSIFT_PY_CHECKED_ARG
 
 /// The name of `h`'s type, for messages ("NoneType", "float").
@@ -168,26 +184,6 @@ inline py::list list_arg(py::handle h, const char* what, const char* of) {
   return l;
 }
 
-/// A str for a message: at most 40 code points of it, quoted, control characters escaped as
-/// repr() escapes them ('de-DE', 'a\\x00b', 'xxx…'): a NUL would end the message, since Python
-/// takes an exception's message as a C string.
-inline std::string quoted(std::string_view s) {
-  std::string r = "'";
-  std::size_t points = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if ((c & 0xC0) != 0x80 && points++ == 40) return r + "…'";
-    if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      r += buf;
-    } else {
-      r += static_cast<char>(c);
-    }
-  }
-  return r + "'";
-}
-
 }  // namespace langsift_py
 
 namespace pybind11::detail {
@@ -206,5 +202,15 @@ LANGSIFT_PY_CHECKED_CASTER(float_in, "float")
 LANGSIFT_PY_CHECKED_CASTER(bool_in, "bool")
 LANGSIFT_PY_CHECKED_CASTER(choice_in, "str")
 LANGSIFT_PY_CHECKED_CASTER(model_in, "Model | str | os.PathLike | None")
+LANGSIFT_PY_CHECKED_CASTER(str_in, "str")
+LANGSIFT_PY_CHECKED_CASTER(opt_str_in, "str | None")
+LANGSIFT_PY_CHECKED_CASTER(texts_in, "Iterable[str]")
+LANGSIFT_PY_CHECKED_CASTER(codes_in, "str | Iterable[str] | None")
+LANGSIFT_PY_CHECKED_CASTER(hints_in, "str | Iterable[str] | dict | None")
+LANGSIFT_PY_CHECKED_CASTER(body_in, "bytes")
+LANGSIFT_PY_CHECKED_CASTER(model_source_in, "str | os.PathLike | bytes")
+LANGSIFT_PY_CHECKED_CASTER(warc_source_in, "str | os.PathLike | BinaryIO | bytes")
+LANGSIFT_PY_CHECKED_CASTER(path_in, "str | bytes | os.PathLike")
+LANGSIFT_PY_CHECKED_CASTER(opt_int_in, "int | None")
 #undef LANGSIFT_PY_CHECKED_CASTER
 }  // namespace pybind11::detail

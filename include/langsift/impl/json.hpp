@@ -1,6 +1,6 @@
 // JSON output shared by the command-line tools (`langsift detect --format jsonl`, `langsift warc`)
 // and the WARC report (langsift/warc_report.hpp), so that the same result has the same field names
-// in both. The Python package builds its dicts itself (bindings/python/src/module.cpp,
+// in both. The Python package builds its dicts itself (bindings/python/src/results.cpp,
 // detection_dict) with the same names: its tests compare them with the CLI's JSON.
 #pragma once
 

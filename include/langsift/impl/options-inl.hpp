@@ -3,32 +3,14 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 
 #include "langsift/options.hpp"
 #include "langsift/detail/ascii.hpp"
+#include "langsift/detail/quote.hpp"
 
 namespace langsift {
 inline namespace v1 {
 namespace detail {
-
-/// `s` quoted for a message: in single quotes, control bytes written \xNN, at most 40 bytes of it
-/// ("…" after a cut).
-inline std::string quoted_value(std::string_view s) {
-  std::string r = "'";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i == 40) return r + "…'";
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      r += buf;
-    } else {
-      r += static_cast<char>(c);
-    }
-  }
-  return r + "'";
-}
 
 /// A configuration switch: "true" in any ASCII case, white space around it ignored.
 inline bool config_flag(const config_getter& get, std::string_view key) {
