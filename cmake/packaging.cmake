@@ -223,6 +223,8 @@ set(CPACK_COMPONENTS_GROUPING ONE_PER_GROUP)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+# Installed-Size counted as Debian counts it (CPack counts a symbolic link as a copy of its target).
+set(CPACK_POST_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/cmake/deb-installed-size.cmake)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The tools and the JNI library need liblangsift_data.so.0 and liblangsift_c.so.0 of liblangsift0:
 # dpkg-shlibdeps finds them here (and leaves them to the Depends written below).
