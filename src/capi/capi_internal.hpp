@@ -57,4 +57,26 @@ inline langsift_status exception_status() noexcept {
   }
 }
 
+/// The frame of every constructor of the C ABI: *out is NULL unless `make()` (which sets it and
+/// returns LANGSIFT_OK, or writes a message and returns another status) succeeds; a NULL out is
+/// INVALID_ARGUMENT; nothing escapes (out of memory and anything else become statuses with a
+/// message).
+template <class T, class Make>
+langsift_status guarded_new(T** out, char* error, std::size_t error_size, Make&& make) noexcept {
+  if (!out) {
+    copy_message(error, error_size, "out is NULL");
+    return LANGSIFT_INVALID_ARGUMENT;
+  }
+  *out = nullptr;
+  try {
+    return make();
+  } catch (const std::bad_alloc&) {
+    copy_message(error, error_size, "out of memory");
+    return LANGSIFT_OUT_OF_MEMORY;
+  } catch (...) {
+    copy_message(error, error_size, "internal error");
+    return LANGSIFT_INTERNAL_ERROR;
+  }
+}
+
 }  // namespace langsift::capi

@@ -93,25 +93,14 @@ langsift_status finish_new(std::unique_ptr<langsift_detector> d, langsift_detect
 namespace {
 
 /// Creates a detector: `load(d)` sets its model (returning LANGSIFT_OK, or a status with the
-/// message written); *out is NULL on any failure, and nothing escapes.
+/// message written); *out is NULL on any failure, and nothing escapes (guarded_new).
 template <class Load>
 langsift_status new_detector(langsift_detector** out, char* error, size_t error_size, Load&& load) noexcept {
-  if (!out) {
-    copy_message(error, error_size, "out is NULL");
-    return LANGSIFT_INVALID_ARGUMENT;
-  }
-  *out = nullptr;
-  try {
+  return langsift::capi::guarded_new(out, error, error_size, [&] {
     auto d = std::make_unique<langsift_detector>();
     if (const langsift_status st = load(*d); st != LANGSIFT_OK) return st;
     return finish_new(std::move(d), out);
-  } catch (const std::bad_alloc&) {
-    copy_message(error, error_size, "out of memory");
-    return LANGSIFT_OUT_OF_MEMORY;
-  } catch (...) {
-    copy_message(error, error_size, "internal error");
-    return LANGSIFT_INTERNAL_ERROR;
-  }
+  });
 }
 
 }  // namespace

@@ -65,25 +65,6 @@ langsift_status finish(langsift::language_filter&& f, std::string_view raw_label
   return LANGSIFT_OK;
 }
 
-/// Runs `make` (which returns a status), with *out cleared first and nothing escaping.
-template <class Make>
-langsift_status guarded(langsift_filter** out, char* error, size_t error_size, Make&& make) noexcept {
-  if (!out) {
-    copy_message(error, error_size, "out is NULL");
-    return LANGSIFT_INVALID_ARGUMENT;
-  }
-  *out = nullptr;
-  try {
-    return make();
-  } catch (const std::bad_alloc&) {
-    copy_message(error, error_size, "out of memory");
-    return LANGSIFT_OUT_OF_MEMORY;
-  } catch (...) {
-    copy_message(error, error_size, "internal error");
-    return LANGSIFT_INTERNAL_ERROR;
-  }
-}
-
 langsift::language_estimate estimate_of(const langsift_language& l) noexcept {
   langsift::language_estimate e;
   e.code = array_string(l.code);
@@ -108,7 +89,7 @@ void langsift_filter_default_settings(langsift_filter_settings* s) {
 
 langsift_status langsift_filter_new(const langsift_filter_settings* s, const langsift_detector* also,
                                     langsift_filter** out, char* error, size_t error_size) {
-  return guarded(out, error, error_size, [&] {
+  return guarded_new(out, error, error_size, [&] {
     langsift::language_filter f;
     if (!s) {
       copy_message(error, error_size, "settings is NULL");
@@ -145,7 +126,7 @@ langsift_status langsift_filter_new(const langsift_filter_settings* s, const lan
 
 langsift_status langsift_filter_from_config(langsift_config_get get, void* context, const langsift_detector* also,
                                             langsift_filter** out, char* error, size_t error_size) {
-  return guarded(out, error, error_size, [&] {
+  return guarded_new(out, error, error_size, [&] {
     if (!get) {
       copy_message(error, error_size, "get is NULL");
       return LANGSIFT_INVALID_ARGUMENT;
