@@ -244,6 +244,21 @@ struct option {
   std::string (*help_fn)() = nullptr;  // help computed when the usage text is printed (not `help`)
 };
 
+/// The class of a pointer to member (`bool A::*` → A).
+template <class M>
+struct member_class;
+template <class C, class T>
+struct member_class<T C::*> {
+  using type = C;
+};
+
+/// A flag row that sets `field`, a bool member of the tool's arguments: flag_option<&A::gz>(...).
+template <auto field>
+option<typename member_class<decltype(field)>::type> flag_option(const char* name, const char* help) {
+  using A = typename member_class<decltype(field)>::type;
+  return {value_kind::flag, name, nullptr, nullptr, help, [](A& a, const option_value&) { return a.*field = true; }};
+}
+
 /// An option's values, '|'-separated ("code|tsv|jsonl"), split.
 inline std::vector<std::string_view> option_choices(const char* choices) {
   std::vector<std::string_view> v;

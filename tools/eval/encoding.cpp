@@ -31,12 +31,7 @@ struct encoding_args {
 using option_row = langsift::cli::option<encoding_args>;
 using langsift::cli::option_value;
 using langsift::cli::value_kind;
-
-/// A flag of encoding_args.
-template <bool encoding_args::*field>
-option_row flag_row(const char* name, const char* help) {
-  return {value_kind::flag, name, nullptr, nullptr, help, [](encoding_args& a, const option_value&) { return a.*field = true; }};
-}
+using langsift::cli::flag_option;
 
 /// The options of `langsift-eval encoding`: its usage text, its parsing, its "did you mean".
 const std::vector<option_row>& options() {
@@ -60,8 +55,8 @@ const std::vector<option_row>& options() {
        "same text, so 7-bit lines reported as ascii count), langsift beside uchardet alone.\n"
        "\n"
        "options:\n"},
-      flag_row<&encoding_args::verbose>("--verbose", "a per-file table (per-language table with --utf8-lines)"),
-      flag_row<&encoding_args::breakdown>(
+      flag_option<&encoding_args::verbose>("--verbose", "a per-file table (per-language table with --utf8-lines)"),
+      flag_option<&encoding_args::breakdown>(
           "--breakdown",
           "also \"decodes identically\" per true charset and per tag, legacy and\n"
           "Unicode (utf-*) truths apart, and the files langsift misses; the tags\n"
@@ -69,7 +64,7 @@ const std::vector<option_row>& options() {
           "except the extension, le/be and all-digit parts\n"
           "(windows-1250.html.n64.003.txt: html, n64), as\n"
           "langsift's dev-set generator (make-encoding-devset.py) names them"),
-      flag_row<&encoding_args::md>("--markdown", "print tables as markdown"),
+      flag_option<&encoding_args::md>("--markdown", "print tables as markdown"),
       {value_kind::size, "--max-bytes", nullptr, "N", "detection cap (default 64K)",
        [](encoding_args& a, const option_value& v) {
          a.opt.max_detect_bytes = static_cast<std::size_t>(v.size);

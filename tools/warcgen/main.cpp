@@ -24,12 +24,7 @@ struct warcgen_args {
 using option_row = langsift::cli::option<warcgen_args>;
 using langsift::cli::option_value;
 using langsift::cli::value_kind;
-
-/// A flag of warcgen_args.
-template <bool warcgen_args::*field>
-option_row flag_row(const char* name, const char* help) {
-  return {value_kind::flag, name, nullptr, nullptr, help, [](warcgen_args& a, const option_value&) { return a.*field = true; }};
-}
+using langsift::cli::flag_option;
 
 /// The options of langsift-warcgen: its usage text, its parsing, its "did you mean".
 const std::vector<option_row>& options() {
@@ -45,20 +40,20 @@ const std::vector<option_row>& options() {
        "options:\n"},
       {value_kind::text, "-o", nullptr, "FILE", "write to FILE (default: stdout), whole or not at all",
        [](A& a, const V& v) { a.out_path = v.text; return true; }, 0, 0, nullptr, "a file"},
-      flag_row<&A::gz>("--gzip", "every record its own gzip member (.warc.gz)"),
-      flag_row<&A::zst>("--zstd", "every record its own zstd frame (.warc.zst, WARC-zstd without a\ndictionary)"),
+      flag_option<&A::gz>("--gzip", "every record its own gzip member (.warc.gz)"),
+      flag_option<&A::zst>("--zstd", "every record its own zstd frame (.warc.zst, WARC-zstd without a\ndictionary)"),
       {value_kind::choice, "--warc-version", nullptr, "V", "1.0 or 1.1 (default 1.1)",
        [](A& a, const V& v) { a.version = "WARC/" + std::string(v.text); return true; }, 0, 0, "1.0|1.1"},
       {value_kind::size, "--repeat", nullptr, "N", "write the files N times over (benchmark inputs; default 1)",
        [](A& a, const V& v) { a.repeat = v.size; return true; }, 1, 1000000},
-      flag_row<&A::requests>("--requests", "a request record before every response, as crawlers write them"),
+      flag_option<&A::requests>("--requests", "a request record before every response, as crawlers write them"),
       {value_kind::text, "--content-type", nullptr, "V", "the HTTP Content-Type (default text/html)",
        [](A& a, const V& v) { a.content_type = v.text; return true; }},
-      flag_row<&A::cs_name>("--charset-from-name", "add '; charset=X' where the file name is NAME.X.EXT (ru.koi8-r.txt)"),
-      flag_row<&A::wrap>("--wrap-html",
+      flag_option<&A::cs_name>("--charset-from-name", "add '; charset=X' where the file name is NAME.X.EXT (ru.koi8-r.txt)"),
+      flag_option<&A::wrap>("--wrap-html",
                          "wrap each file in a small HTML page (not for UTF-16/32 files, which\nare written as they are)"),
-      flag_row<&A::chunk>("--chunked", "chunked Transfer-Encoding for the HTTP bodies"),
-      flag_row<&A::content_gzip>("--content-gzip", "gzip Content-Encoding for the HTTP bodies"),
+      flag_option<&A::chunk>("--chunked", "chunked Transfer-Encoding for the HTTP bodies"),
+      flag_option<&A::content_gzip>("--content-gzip", "gzip Content-Encoding for the HTTP bodies"),
       {value_kind::text, "--url-prefix", nullptr, "P", "default http://example.com/",
        [](A& a, const V& v) { a.prefix = v.text; return true; }},
   };
