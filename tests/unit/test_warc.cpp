@@ -1141,3 +1141,45 @@ TEST_CASE("warc: damaged zstd input gives the same records, errors and offsets r
   CHECK(damaged == 40);
   CHECK(failures == 0);
 }
+
+TEST_CASE("json::string escapes every quote, backslash and control byte, at any place in a long string") {
+  // A byte-at-a-time reference (RFC 8259: '"', '\\' and U+0000..U+001F must be escaped; the
+  // escaper reads sixteen bytes at a time, so each special byte is tried at every offset of a
+  // 40-byte string, amid ASCII, UTF-8 and DEL bytes that pass through).
+  auto reference = [](std::string_view s) {
+    std::string out = "\"";
+    for (const char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c == '"') out += "\\\"";
+      else if (c == '\\') out += "\\\\";
+      else if (c == '\n') out += "\\n";
+      else if (c == '\r') out += "\\r";
+      else if (c == '\t') out += "\\t";
+      else if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      } else out += ch;
+    }
+    return out + "\"";
+  };
+  const std::string base = "abc d\xC3\xA9" "f\x7F" "ghij\xE2\x82\xAC" "klmnopqrstuvwxyz01234567";
+  REQUIRE(base.size() == 40);
+  int checked = 0;
+  for (const char special : {'"', '\\', '\n', '\r', '\t', '\0', '\x01', '\x1F'}) {
+    for (std::size_t at = 0; at < base.size(); ++at) {
+      std::string s = base;
+      s[at] = special;
+      s += std::string(1, special);  // and one at the end
+      std::string out;
+      detail::json::string(out, s);
+      INFO("byte " << static_cast<int>(special) << " at " << at);
+      CHECK(out == reference(s));
+      ++checked;
+    }
+  }
+  CHECK(checked == 8 * 40);
+  std::string plain;
+  detail::json::string(plain, base);
+  CHECK(plain == "\"" + base + "\"");
+}
