@@ -82,7 +82,9 @@ class html_extractor {
   void run() {
     while (p_ < e_) {
       unsigned char c = static_cast<unsigned char>(*p_);
-      if (kByteClass[c] == bc_plain) {
+      if ((kByteClass[c] == bc_plain || kByteClass[c] == bc_high) && word_run()) {
+        // (the run of visible characters up to the next space, tag, reference or odd byte)
+      } else if (kByteClass[c] == bc_plain) {
         const char* q = p_ + 1;
         while (q < e_ && kByteClass[static_cast<unsigned char>(*q)] == bc_plain) ++q;
         if (!suppressed()) emit_ascii(p_, q);
@@ -261,6 +263,51 @@ class html_extractor {
     cur_.stops += stops;
     if ((flags & 1) && !token_counted_) count_token();
   }
+  /// The fast path of run(): from p_, the longest run of ASCII text bytes and valid UTF-8
+  /// sequences of visible code points, emitted in one piece with the counts emit_ascii and
+  /// emit_cp would make one character at a time (characters, sentence stops, dense letters,
+  /// whether the token is a word). False, with nothing consumed, when p_ starts no such run
+  /// (invalid UTF-8, or a code point that is a space or dropped): the slow path takes it.
+  bool word_run() {
+    const auto* const start = reinterpret_cast<const unsigned char*>(p_);
+    const auto* const end = reinterpret_cast<const unsigned char*>(e_);
+    const unsigned char* q = start;
+    std::uint32_t chars = 0, stops = 0, dense = 0;
+    unsigned word = 0;
+    while (q < end) {
+      const unsigned char c = *q;
+      if (kByteClass[c] == bc_plain) {
+        const unsigned f = kAsciiText[c];
+        word |= f & 1;
+        stops += f >> 1;
+        ++chars;
+        ++q;
+        continue;
+      }
+      if (kByteClass[c] != bc_high) break;
+      const utf8_decoded st = decode_utf8_step(q, end);
+      if (!st.valid || classify_cp(st.cp) != cp_kind::visible) break;
+      ++chars;
+      if (is_dense_letter(st.cp)) ++dense;
+      else if (is_word_cp(st.cp)) word = 1;
+      else if (is_stop_cp(st.cp)) ++stops;
+      q += st.len;
+    }
+    if (q == start) return false;
+    p_ = reinterpret_cast<const char*>(q);
+    if (suppressed()) return true;
+    before_visible();
+    t_.append(reinterpret_cast<const char*>(start), static_cast<std::size_t>(q - start));
+    cur_.chars += chars;
+    cur_.stops += stops;
+    if (dense) {
+      dense_ += dense;
+      if (in_link()) linked_dense_ += dense;
+    }
+    if (word && !token_counted_) count_token();
+    return true;
+  }
+
   /// A code point from a UTF-8 sequence (bytes != nullptr: append those) or a reference.
   void emit_cp(char32_t cp, const char* bytes, std::size_t n) {
     if (cp < 0x80 && cp >= 0x21 && cp != 0x7F) {
