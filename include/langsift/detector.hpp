@@ -88,8 +88,9 @@ struct detect_options {
   scorer method = scorer::automatic;
   float undefined_score = 0.25f;  ///< normalised score below which the answer is und (not language)
   float switch_penalty = 300.0f;  ///< score a change of language between neighbouring units costs
-  /// Skim long runs (6+ units): score every third unit and the last, and the others only when
-  /// two of those disagree. false: score every unit.
+  /// Skim long runs (6+ units): score every third unit (about 40 spread evenly over a run of
+  /// more than 120) and the last, and the others only when two of those disagree. false: score
+  /// every unit.
   bool skim = true;
   /// Stop reading a unit once its language is clear (confidence >= exit_confidence); the rest of
   /// the unit counts for that language. false: read every feature.

@@ -22,8 +22,13 @@ namespace detail {
 
 /// Long runs are skimmed (detect_options::skim): from kSkimFrom units on, every kSkimStride-th
 /// unit and the last are scored first (stage 3), and the others only if those disagree (stage 4).
-/// A page in one language is so decided on a third of its text.
-inline constexpr std::size_t kSkimStride = 3, kSkimFrom = 6;
+/// A run of more than kSkimUnits × kSkimStride units (about 7.7 KB) widens the stride so that
+/// about kSkimUnits units (2.5 KB), evenly spread, are scored first. A page in one language is
+/// so decided on a third of its text, and a long one on about 2.5 KB of it.
+inline constexpr std::size_t kSkimStride = 3, kSkimFrom = 6, kSkimUnits = 40;
+
+/// The stride of a skimmed run of n units.
+inline std::size_t skim_stride(std::size_t n) noexcept { return std::max(kSkimStride, n / kSkimUnits); }
 
 /// The end of the run whose units start at s.units[i].
 inline std::size_t run_end(const detect_scratch& s, std::size_t i) noexcept {
@@ -303,9 +308,9 @@ LANGSIFT_INLINE void score(const model& m, const detect_options& opt, detect_scr
       score_run_by_rank(m, opt, s, i, j);
       continue;
     }
-    const bool skim = skims(opt, s, i, j);
+    const std::size_t stride = skims(opt, s, i, j) ? skim_stride(j - i) : 1;
     for (std::size_t k = i; k < j; ++k)
-      if (!skim || (k - i) % kSkimStride == 0 || k == j - 1) score_unit(m, opt, s, s.units[k]);
+      if ((k - i) % stride == 0 || k == j - 1) score_unit(m, opt, s, s.units[k]);
   }
 }
 
