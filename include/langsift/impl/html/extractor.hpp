@@ -285,6 +285,14 @@ class html_extractor {
         continue;
       }
       if (kByteClass[c] != bc_high) break;
+      if (c >= 0xC3 && c <= 0xDF && end - q >= 2 && (q[1] & 0xC0) == 0x80 && !(c == 0xC3 && (q[1] == 0x97 || q[1] == 0xB7))) {
+        // U+00C0..U+07FF but × and ÷ (Latin letters, Greek, Cyrillic, Armenian, Hebrew, Arabic...):
+        // visible, not dense, a word's letter
+        word = 1;
+        ++chars;
+        q += 2;
+        continue;
+      }
       const utf8_decoded st = decode_utf8_step(q, end);
       if (!st.valid || classify_cp(st.cp) != cp_kind::visible) break;
       ++chars;
