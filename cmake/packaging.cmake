@@ -3,7 +3,7 @@
 #
 #  - pkg-config files: langsift-core.pc (the core library: no dependency), langsift-header-only.pc
 #    (the core without a library: LANGSIFT_HEADER_ONLY and xxHash's headers) and langsift.pc
-#    (every C++ component: + ICU, uchardet, zlib, zstd);
+#    (every C++ component: + ICU, uchardet, zlib, libdeflate, zstd);
 #  - man pages of the user tools, generated from their --help at build time with help2man;
 #  - the developer tools' generators under -DLANGSIFT_INSTALL_DEV_TOOLS=ON (tools/CMakeLists.txt
 #    installs the other developer tools);
@@ -11,14 +11,14 @@
 #  - the tests of the man pages and of the .deb (tests/downstream/man.cmake, deb.cmake).
 
 # ---------------------------------------------------------------------------------------------
-# pkg-config. The static archives need zlib, zstd, ICU and uchardet at link time (Requires); shared
+# pkg-config. The static archives need zlib, libdeflate, zstd, ICU and uchardet at link time (Requires); shared
 # libraries only privately. langsift.pc requires langsift-core for the core library (which comes
 # last on the link line). The top-level CMakeLists.txt configures langsift.pc.in first; it is
 # configured again here with the requirement lines.
 if(BUILD_SHARED_LIBS)
-  set(LANGSIFT_PC_DEPS "Requires: langsift-core\nRequires.private: icu-uc uchardet zlib libzstd")
+  set(LANGSIFT_PC_DEPS "Requires: langsift-core\nRequires.private: icu-uc uchardet zlib libdeflate libzstd")
 else()
-  set(LANGSIFT_PC_DEPS "Requires: langsift-core icu-uc uchardet zlib libzstd")
+  set(LANGSIFT_PC_DEPS "Requires: langsift-core icu-uc uchardet zlib libdeflate libzstd")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/langsift.pc.in ${PROJECT_BINARY_DIR}/langsift.pc @ONLY)
 # langsift-core: the core library (liblangsift_core); its headers need nothing else.
@@ -254,14 +254,14 @@ set(CPACK_DEBIAN_GRP_LIB_DESCRIPTION "${_langsift_summary} - runtime\n${_langsif
   "by every process that uses them.")
 # liblangsift-dev: building against langsift. The installed headers include xxHash's (xxhash.h)
 # in header-only use (LANGSIFT_HEADER_ONLY, langsift::header_only, which find_package(langsift)
-# without components also asks for); the static archives need ICU, uchardet, zlib and zstd at link
-# time, langsift.pc names their .pc files, and the CMake package finds uchardet and zstd through
-# pkg-config. Hence Depends, not Recommends.
+# without components also asks for); the static archives need ICU, uchardet, zlib, libdeflate and
+# zstd at link time, langsift.pc names their .pc files, and the CMake package finds uchardet,
+# libdeflate and zstd through pkg-config. Hence Depends, not Recommends.
 set(CPACK_COMPONENT_DEV_GROUP grp_dev)
 set(CPACK_COMPONENT_DEB-LIBLANGSIFT-DEV_GROUP grp_dev)
 set(CPACK_DEBIAN_GRP_DEV_PACKAGE_NAME liblangsift-dev)
 set(CPACK_DEBIAN_GRP_DEV_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_GRP_DEV_PACKAGE_DEPENDS "liblangsift0 ${_langsift_version_dep}, libicu-dev, libuchardet-dev, zlib1g-dev, libzstd-dev, libxxhash-dev, pkg-config")
+set(CPACK_DEBIAN_GRP_DEV_PACKAGE_DEPENDS "liblangsift0 ${_langsift_version_dep}, libicu-dev, libuchardet-dev, zlib1g-dev, libdeflate-dev, libzstd-dev, libxxhash-dev, pkg-config")
 set(CPACK_DEBIAN_GRP_DEV_PACKAGE_SHLIBDEPS OFF)  # static archives and text: nothing to scan
 set(CPACK_DEBIAN_GRP_DEV_DESCRIPTION "${_langsift_summary} - development files\n${_langsift_about}\n"
   "This package holds what building against langsift needs: the C++20 headers\n"

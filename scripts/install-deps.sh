@@ -8,7 +8,7 @@
 set -eu
 
 PKGS="g++ cmake ninja-build pkg-config
-  libicu-dev libuchardet-dev libxxhash-dev zlib1g-dev libzstd-dev zstd
+  libicu-dev libuchardet-dev libxxhash-dev zlib1g-dev libdeflate-dev libzstd-dev zstd
   catch2 libbenchmark-dev
   clang libclang-rt-14-dev
   libcld2-dev fasttext libfasttext-dev

@@ -40,10 +40,10 @@ endif()
 set(re_liblangsift0 "Section: libs\n" "Depends:[^\n]*libicu[0-9]+" "Depends:[^\n]*libuchardet0"
   "Depends:[^\n]*libstdc\\+\\+6" "Depends:[^\n]*libc6")
 set(re_liblangsift-dev "Section: libdevel\n" "Depends: liblangsift0 \\(= [0-9.]+\\)" "Depends:[^\n]*libicu-dev"
-  "Depends:[^\n]*libuchardet-dev" "Depends:[^\n]*zlib1g-dev" "Depends:[^\n]*libzstd-dev"
+  "Depends:[^\n]*libuchardet-dev" "Depends:[^\n]*zlib1g-dev" "Depends:[^\n]*libdeflate-dev" "Depends:[^\n]*libzstd-dev"
   "Depends:[^\n]*libxxhash-dev" "Depends:[^\n]*pkg-config")
 set(re_langsift "Section: text\n" "Depends: liblangsift0 \\(= [0-9.]+\\)" "Depends:[^\n]*libicu[0-9]+"
-  "Depends:[^\n]*libzstd1" "Depends:[^\n]*zlib1g" "Depends:[^\n]*libstdc\\+\\+6")
+  "Depends:[^\n]*libzstd1" "Depends:[^\n]*zlib1g" "Depends:[^\n]*libdeflate0" "Depends:[^\n]*libstdc\\+\\+6")
 set(re_liblangsift-java "Section: java\n" "Depends: liblangsift0 \\(= [0-9.]+\\)")
 set(deb_files "")
 foreach(p IN LISTS packages)

@@ -1183,3 +1183,62 @@ TEST_CASE("json::string escapes every quote, backslash and control byte, at any 
   detail::json::string(plain, base);
   CHECK(plain == "\"" + base + "\"");
 }
+
+TEST_CASE("warc: gzip members decoded whole (libdeflate) or streamed (zlib) give the same records, long, short or damaged") {
+  // Members are first decoded whole from the input at hand (up to 8 MB of output, the buffer
+  // growing from 1 MB), else streamed by zlib from their start: a 3 MB record (the buffer grows
+  // twice), a 9 MB one (over the limit: zlib), a 300 KB incompressible one (longer than the
+  // 64 KB read ahead: zlib), short ones, and a member whose CRC is wrong (reported, as zlib
+  // reports it), each in memory and streamed in reads of 1 KB and 100 KB.
+  std::uint64_t x = 12345;
+  auto next = [&x] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<unsigned>(x >> 33);
+  };
+  auto words = [&](std::size_t n) {
+    static const char* const w[] = {"Haus ", "Welt ", "und ", "der ", "Sprache ", "Seite ", "eine ", "Stadt ", "\n"};
+    std::string s;
+    while (s.size() < n) s += w[next() % 9];
+    return s;
+  };
+  std::string noise(300 * 1024, '\0');
+  for (char& c : noise) c = static_cast<char>(next());
+  std::vector<wg::record_spec> recs = {
+      spec("warcinfo", 0, wg::warcinfo_block()),
+      spec("response", 1, wg::http_response(200, {{"Content-Type", "text/plain"}}, words(3u << 20))),
+      spec("response", 2, wg::http_response(200, {{"Content-Type", "text/plain"}}, std::string(9u << 20, 'a'))),
+      spec("resource", 3, noise),
+      spec("response", 4, wg::http_response(200, {{"Content-Type", "text/html"}}, "<p>Hallo Welt</p>"))};
+  std::vector<std::uint64_t> offsets;
+  const std::string data = write(recs, true, &offsets);
+  REQUIRE(offsets[3] - offsets[2] < 8u << 20);  // the 9 MB record compresses to much less
+  for (const std::size_t chunk : {std::size_t{0}, std::size_t{1024}, std::size_t{100000}}) {
+    INFO("chunk " << chunk);
+    const auto got = read_all(data, {}, chunk);
+    REQUIRE(got.size() == recs.size());
+    for (std::size_t k = 0; k < recs.size(); ++k) {
+      INFO("record " << k);
+      CHECK(got[k].st == warc_status::record);
+      CHECK(got[k].offset == offsets[k]);
+      CHECK(got[k].block_bytes == recs[k].block.size());
+      CHECK(got[k].problem.empty());
+      if (recs[k].block.size() <= warc_options{}.max_block_bytes) CHECK(got[k].block == recs[k].block);
+    }
+  }
+  // A wrong CRC in the trailer of the second member: the record is reported, the third read whole.
+  const std::string m0 = wg::gzip(wg::record(recs[0])), m4 = wg::gzip(wg::record(recs[4]));
+  std::string bad = wg::gzip(wg::record(recs[4]));
+  bad[bad.size() - 8] = static_cast<char>(bad[bad.size() - 8] ^ 0x01);
+  for (const std::size_t chunk : {std::size_t{0}, std::size_t{1024}}) {
+    INFO("chunk " << chunk);
+    const auto got = read_all(m0 + bad + m4, {}, chunk);
+    REQUIRE(got.size() >= 3);
+    CHECK(got.front().block == recs[0].block);
+    CHECK(got.back().st == warc_status::record);
+    CHECK(got.back().block == recs[4].block);
+    CHECK(got.back().offset == m0.size() + bad.size());
+    bool reported = false;
+    for (std::size_t k = 1; k + 1 < got.size(); ++k) reported = reported || got[k].st == warc_status::error || !got[k].problem.empty();
+    CHECK(reported);
+  }
+}
