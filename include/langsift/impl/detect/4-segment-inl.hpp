@@ -120,6 +120,50 @@ inline void unattribute_unclear_short_runs(const model& m, detect_scratch& s) {
   }
 }
 
+/// A long skimmed run (wider than every third unit) whose sampled labels change at most this
+/// often is read again only where they change; more changes: all of it.
+inline constexpr std::size_t kLocalChanges = 4;
+
+/// The changes of label between consecutive scored units of [i, j); kLocalChanges + 1 when one
+/// is between two members of a close group (stage 5 weighs the pooled scores of all the group's
+/// scored units: fewer of them, and a two-language es/pt page is in play and merged).
+inline std::size_t label_changes(const model& m, const detect_scratch& s, std::size_t i, std::size_t j) noexcept {
+  std::size_t changes = 0;
+  int last = s.units[i].lang;
+  for (std::size_t k = i + 1; k < j; ++k)
+    if (s.units[k].scored) {
+      const int l = s.units[k].lang;
+      if (l != last) {
+        ++changes;
+        if (l >= 0 && last >= 0 && m.close_group_of(static_cast<std::size_t>(l)) >= 0 &&
+            m.close_group_of(static_cast<std::size_t>(l)) == m.close_group_of(static_cast<std::size_t>(last)))
+          return kLocalChanges + 1;
+      }
+      last = l;
+    }
+  return changes;
+}
+
+/// Scores the units between consecutive scored units of [i, j) whose labels differ, and labels
+/// the run again, until every change of label lies between neighbouring units: a page in one
+/// language with an English footer has its boundary found on the last gap, not on all of it.
+inline void score_where_labels_change(const model& m, const detect_options& opt, detect_scratch& s, std::size_t i,
+                                      std::size_t j) {
+  for (bool more = true; more;) {
+    more = false;
+    std::size_t prev = i;
+    for (std::size_t k = i + 1; k < j; ++k) {
+      if (!s.units[k].scored) continue;
+      if (s.units[k].lang != s.units[prev].lang && k - prev > 1) {
+        for (std::size_t x = prev + 1; x < k; ++x) detect_stage::score_unit(m, opt, s, s.units[x]);
+        more = true;
+      }
+      prev = k;
+    }
+    if (more) label_run(opt, s, i, j);
+  }
+}
+
 namespace detect_stage {
 
 LANGSIFT_INLINE void segment(const model& m, const detect_options& opt, detect_scratch& s) {
@@ -130,8 +174,15 @@ LANGSIFT_INLINE void segment(const model& m, const detect_options& opt, detect_s
     // A skimmed run is in one language when its scored units agree. When any two disagree, every
     // unit is scored: a language may also hide in the gaps (boilerplate every few units, as in a
     // page that alternates HTTP headers and Portuguese), so scoring only between disagreeing
-    // neighbours is not enough.
+    // neighbours is not enough. Except in a long run (its ~40 samples wider apart than every
+    // third unit) whose labels change at most kLocalChanges times (a footer, a quotation), none
+    // between two members of a close group: there the gaps where they change are read, until
+    // each change is between neighbours.
     if (skims(opt, s, i, j) && labels_disagree(s, i, j)) {
+      if (skim_stride(j - i) > kSkimStride && label_changes(m, s, i, j) <= kLocalChanges) {
+        score_where_labels_change(m, opt, s, i, j);
+        continue;
+      }
       for (std::size_t k = i; k < j; ++k)
         if (!s.units[k].scored) score_unit(m, opt, s, s.units[k]);
       label_run(opt, s, i, j);
