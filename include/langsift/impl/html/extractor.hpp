@@ -263,17 +263,30 @@ class html_extractor {
     cur_.stops += stops;
     if ((flags & 1) && !token_counted_) count_token();
   }
+  /// Whether the bytes at q start a visible character: ASCII text, or valid UTF-8 of a code
+  /// point that is neither a space nor dropped.
+  static bool starts_visible(const unsigned char* q, const unsigned char* end) noexcept {
+    if (kByteClass[*q] == bc_plain) return true;
+    if (kByteClass[*q] != bc_high) return false;
+    const utf8_decoded st = decode_utf8_step(q, end);
+    return st.valid && classify_cp(st.cp) == cp_kind::visible;
+  }
+
   /// The fast path of run(): from p_, the longest run of ASCII text bytes and valid UTF-8
-  /// sequences of visible code points, emitted in one piece with the counts emit_ascii and
-  /// emit_cp would make one character at a time (characters, sentence stops, dense letters,
-  /// whether the token is a word). False, with nothing consumed, when p_ starts no such run
-  /// (invalid UTF-8, or a code point that is a space or dropped): the slow path takes it.
+  /// sequences of visible code points, with single spaces between words (outside <pre>), emitted
+  /// in one piece with the counts that emit_ascii, emit_cp and whitespace would make one
+  /// character at a time (characters, sentence stops, dense letters, tokens that are words). A
+  /// space is taken only when a visible character follows it, so the run ends on a character.
+  /// False, with nothing consumed, when p_ starts no such run (invalid UTF-8, or a code point
+  /// that is a space or dropped): the slow path takes it.
   bool word_run() {
     const auto* const start = reinterpret_cast<const unsigned char*>(p_);
     const auto* const end = reinterpret_cast<const unsigned char*>(e_);
     const unsigned char* q = start;
-    std::uint32_t chars = 0, stops = 0, dense = 0;
-    unsigned word = 0;
+    std::uint32_t chars = 0, stops = 0, dense = 0, tokens = 0;
+    unsigned word = 0;              // the current token has a word's character
+    bool counted = token_counted_;  // the current token is counted
+    const bool spaces = !in_pre();
     while (q < end) {
       const unsigned char c = *q;
       if (kByteClass[c] == bc_plain) {
@@ -281,6 +294,13 @@ class html_extractor {
         word |= f & 1;
         stops += f >> 1;
         ++chars;
+        ++q;
+        continue;
+      }
+      if (c == ' ' && spaces && end - q >= 2 && starts_visible(q + 1, end)) {
+        if (word && !counted) ++tokens;  // the token ends: whitespace() starts the next
+        word = 0;
+        counted = false;
         ++q;
         continue;
       }
@@ -304,6 +324,10 @@ class html_extractor {
     if (q == start) return false;
     p_ = reinterpret_cast<const char*>(q);
     if (suppressed()) return true;
+    if (word && !counted) {
+      ++tokens;
+      counted = true;
+    }
     before_visible();
     t_.append(reinterpret_cast<const char*>(start), static_cast<std::size_t>(q - start));
     cur_.chars += chars;
@@ -312,7 +336,9 @@ class html_extractor {
       dense_ += dense;
       if (in_link()) linked_dense_ += dense;
     }
-    if (word && !token_counted_) count_token();
+    tokens_ += tokens;
+    if (in_link()) linked_tokens_ += tokens;
+    token_counted_ = counted;
     return true;
   }
 
