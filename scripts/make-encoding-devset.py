@@ -223,7 +223,10 @@ def main():
     ap.add_argument("--langs", default="", help="comma-separated subset of languages")
     ap.add_argument("--no-unicode", action="store_true", help="legacy code pages only")
     ap.add_argument("--seed", default="", help="another draw of texts (default: the language code alone seeds)")
+    ap.add_argument("--lengths", default=",".join(map(str, LENGTHS)),
+                    help="comma-separated cut lengths in bytes (default %(default)s; long pages: e.g. 8192,32768)")
     a = ap.parse_args()
+    lengths = [int(x) for x in a.lengths.split(",") if x]
 
     langs = [l for l in a.langs.split(",") if l] or sorted(LEGACY)
     for l in langs:
@@ -251,11 +254,11 @@ def main():
             enc = Iconv(iconv_name(cs))
             subst = SUBSTITUTE.get((lang, cs), {})
             rng = random.Random(f"{a.seed}:{lang}" if a.seed else lang)  # the same starts for every charset
-            counts = {n: 0 for n in LENGTHS}
+            counts = {n: 0 for n in lengths}
             tries = 0
-            while min(counts.values()) < a.per and tries < 200 * a.per * len(LENGTHS):
+            while min(counts.values()) < a.per and tries < 200 * a.per * len(lengths):
                 tries += 1
-                n = LENGTHS[tries % len(LENGTHS)]
+                n = lengths[tries % len(lengths)]
                 if counts[n] >= a.per:
                     continue
                 # consecutive lines from a random start, until the text is long enough

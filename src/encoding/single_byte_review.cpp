@@ -336,6 +336,9 @@ constexpr float k_listed_margin = 3.0f;
 
 }  // namespace
 
+/// The bytes of a sample the review reads at most (detect_encoding's default sample).
+constexpr std::size_t kReviewBytes = 64 * 1024;
+
 std::string_view review_single_byte(std::string_view sample, std::string_view name, bool all_groups) {
   std::size_t g, cur;
   if (!find_in_groups(name, g, cur)) return name;
@@ -357,7 +360,10 @@ std::string_view review_single_byte(std::string_view sample, std::string_view na
   }
   review_sample s;
   s.p = reinterpret_cast<const unsigned char*>(sample.data());
-  s.n = std::min<std::size_t>(sample.size(), 16 * 1024);
+  // The whole sample up to 64 KB, every 8-bit byte of it: the byte that tells two pages apart
+  // may come late (a 19 KB Greek page's first Ά, iso-8859-7 0xB6, windows-1253's ¶, after its
+  // 3,996th 8-bit byte), and uchardet now reads only a prefix (detect.cpp, uchardet_prefix).
+  s.n = std::min<std::size_t>(sample.size(), kReviewBytes);
   // Letters inside markup (<html>, <p class=...>) say nothing of the text's language: the
   // histogram skips tags.
   for (std::size_t i = 0; i < s.n; ++i) {
@@ -369,7 +375,7 @@ std::string_view review_single_byte(std::string_view sample, std::string_view na
       }
     }
     ++s.hist[s.p[i]];
-    if (s.p[i] >= 0x80 && s.high.size() < 2048) s.high.push_back(static_cast<std::uint32_t>(i));
+    if (s.p[i] >= 0x80) s.high.push_back(static_cast<std::uint32_t>(i));
   }
   if (s.high.empty()) return name;
   for (int b = 0x80; b < 0x100; ++b)
