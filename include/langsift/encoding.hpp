@@ -97,6 +97,9 @@ struct encoding_result {
   std::string detector_answer;
   /// Bytes examined by detection: min(input, max_detect_bytes) (0 when a BOM decided).
   std::size_t examined_bytes = 0;
+  /// The examined bytes were the whole input, without a BOM, and they are well-formed UTF-8
+  /// (7-bit input included): converting it to UTF-8 needs no second check.
+  bool whole_valid_utf8 = false;
 };
 
 /// Runs the sniffing order on `data` (never needs NUL termination). Only std::bad_alloc escapes.

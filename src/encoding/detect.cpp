@@ -359,6 +359,7 @@ encoding_result detect_encoding(std::string_view bytes, const encoding_options& 
   f.sample = bytes.substr(0, std::min(n, cap));
   f.complete = f.sample.size() == n;
   f.utf8 = scan_utf8(p, f.sample.size());
+  r.whole_valid_utf8 = f.complete && f.utf8.invalid == 0 && !f.utf8.incomplete_tail;
   f.has_nul = !f.sample.empty() && std::memchr(f.sample.data(), 0, f.sample.size()) != nullptr;
   r.examined_bytes = f.sample.size();
 

@@ -106,7 +106,7 @@ bool decode_page(std::string_view body, const page_options& o, page_result& r, d
   const std::string_view fallback = o.encoding_opts.fallback;
   if (body.empty()) {
     r.conversion.st = status::empty_input;
-  } else if ((r.encoding.name == "utf-8" && is_valid_utf8(payload)) ||
+  } else if ((r.encoding.name == "utf-8" && (r.encoding.whole_valid_utf8 || is_valid_utf8(payload))) ||
              (r.encoding.name == "ascii" && all_ascii(payload))) {
     // Decoding would copy the bytes unchanged: use them in place (no second copy of the page).
     utf8 = payload;

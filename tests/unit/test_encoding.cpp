@@ -693,3 +693,16 @@ TEST_CASE("UTF-16 without BOM: Hangul syllables U+xx00, supplementary ideographs
   // 7-bit text with a few control bytes stays ASCII.
   CHECK(detect_encoding("plain text\x01 with \x02 two controls"s).name == "ascii");
 }
+
+TEST_CASE("detect_encoding: whole_valid_utf8 only when all of the input was examined and is well-formed UTF-8") {
+  const std::string utf8 = "<p>Grüße aus Köln — 東京</p>";
+  CHECK(detect_encoding(utf8).whole_valid_utf8);
+  CHECK(detect_encoding("plain ASCII text").whole_valid_utf8);
+  CHECK(detect_encoding(utf8 + "\xC3").whole_valid_utf8 == false);              // cut inside a sequence
+  CHECK(detect_encoding(utf8 + "\xFF" + utf8).whole_valid_utf8 == false);        // an invalid byte
+  CHECK(detect_encoding("\xEF\xBB\xBF" + utf8).whole_valid_utf8 == false);       // a BOM decided: not examined
+  encoding_options small;
+  small.max_detect_bytes = 8;
+  CHECK(detect_encoding(utf8, small).whole_valid_utf8 == false);                  // only a prefix examined
+  CHECK(detect_encoding(utf8 + "\xED\xA0\x80", encoding_options{}).whole_valid_utf8 == false);  // a surrogate
+}
