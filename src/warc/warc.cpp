@@ -23,9 +23,10 @@ namespace detail {
 
 /// zlib's stream state of a gzip-compressed input, ended with the reader.
 /// A member is first decoded whole by libdeflate (2.5x zlib's speed on WARC records), from the
-/// input at hand into `out`, when it ends there and comes out in at most kWholeMax bytes; any
-/// other member (longer, cut short, corrupt: libdeflate decodes all or nothing) is decoded by
-/// zlib's stream, from its start, as if libdeflate had not been tried.
+/// input already read into `out`, when it ends there and comes out in at most kWholeMax bytes;
+/// any other member (longer, cut short, corrupt, or running past the bytes read so far:
+/// libdeflate decodes all or nothing) is decoded by zlib's stream, from its start, as if
+/// libdeflate had not been tried.
 struct warc_inflater {
   static constexpr std::size_t kWholeFirst = 1u << 20, kWholeMax = 8u << 20;
   z_stream z{};
@@ -834,8 +835,10 @@ std::size_t warc_reader::avail(std::size_t want) {
       break;
     }
     if (z_->fresh) {
+      // Only the input at hand: reading ahead for a whole member would wait on a pipe or a
+      // socket for bytes that zlib's stream does not need yet (a record already there would not
+      // come out until more arrive). A member cut by the end of the buffer goes to zlib.
       z_->fresh = false;
-      raw_have(kChunk);  // most members are shorter: have one whole at hand (fewer at the end)
       std::size_t used = 0, made = 0;
       if (z_->decode_whole(raw_data() + raw_pos_, raw_size() - raw_pos_, used, made)) {
         raw_pos_ += used;

@@ -1242,3 +1242,32 @@ TEST_CASE("warc: gzip members decoded whole (libdeflate) or streamed (zlib) give
     CHECK(reported);
   }
 }
+
+TEST_CASE("warc: a gzip record at hand comes out without reading further (a pipe may hold the rest back)") {
+  // The source gives the first two members, then would block (a FIFO or socket whose writer has
+  // not sent more): the first record must come out before the reader asks for more input. (The
+  // whole-member decoder once read 64 KB ahead first: a record sat waiting for bytes it did not need.)
+  const auto recs = three_records("WARC/1.1");
+  const std::string m0 = wg::gzip(wg::record(recs[0])), m1 = wg::gzip(wg::record(recs[1])),
+                    m2 = wg::gzip(wg::record(recs[2]));
+  const std::string data = m0 + m1 + m2;
+  std::size_t at = 0, calls_past = 0;
+  auto src = [&](char* buf, std::size_t n) -> std::size_t {
+    const std::size_t limit = at < m0.size() + m1.size() ? m0.size() + m1.size() : data.size();
+    if (at >= m0.size() + m1.size()) ++calls_past;  // asked for what the writer holds back
+    const std::size_t k = std::min(n, limit - at);
+    std::copy_n(data.data() + at, k, buf);
+    at += k;
+    return k;
+  };
+  warc_reader reader{warc_reader::source(src)};
+  warc_record r;
+  REQUIRE(reader.next(r) == warc_status::record);
+  CHECK(r.block == recs[0].block);
+  CHECK(calls_past == 0);
+  REQUIRE(reader.next(r) == warc_status::record);
+  CHECK(r.block == recs[1].block);
+  REQUIRE(reader.next(r) == warc_status::record);
+  CHECK(r.block == recs[2].block);
+  CHECK(reader.next(r) == warc_status::end);
+}
