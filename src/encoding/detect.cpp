@@ -399,6 +399,11 @@ decoded_text decode_to_utf8(std::string_view bytes, const encoding_options& opti
     return d;
   }
   std::string_view body = bytes.substr(std::min(d.encoding.bom_bytes, bytes.size()));
+  if (d.encoding.whole_valid_utf8 && d.encoding.name == "utf-8") {  // checked whole already: a copy
+    d.text.assign(body.data(), body.size());
+    d.conversion.input_bytes = d.conversion.output_bytes = body.size();
+    return d;
+  }
   d.text.reserve(body.size() + body.size() / 8 + 16);
   d.conversion = convert_to_utf8(body, d.encoding.name, d.text);
   if (d.conversion.st == status::unknown_encoding) {

@@ -706,3 +706,22 @@ TEST_CASE("detect_encoding: whole_valid_utf8 only when all of the input was exam
   CHECK(detect_encoding(utf8, small).whole_valid_utf8 == false);                  // only a prefix examined
   CHECK(detect_encoding(utf8 + "\xED\xA0\x80", encoding_options{}).whole_valid_utf8 == false);  // a surrogate
 }
+
+TEST_CASE("decode_to_utf8: well-formed UTF-8 examined whole comes out as it went in, with its counts") {
+  const std::string utf8 = "<p>Grüße aus Köln — 東京 𝄞</p>";
+  const decoded_text d = decode_to_utf8(utf8);
+  CHECK(d.encoding.name == "utf-8");
+  CHECK(d.encoding.whole_valid_utf8);
+  CHECK(d.text == utf8);
+  CHECK(d.conversion.st == status::ok);
+  CHECK(d.conversion.input_bytes == utf8.size());
+  CHECK(d.conversion.output_bytes == utf8.size());
+  CHECK(d.conversion.replaced_bytes == 0);
+  // The same text past a prefix examined: converted, the same bytes out.
+  encoding_options small;
+  small.max_detect_bytes = 16;
+  const decoded_text p = decode_to_utf8(utf8, small);
+  CHECK_FALSE(p.encoding.whole_valid_utf8);
+  CHECK(p.text == utf8);
+  CHECK(p.conversion.output_bytes == utf8.size());
+}
