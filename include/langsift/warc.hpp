@@ -222,7 +222,6 @@ class warc_reader {
 
  private:
   static constexpr std::size_t kChunk = 64 * 1024;
-  static constexpr std::size_t kCompressedRead = 256 * 1024;  ///< bytes asked of the source at once, compressed input
   /// Raw bytes of the current gzip member (zstd frame) kept for the search after a corrupt one.
   static constexpr std::size_t kKeepMember = 256 * 1024;
 

@@ -613,12 +613,7 @@ bool warc_reader::raw_have(std::size_t n) {
       raw_len_ -= keep_from;
       raw_pos_ -= keep_from;
     }
-    // Compressed input is read 256 KB at a time: a gzip member cut by the end of what was read
-    // is streamed by zlib instead of decoded whole (one in five of ~14 KB at 64 KB reads). A
-    // read returns what is there (a pipe's few bytes do not wait for more); the Python
-    // binding's file objects are asked for 64 KB at most.
-    const std::size_t room = compressed() ? kCompressedRead : kChunk;
-    if (raw_.size() - raw_len_ < room) raw_.resize(raw_len_ + room);
+    if (raw_.size() - raw_len_ < kChunk) raw_.resize(raw_len_ + kChunk);
     const std::size_t got = src_(raw_.data() + raw_len_, raw_.size() - raw_len_);
     if (got == 0) {
       raw_eof_ = true;

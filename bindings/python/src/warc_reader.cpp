@@ -354,10 +354,8 @@ class py_warc_reader {
       source_error_.fetch();
       return 0;
     }
-    // 64 KB at most: a buffered file object's read(n) waits for all n bytes of a pipe, and the
-    // reader asks for 256 KB at once of compressed input.
     PyObject* chunk = PyObject_CallMethod(pyfile_.ptr(), "read", "n",
-                                          static_cast<Py_ssize_t>(std::min<std::size_t>(n, 64 * 1024)));
+                                          static_cast<Py_ssize_t>(std::min<std::size_t>(n, PY_SSIZE_T_MAX)));
     if (!chunk) {
       source_error_.fetch();
       return 0;
