@@ -1165,7 +1165,6 @@ TEST_CASE("json::string escapes every quote, backslash and control byte, at any 
   };
   const std::string base = "abc d\xC3\xA9" "f\x7F" "ghij\xE2\x82\xAC" "klmnopqrstuvwxyz01234567";
   REQUIRE(base.size() == 40);
-  int checked = 0;
   for (const char special : {'"', '\\', '\n', '\r', '\t', '\0', '\x01', '\x1F'}) {
     for (std::size_t at = 0; at < base.size(); ++at) {
       std::string s = base;
@@ -1175,10 +1174,8 @@ TEST_CASE("json::string escapes every quote, backslash and control byte, at any 
       detail::json::string(out, s);
       INFO("byte " << static_cast<int>(special) << " at " << at);
       CHECK(out == reference(s));
-      ++checked;
     }
   }
-  CHECK(checked == 8 * 40);
   std::string plain;
   detail::json::string(plain, base);
   CHECK(plain == "\"" + base + "\"");

@@ -83,13 +83,6 @@ inline void label_run(const detect_options& opt, detect_scratch& s, std::size_t 
   }
 }
 
-/// Whether two scored units of [i, j) have different labels (unit i is scored).
-inline bool labels_disagree(const detect_scratch& s, std::size_t i, std::size_t j) noexcept {
-  for (std::size_t k = i + 1; k < j; ++k)
-    if (s.units[k].scored && s.units[k].lang != s.units[i].lang) return true;
-  return false;
-}
-
 /// A short run in a document that is mostly other text ("iPhone" in Russian prose, "COVID" in
 /// Khmer) is left unattributed unless its language is clear: a label for two words is noise.
 inline void unattribute_unclear_short_runs(const model& m, detect_scratch& s) {
@@ -124,8 +117,8 @@ inline void unattribute_unclear_short_runs(const model& m, detect_scratch& s) {
 /// often is read again only where they change; more changes: all of it.
 inline constexpr std::size_t kLocalChanges = 4;
 
-/// The changes of label between consecutive scored units of [i, j); kLocalChanges + 1 when one
-/// is between two members of a close group (stage 5 weighs the pooled scores of all the group's
+/// The changes of label between consecutive scored units of [i, j) (unit i is scored; 0: they
+/// all agree); kLocalChanges + 1 when one is between two members of a close group (stage 5 weighs the pooled scores of all the group's
 /// scored units: fewer of them, and a two-language es/pt page is in play and merged).
 inline std::size_t label_changes(const model& m, const detect_scratch& s, std::size_t i, std::size_t j) noexcept {
   std::size_t changes = 0;
@@ -178,8 +171,9 @@ LANGSIFT_INLINE void segment(const model& m, const detect_options& opt, detect_s
     // third unit) whose labels change at most kLocalChanges times (a footer, a quotation), none
     // between two members of a close group: there the gaps where they change are read, until
     // each change is between neighbours.
-    if (skims(opt, s, i, j) && labels_disagree(s, i, j)) {
-      if (skim_stride(j - i) > kSkimStride && label_changes(m, s, i, j) <= kLocalChanges) {
+    if (!skims(opt, s, i, j)) continue;
+    if (const std::size_t changes = label_changes(m, s, i, j); changes > 0) {
+      if (skim_stride(j - i) > kSkimStride && changes <= kLocalChanges) {
         score_where_labels_change(m, opt, s, i, j);
         continue;
       }

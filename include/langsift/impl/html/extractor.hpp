@@ -82,13 +82,10 @@ class html_extractor {
   void run() {
     while (p_ < e_) {
       unsigned char c = static_cast<unsigned char>(*p_);
+      // ASCII text always starts a word run (it takes at least that byte); an 8-bit byte does
+      // unless it is invalid UTF-8 or a space or dropped code point (the slow path below).
       if ((kByteClass[c] == bc_plain || kByteClass[c] == bc_high) && word_run()) {
         // (the run of visible characters up to the next space, tag, reference or odd byte)
-      } else if (kByteClass[c] == bc_plain) {
-        const char* q = p_ + 1;
-        while (q < e_ && kByteClass[static_cast<unsigned char>(*q)] == bc_plain) ++q;
-        if (!suppressed()) emit_ascii(p_, q);
-        p_ = q;
       } else if (kByteClass[c] == bc_space) {
         if (!suppressed()) whitespace(c);
         ++p_;
