@@ -4,9 +4,9 @@
 // text, identical answers on a second call (no state leaks between calls); the probabilities
 // (top_k from the input) descending, in (0, 1], summing to at most 1, codes of the model, the top
 // one's the confidence, and top_k changing nothing else; with the default model and with the
-// built-in "wide" one. detect_page's kept text (keep_text) is extract_page_text's, and
-// valid UTF-8. The SSE2 count of the signs of non-language text (count_text_signs) is the byte
-// loop's.
+// built-in "wide" one (with its language priors, without them, and with priors the input sets).
+// detect_page's kept text (keep_text) is extract_page_text's, and valid UTF-8. The SSE2 count of
+// the signs of non-language text (count_text_signs) is the byte loop's.
 #include <cstddef>
 #include <cstdint>
 #include <algorithm>
@@ -140,5 +140,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(w);
   check_probabilities(*wide, w, opt.top_k);
   if (!same(w, langsift::detect(*wide, in, opt))) std::abort();
+  // Its language priors (model::language_prior) on and off, and set on a copy of the model for
+  // languages the input picks.
+  langsift::detect_options no_prior = opt;
+  no_prior.web_prior = false;
+  const langsift::detection wn = langsift::detect(*wide, in, no_prior);
+  check(wn);
+  check_probabilities(*wide, wn, opt.top_k);
+  static langsift::model with_priors = *wide;  // (the fuzzer is single-threaded)
+  if (size > 3) {
+    const std::size_t l = data[2] % with_priors.language_count();
+    if (with_priors.set_language_prior(l, -static_cast<float>(data[3] % 51)) != langsift::status::ok) std::abort();
+    if (with_priors.language_prior(l) != -static_cast<float>(data[3] % 51)) std::abort();
+  }
+  const langsift::detection wp = langsift::detect(with_priors, in, opt);
+  check(wp);
+  check_probabilities(with_priors, wp, opt.top_k);
   return 0;
 }

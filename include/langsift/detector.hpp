@@ -112,10 +112,12 @@ struct detect_options {
   /// evidence of the whole document, and the probabilities follow. false: the model's own labels
   /// stand. No effect with a model without close groups (model::set_close_groups).
   bool close_groups = true;
-  /// The web prior in that decision: each member's share of the web's pages (Common Crawl), its
-  /// log-odds against a member capped (close_group_params::prior_cap), so that text of the
-  /// smaller member is still answered. false: no prior. Off by itself when `only` is set or a
-  /// hint names a member of the group.
+  /// The web's priors: in that decision, each member's share of the web's pages (Common Crawl),
+  /// its log-odds against a member capped (close_group_params::prior_cap), so that text of the
+  /// smaller member is still answered; and the model's language priors (model::language_prior:
+  /// the wide model's rare languages need more evidence on short text). false: no prior. Off by
+  /// itself when `only` is set; a hint naming a language (or a member of the group) lifts its
+  /// prior.
   bool web_prior = true;
 };
 

@@ -327,6 +327,17 @@ class model {
   /// Sets the calibration (e.g. one `langsift-eval calibrate --probability` fitted for a model you
   /// trained). invalid_argument (nothing changed) unless scale > 0 and rest >= 0, both finite.
   status set_probability_calibration(const langsift::probability_calibration& c) noexcept;
+  /// The prior log-odds of language i against the others, in calibrated nats (<= 0; 0: none):
+  /// detect adds it once to the language's calibrated log-odds (detect_options::web_prior), so
+  /// its weight falls as the text grows. The built-in wide model gives its languages that the
+  /// default model lacks one (models/README.md, "Language priors"); other models have none
+  /// until set_language_prior.
+  float language_prior(std::size_t i) const noexcept { return priors_.empty() ? 0.0f : priors_[i]; }
+  /// language_prior of every language, by index; empty when no language has one.
+  std::span<const float> language_priors() const noexcept { return priors_; }
+  /// Sets language i's prior log-odds. invalid_argument (nothing changed) unless i is a language
+  /// and -50 <= log_odds <= 0. Not safe while other threads detect with this model.
+  status set_language_prior(std::size_t i, float log_odds) noexcept;
   std::size_t size_bytes() const noexcept { return bytes_.size(); }
   /// Attaches close groups (close_groups.hpp): detect's close-group stage then decides among the
   /// members of each. Every member must be one of the model's languages (exact code), the members
@@ -381,6 +392,11 @@ class model {
   /// Per group, per feature kind, per local language (size_pad() of them): the language's floor
   /// (the cost of a feature it lacks), 0 in padding lanes: floors(g)[kind * size_pad + local].
   const float* floors(std::size_t g) const noexcept { return group_floors_[g].data(); }
+  /// Per group, per local language (size_pad() of them): language_prior, 0 in padding lanes; null
+  /// for a group without priors.
+  const float* group_priors(std::size_t g) const noexcept {
+    return g < group_priors_.size() && !group_priors_[g].empty() ? group_priors_[g].data() : nullptr;
+  }
 
  private:
   friend struct detail::builtin_model_loader;
@@ -403,6 +419,7 @@ class model {
                                    std::string* message) noexcept;
 
   std::shared_ptr<const std::string> owned_;
+  status apply_fitted_priors() noexcept;
   /// Parses `owned` (fully verified) into `out`, which then keeps it.
   static status adopt(std::shared_ptr<const std::string> owned, model& out) noexcept;
   std::string_view bytes_;
@@ -411,6 +428,8 @@ class model {
   std::string_view info_;
   model_params params_{};
   langsift::probability_calibration prob_{};
+  std::vector<float> priors_;                     // per language: language_prior (empty: none)
+  std::vector<std::vector<float>> group_priors_;  // per group: model::group_priors (empty rows: none)
   std::shared_ptr<const langsift::close_groups> close_;
   std::vector<std::int16_t> close_of_;                     // per language: its close group, or -1
   std::vector<std::vector<std::uint16_t>> close_members_;  // per close group: member indices

@@ -220,6 +220,30 @@ TEST_CASE("langsift detect --model: a built-in model's name selects it, anything
   CHECK(run("echo hallo | " + kTool + " detect --lines --model Wide 2>&1").find("exit=1") != std::string::npos);
 }
 
+TEST_CASE("langsift detect --language-prior and --no-web-prior: the wide model's rare languages on short text") {
+  const std::string two_words = "echo 'Kannst du' | ";
+  const std::string wide = kTool + " detect --lines --format code --model wide";
+  // The wide model's priors make two German words German; without them, Low German.
+  CHECK(run(two_words + wide) == "de\n\nexit=0");
+  CHECK(run(two_words + wide + " --no-web-prior") == "nds\n\nexit=0");
+  // --language-prior sets a prior of a model: lifting nds's, or one as strong on German.
+  CHECK(run(two_words + wide + " --language-prior nds=0") == "nds\n\nexit=0");
+  CHECK(run(two_words + wide + " --language-prior de,en=-10") != "de\n\nexit=0");
+  const std::string list = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/default.langs";
+  CHECK(run(two_words + wide + " --language-prior nds=0 --language-prior @" + list + "=-10") == "nds\n\nexit=0");
+  // Usage errors (exit 2) and codes the model lacks (exit 1), each a line naming the value.
+  for (const char* bad : {"en=1", "en", "en=abc", "=-1", "en=", "en=-51"}) {
+    INFO(bad);
+    const std::string out = run("echo x | " + kTool + " detect --lines --language-prior '" + bad + "' 2>&1");
+    CHECK(out.find("--language-prior needs CODES=LOGODDS") != std::string::npos);
+    CHECK(out.find("exit=2") != std::string::npos);
+  }
+  const std::string out = run("echo x | " + kTool + " detect --lines --language-prior xx=-1 2>&1");
+  CHECK(out.find("langsift detect: --language-prior xx=-1: xx is not a language of the model") == 0);
+  CHECK(out.find("exit=1") != std::string::npos);
+  CHECK(run("echo x | " + kTool + " detect --lines --language-prior @/nonexistent/list=-1 2>&1").find("cannot read") != std::string::npos);
+}
+
 TEST_CASE("langsift detect: --max-model-bytes refuses a larger model file before reading it") {
   const std::string model = std::string(LANGSIFT_TEST_DATA_DIR) + "/../../models/default.lsm";
   const std::string out = run("echo 'Guten Morgen, wie geht es dir heute?' | " + kTool + " detect --lines --model " + model +

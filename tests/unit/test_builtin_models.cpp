@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <string_view>
 #include <vector>
 
 #include "langsift/default_model.hpp"
@@ -165,6 +167,105 @@ TEST_CASE("known answers of the wide model: languages the default model lacks") 
   // And the default model's languages stay where they are on clear text.
   CHECK(detect(wide(), "Die Kinder spielten den ganzen Nachmittag im Garten hinter dem Haus.").language() == "de");
   CHECK(detect(wide(), "Les enfants ont joué tout l'après-midi dans le jardin derrière la maison.").language() == "fr");
+}
+
+TEST_CASE("the wide model's language priors: exactly its languages whose base code the default model lacks") {
+  const model& w = wide();
+  const model& d = default_model();
+  CHECK(d.language_priors().empty());  // the default model has none: its detection is unchanged
+  REQUIRE(w.language_priors().size() == w.language_count());
+  std::size_t with_prior = 0;
+  for (std::size_t i = 0; i < w.language_count(); ++i) {
+    const std::string_view code = w.language_code(i);
+    bool base_in_default = false;
+    for (std::size_t j = 0; j < d.language_count(); ++j)
+      base_in_default |= d.language_code(j).substr(0, d.language_code(j).find('-')) == code.substr(0, code.find('-'));
+    INFO(code);
+    CHECK(w.language_prior(i) == (base_in_default ? 0.0f : -1.75f));
+    with_prior += !base_in_default;
+  }
+  CHECK(with_prior == 128);  // sr-Latn is Serbian: no prior
+  // The same file loaded from its bytes gets them (recognised by its checksum); a copy keeps them.
+  model loaded;
+  REQUIRE(model::load_view(builtin_model_bytes("wide"), loaded) == status::ok);
+  CHECK(loaded.language_prior(static_cast<std::size_t>(loaded.find_language("ia"))) == -1.75f);
+  const model copy = loaded;
+  CHECK(copy.language_prior(static_cast<std::size_t>(copy.find_language("ia"))) == -1.75f);
+}
+
+TEST_CASE("language priors: short text of a major language is no longer a rare one's, a sentence of the rare one stays") {
+  const model& w = wide();
+  detect_options off;
+  off.web_prior = false;
+  // Two German words: the wide model without its priors answers Low German.
+  const detection without = detect(w, "Kannst du", off);
+  REQUIRE(without.is_ok());
+  CHECK(without.language() == "nds");
+  const detection with = detect(w, "Kannst du");
+  CHECK(with.language() == "de");
+  // The prior is e^-1.75 on the odds, once: nds's probability against de's falls by that factor.
+  auto prob = [](const detection& x, std::string_view code) {
+    for (std::size_t i = 0; i < x.probability_count; ++i)
+      if (x.probabilities[i].code == code) return static_cast<double>(x.probabilities[i].p);
+    return 0.0;
+  };
+  detect_options top;
+  top.top_k = 5;
+  detect_options top_off = top;
+  top_off.web_prior = false;
+  const detection a = detect(w, "Kannst du", top_off), b = detect(w, "Kannst du", top);
+  REQUIRE(prob(a, "nds") > 0);
+  REQUIRE(prob(a, "de") > 0);
+  REQUIRE(prob(b, "nds") > 0);
+  CHECK(std::log(prob(b, "nds") / prob(b, "de")) == Approx(std::log(prob(a, "nds") / prob(a, "de")) - 1.75).margin(1e-3));
+  // The caller's knowledge wins: `only`, or a hint naming the rare language, lifts its prior.
+  detect_options only;
+  const std::vector<std::string_view> both = {"de", "nds"};
+  only.only = both;
+  CHECK(detect(w, "Kannst du", only).language() == "nds");
+  detect_options hinted;
+  hinted.hints.html_lang = "nds";
+  CHECK(detect(w, "Kannst du", hinted).language() == "nds");
+  // A sentence of Interlingua is still Interlingua (the prior's weight falls as text grows).
+  const char* ia = "Interlingua es un lingua auxiliar international basate super le vocabulos commun al major linguas europee.";
+  CHECK(detect(w, ia).language() == "ia");
+  CHECK(detect(w, ia).reliable);
+}
+
+TEST_CASE("model::set_language_prior: range checked, nothing changed on error") {
+  model m;
+  REQUIRE(model::load_view(default_model_bytes(), m) == status::ok);
+  REQUIRE(m.language_priors().empty());
+  const std::size_t n = m.language_count();
+  CHECK(m.set_language_prior(n, -1.0f) == status::invalid_argument);
+  CHECK(m.set_language_prior(0, 0.5f) == status::invalid_argument);
+  CHECK(m.set_language_prior(0, -51.0f) == status::invalid_argument);
+  CHECK(m.set_language_prior(0, std::nanf("")) == status::invalid_argument);
+  CHECK(m.language_priors().empty());
+  const std::size_t en = static_cast<std::size_t>(m.find_language("en"));
+  CHECK(m.set_language_prior(en, -50.0f) == status::ok);
+  CHECK(m.language_priors().size() == n);
+  CHECK(m.language_prior(en) == -50.0f);
+  CHECK(m.language_prior(static_cast<std::size_t>(m.find_language("de"))) == 0.0f);
+  // A prior of 50 nats: an English sentence is no longer English, unless the caller says so.
+  const char* text = "The children played in the garden behind the house all afternoon.";
+  CHECK(detect(default_model(), text).language() == "en");
+  CHECK(detect(m, text).language() != "en");
+  detect_options off;
+  off.web_prior = false;
+  CHECK(detect(m, text, off).language() == "en");
+  // The priors are for short text: a page (short_text_bytes and more) is read without them.
+  std::string page;
+  while (page.size() < 400) page += std::string(text) + " ";
+  const detection long_text = detect(m, page);
+  CHECK_FALSE(long_text.is_short);
+  CHECK(long_text.language() == "en");
+  CHECK(long_text.margin == detect(default_model(), page).margin);  // en's lead: no prior taken off
+  detect_options low;
+  low.short_text_bytes = 100000;  // under it, the page is short text again: en's lead shrinks
+  const detection with_prior = detect(m, page, low);
+  CHECK(with_prior.is_short);
+  CHECK(with_prior.margin < detect(default_model(), page, low).margin - 1000.0f);
 }
 
 TEST_CASE("the wide model is set up once when many threads ask for it at the same time") {

@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +79,7 @@ struct page_info {
 struct detect_args {
   settings s;
   std::string model_path, close_path, only_arg, labels_arg, keep_arg;
+  std::vector<std::string> priors;  // --language-prior CODES=LOGODDS, in order
   bool format_given = false, spans_given = false, list_languages = false;
 };
 
@@ -88,6 +92,18 @@ std::string with_default(const char* text, double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g)", x);
   return text + std::string(buf);
+}
+
+/// Splits a --language-prior value, CODES=LOGODDS, into its codes and log-odds; false when it is
+/// not of that form or the log-odds is not a number in -50..0 (model::set_language_prior's range).
+bool split_prior(const std::string& spec, std::string* codes, float* log_odds) {
+  const std::size_t eq = spec.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) return false;
+  char* end = nullptr;
+  *log_odds = std::strtof(spec.c_str() + eq + 1, &end);
+  if (*end != '\0' || !(*log_odds <= 0.0f) || !(*log_odds >= -50.0f)) return false;
+  if (codes) *codes = spec.substr(0, eq);
+  return true;
 }
 
 /// --model's help: the built-in models' sizes (read when the usage text is printed, not on every run).
@@ -212,11 +228,23 @@ void add_model_options(std::vector<option_row>& t) {
   t.push_back({value_kind::text, "--close-groups", nullptr, "FILE",
                "the close groups (langsift-train close) of a --model file; the\nbuilt-in models carry theirs",
                [](detect_args& a, const val& v) { a.close_path = v.text; return true; }, 0, 0, nullptr, "a file"});
+  t.push_back({value_kind::text, "--language-prior", nullptr, "CODES=LOGODDS",
+               "give these languages of the model (comma-separated, or @FILE of\n"
+               "codes, '#' comments) a prior, log-odds in -50..0 (model::set_language_prior);\n"
+               "repeatable. The built-in wide model's rare languages carry -1.75",
+               [](detect_args& a, const val& v) {
+                 float x = 0;
+                 if (!split_prior(std::string(v.text), nullptr, &x)) return false;
+                 a.priors.emplace_back(v.text);
+                 return true;
+               },
+               0, 0, nullptr, "CODES=LOGODDS, the log-odds a number in -50..0"});
   t.push_back({value_kind::flag, "--no-close-groups", nullptr, nullptr,
                "leave the model's labels among close languages (bs/hr, id/ms,\n"
                "nb/nn/da...) as they are: no close-group stage",
                [](detect_args& a, const val&) { a.s.opt.close_groups = false; return true; }});
-  t.push_back({value_kind::flag, "--no-web-prior", nullptr, nullptr, "no web prior among the members of a close group",
+  t.push_back({value_kind::flag, "--no-web-prior", nullptr, nullptr, "no web priors (none among the members of a close group,\n"
+               "none against the model's rare languages)",
                [](detect_args& a, const val&) { a.s.opt.web_prior = false; return true; }});
   t.push_back({value_kind::text, "--hint", nullptr, "CODES",
                "prior languages, e.g. from Content-Language or <html lang> (language\n"
@@ -882,13 +910,69 @@ int combine_options(detect_args& a) {
   return -1;
 }
 
-/// The model of --model (with the groups of --close-groups) into `m` (`loaded`, `with_groups`:
-/// where a model read from a file lives), or false after the error.
+/// Gives the languages of one --language-prior value (CODES=LOGODDS, checked by split_prior) their
+/// prior in `m`; false with `error` set when a code is not one of the model's or a file cannot be read.
+bool set_priors(langsift::model& m, const std::string& spec, std::string& error) {
+  const std::string what = "--language-prior " + spec + ": ";
+  std::string codes;
+  float log_odds = 0;
+  if (!split_prior(spec, &codes, &log_odds)) {
+    error = what + "expected CODES=LOGODDS, the log-odds in -50..0";
+    return false;
+  }
+  if (codes[0] == '@') {
+    std::ifstream in(codes.substr(1), std::ios::binary);
+    if (!in) {
+      error = what + codes.substr(1) + ": cannot read";
+      return false;
+    }
+    codes.clear();
+    for (std::string line; std::getline(in, line);)  // codes separated by white space; '#' starts a comment
+      codes += line.substr(0, line.find('#')) + '\n';
+  }
+  std::istringstream list(codes);
+  std::string code;
+  std::size_t n = 0;
+  while (list >> code) {  // codes separated by commas or white space
+    for (std::size_t b = 0; b <= code.size();) {
+      std::size_t e = code.find(',', b);
+      if (e == std::string::npos) e = code.size();
+      const std::string one = code.substr(b, e - b);
+      b = e + 1;
+      if (one.empty()) continue;
+      const int l = m.find_language(one);
+      if (l < 0) {
+        error = what + one + " is not a language of the model (--list-languages)";
+        return false;
+      }
+      if (m.set_language_prior(static_cast<std::size_t>(l), log_odds) != langsift::status::ok) {
+        error = what + "cannot set the prior";
+        return false;
+      }
+      ++n;
+    }
+  }
+  if (n == 0) error = what + "no language code";
+  return n > 0;
+}
+
+/// The model of --model (with the groups of --close-groups and the priors of --language-prior)
+/// into `m` (`loaded`, `with_groups`: where a model read from a file lives), or false after the
+/// error.
 bool load_model(const detect_args& a, const langsift::model*& m, langsift::model& loaded, langsift::model& with_groups) {
   std::string error;
   if (langsift::cli::resolve_model(a.model_path, m, loaded, error, a.s.max_model_bytes) != langsift::status::ok) {
     fail(kProgram, error);
     return false;
+  }
+  if (!a.priors.empty()) {
+    with_groups = *m;
+    m = &with_groups;
+    for (const std::string& spec : a.priors)
+      if (!set_priors(with_groups, spec, error)) {
+        fail(kProgram, error);
+        return false;
+      }
   }
   if (a.close_path.empty()) return true;
   langsift::close_groups g;
@@ -896,7 +980,7 @@ bool load_model(const detect_args& a, const langsift::model*& m, langsift::model
     fail(kProgram, error.empty() ? a.close_path + ": cannot read" : error);
     return false;
   }
-  with_groups = *m;
+  if (m != &with_groups) with_groups = *m;
   if (with_groups.set_close_groups(std::make_shared<const langsift::close_groups>(std::move(g)), &error) != langsift::status::ok) {
     fail(kProgram, a.close_path + ": " + error);
     return false;

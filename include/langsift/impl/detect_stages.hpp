@@ -88,6 +88,9 @@ struct detect_scratch {
   std::vector<std::uint32_t> allowed_at;  // per group: offset into `allowed`, or ~0 when not built
   std::vector<std::uint32_t> allowed_count;
   std::vector<float> bonus;               // per model language (hints)
+  bool prior = false;                     // the model's language priors apply to this call
+  float prior_per_tau = 0;                // 1 / probability_calibration::scale (a prior is log-odds × √features / scale)
+  std::vector<float> prior_scores;        // stage 4: a unit's scores with the priors
 
   // 1. Sample: the regions [first, second) of the text examined
   std::array<std::pair<std::size_t, std::size_t>, 16> regions{};
@@ -171,7 +174,8 @@ void score_unit(const model& m, const detect_options& opt, detect_scratch& s, un
 /// zh_Hant and zh, detail/han_variants.inc): > 0, the text writes Chinese's Traditional forms.
 /// score_unit decides zh against zh-Hant by it.
 int han_form_balance(std::string_view text) noexcept;
-/// 4. Labels the units of every run with a group (Viterbi, a switch costing switch_penalty);
+/// 4. Labels the units of every run with a group (Viterbi, a switch costing switch_penalty; in
+/// short text the model's language priors are added once, at the start of the path);
 /// a skimmed run whose labels disagree is scored in full and labelled again. Then a short run
 /// in a document of mostly other text loses its label unless its language is clear.
 void segment(const model& m, const detect_options& opt, detect_scratch& s);

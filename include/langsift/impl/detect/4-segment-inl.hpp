@@ -4,6 +4,8 @@
 // See langsift/impl/detect_stages.hpp.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -17,15 +19,37 @@ namespace langsift {
 inline namespace v1 {
 namespace detail {
 
+/// Adds the priors of group gi's languages (model::group_priors) to its scores sc (size_pad
+/// entries), once for `features` read: each language's log-odds over τ = scale / √features, so
+/// that it adds exactly its log-odds to the calibrated ones (group_weights). Nothing when the
+/// priors do not apply to the call or the group has none; a hinted language keeps its score.
+inline void add_priors(const model& m, const detect_scratch& s, std::uint32_t gi, float features, float* sc) {
+  const float* row = s.prior ? m.group_priors(gi) : nullptr;
+  if (!row) return;
+  const group_table& g = m.group(gi);
+  const float f = std::sqrt(std::max(1.0f, features)) * s.prior_per_tau;
+  if (!s.hinted) {
+    add_scaled(sc, f, row, g.size_pad());
+    return;
+  }
+  for (std::uint32_t c = 0; c < g.size(); ++c)
+    if (!(s.bonus[g.langs[c]] > 0)) sc[c] += f * row[c];
+}
+
 /// Labels the scored units of [i, j) (two or more) by the best path over the nc (size_pad)
 /// local languages of group g.
-inline void label_by_viterbi(const detect_options& opt, detect_scratch& s, std::size_t i, std::size_t j,
+inline void label_by_viterbi(const model& m, const detect_options& opt, detect_scratch& s, std::size_t i, std::size_t j,
                              const group_table& g, std::uint32_t nc) {
   s.viterbi.assign(nc, 0.0f);
   s.back.resize((j - i) * nc);
   std::uint32_t k = 0;  // scored units seen
   std::vector<std::uint32_t>& order = s.order;
   order.clear();
+  float run_features = 0;  // the priors enter once, at the first unit, for all the run's features
+  if (s.prior)
+    for (std::size_t x = i; x < j; ++x)
+      if (s.units[x].scored) run_features += s.units[x].features;
+  const std::uint32_t gi = s.units[i].group;
   for (std::size_t x = i; x < j; ++x) {
     if (!s.units[x].scored) continue;
     order.push_back(static_cast<std::uint32_t>(x));
@@ -35,6 +59,7 @@ inline void label_by_viterbi(const detect_options& opt, detect_scratch& s, std::
         s.back[c] = static_cast<std::int32_t>(c);
         s.viterbi[c] = sc[c];
       }
+      add_priors(m, s, gi, run_features, s.viterbi.data());
       ++k;
       continue;
     }
@@ -57,7 +82,7 @@ inline void label_by_viterbi(const detect_options& opt, detect_scratch& s, std::
 /// Labels the units [i, j) of a run: the scored ones by their best path (one scored unit, a
 /// sentence or a short page: its best language, as the Viterbi pass would find), the unscored
 /// ones by the scored unit before them (after them, at the start).
-inline void label_run(const detect_options& opt, detect_scratch& s, std::size_t i, std::size_t j) {
+inline void label_run(const model& m, const detect_options& opt, detect_scratch& s, std::size_t i, std::size_t j) {
   const group_table& g = *s.units[i].g;
   const std::uint32_t nc = static_cast<std::uint32_t>(g.size_pad());
   std::size_t only = j, scored = 0;
@@ -66,10 +91,20 @@ inline void label_run(const detect_options& opt, detect_scratch& s, std::size_t 
       only = x;
       ++scored;
     }
-  if (scored == 1)
-    s.units[only].lang = g.langs[first_argmax(s.scores.data() + s.units[only].score_begin, nc)];
-  else
-    label_by_viterbi(opt, s, i, j, g, nc);
+  if (scored == 1) {
+    const unit& u = s.units[only];
+    const float* sc = s.scores.data() + u.score_begin;
+    std::uint32_t best = first_argmax(sc, nc);
+    // The priors only lower scores: a best language without one stays the best.
+    if (const float* row = s.prior ? m.group_priors(u.group) : nullptr; row && row[best] < 0) {
+      s.prior_scores.assign(sc, sc + nc);
+      add_priors(m, s, u.group, u.features, s.prior_scores.data());
+      best = first_argmax(s.prior_scores.data(), nc);
+    }
+    s.units[only].lang = g.langs[best];
+  } else {
+    label_by_viterbi(m, opt, s, i, j, g, nc);
+  }
   int last = -1;
   for (std::size_t x = i; x < j; ++x) {
     if (s.units[x].scored)
@@ -153,17 +188,21 @@ inline void score_where_labels_change(const model& m, const detect_options& opt,
       }
       prev = k;
     }
-    if (more) label_run(opt, s, i, j);
+    if (more) label_run(m, opt, s, i, j);
   }
 }
 
 namespace detect_stage {
 
 LANGSIFT_INLINE void segment(const model& m, const detect_options& opt, detect_scratch& s) {
+  // The language priors are for short text (detection::is_short): on pages the wide model's rare
+  // languages took none of the other languages' documents (docs/detection.md, "Rare languages of
+  // the wide model"), and a prior would only cost them their own.
+  if (s.text_bytes >= opt.short_text_bytes) s.prior = false;
   for (std::size_t i = 0, j; i < s.units.size(); i = j) {
     j = run_end(s, i);
     if (!s.units[i].g) continue;
-    label_run(opt, s, i, j);
+    label_run(m, opt, s, i, j);
     // A skimmed run is in one language when its scored units agree. When any two disagree, every
     // unit is scored: a language may also hide in the gaps (boilerplate every few units, as in a
     // page that alternates HTTP headers and Portuguese), so scoring only between disagreeing
@@ -179,7 +218,7 @@ LANGSIFT_INLINE void segment(const model& m, const detect_options& opt, detect_s
       }
       for (std::size_t k = i; k < j; ++k)
         if (!s.units[k].scored) score_unit(m, opt, s, s.units[k]);
-      label_run(opt, s, i, j);
+      label_run(m, opt, s, i, j);
     }
   }
   if (!s.use_rank) unattribute_unclear_short_runs(m, s);

@@ -16,6 +16,7 @@
 #include "langsift/impl/detect_stages.hpp"
 #include "langsift/detector.hpp"
 #include "langsift/impl/detect/kernels-inl.hpp"
+#include "langsift/impl/detect/4-segment-inl.hpp"
 #include "langsift/impl/detect/not-language-inl.hpp"
 
 namespace langsift {
@@ -35,6 +36,7 @@ LANGSIFT_INLINE float pool_scores(const model& m, int l, detect_scratch& s) {
     add_scaled(s.own.data(), 1.0f, s.scores.data() + u.score_begin, g.size_pad());
   }
   for (std::size_t c = g.size(); c < g.size_pad(); ++c) s.own[c] = kNoScore;
+  if (scored) add_priors(m, s, rec.group, features, s.own.data());  // once for the pooled units, as stage 4 gave them
   return scored ? features : -1.0f;
 }
 
