@@ -4,7 +4,8 @@
 //   the rest    the body
 // Invariants: output is valid UTF-8; replaced_bytes <= input_bytes == body size; streaming with
 // a split gives the same output and counts as one-shot; detection never names an empty encoding;
-// the <meta> prescan depends on the first 1024 bytes only and answers canonical names.
+// the <meta> prescan depends on the first 1024 bytes only and answers canonical names; the
+// vectorised UTF-8 scan counts as the byte-by-byte one (on the whole input).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <string_view>
 
 #include "langsift/encoding.hpp"
+#include "../src/encoding/internal.hpp"  // scan_utf8 (internal to the encoding library)
 
 namespace {
 
@@ -55,6 +57,14 @@ void check(bool ok) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // The UTF-8 scan's 32-byte blocks (AVX2) count as its byte-by-byte reference, on every input.
+  {
+    const langsift::detail::utf8_stats a = langsift::detail::scan_utf8(data, size);
+    const langsift::detail::utf8_stats b = langsift::detail::scan_utf8_bytewise(data, size, 0, {});
+    if (a.multibyte != b.multibyte || a.long_sequences != b.long_sequences || a.invalid != b.invalid ||
+        a.nonascii_bytes != b.nonascii_bytes || a.incomplete_tail != b.incomplete_tail)
+      std::abort();
+  }
   if (size < 3) return 0;
   std::string_view in(reinterpret_cast<const char*>(data), size);
   unsigned sel = data[0];

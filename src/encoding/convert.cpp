@@ -1,6 +1,11 @@
 // Conversion to UTF-8: own fast paths for UTF-8, UTF-16 and single-byte tables; ICU for the rest.
+#include <cstdint>
 #include <cstring>
 #include <new>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 #include <unicode/ucnv.h>
 #include <unicode/ucnv_cb.h>
@@ -13,9 +18,149 @@ namespace langsift {
 inline namespace v1 {
 namespace detail {
 
-utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept {
-  utf8_stats s;
-  std::size_t i = 0;
+namespace {
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define LANGSIFT_UTF8_AVX2 1
+
+bool cpu_has_avx2() noexcept {
+  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") != 0);
+  return yes;
+}
+
+/// The start of the character that [0, e) of a well-formed prefix ends inside, or e when it
+/// ends at a character boundary.
+std::size_t boundary_before(const unsigned char* p, std::size_t e) noexcept {
+  std::size_t j = e;
+  while (j > 0 && e - j < 3 && (p[j - 1] & 0xC0) == 0x80) --j;
+  if (j == 0 || p[j - 1] < 0xC0) return e;
+  const unsigned lead = p[j - 1];
+  const std::size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+  return j - 1 + len > e ? j - 1 : e;
+}
+
+/// Keiser and Lemire's UTF-8 validation ("Validating UTF-8 in less than one instruction per byte",
+/// 2021; the lookup algorithm of simdjson and simdutf), 32 bytes at a time: the bytes before
+/// and at each position index three 16-entry tables whose AND is the errors a pair of bytes can
+/// show, and the third and fourth bytes of 3- and 4-byte sequences are checked by their distance
+/// to a lead.
+struct avx2_utf8 {
+  static constexpr std::uint8_t kTooShort = 1 << 0, kTooLong = 1 << 1, kOverlong3 = 1 << 2, kTooLarge = 1 << 3,
+                                kSurrogate = 1 << 4, kOverlong2 = 1 << 5, kTooLarge1000 = 1 << 6,
+                                kOverlong4 = 1 << 6, kTwoConts = 1 << 7;
+  static constexpr std::uint8_t kCarry = kTooShort | kTooLong | kTwoConts;
+
+  __attribute__((target("avx2"))) static __m256i table(std::uint8_t t0, std::uint8_t t1, std::uint8_t t2, std::uint8_t t3,
+                                                      std::uint8_t t4, std::uint8_t t5, std::uint8_t t6, std::uint8_t t7,
+                                                      std::uint8_t t8, std::uint8_t t9, std::uint8_t t10, std::uint8_t t11,
+                                                      std::uint8_t t12, std::uint8_t t13, std::uint8_t t14,
+                                                      std::uint8_t t15) noexcept {
+    return _mm256_setr_epi8(static_cast<char>(t0), static_cast<char>(t1), static_cast<char>(t2), static_cast<char>(t3),
+                            static_cast<char>(t4), static_cast<char>(t5), static_cast<char>(t6), static_cast<char>(t7),
+                            static_cast<char>(t8), static_cast<char>(t9), static_cast<char>(t10), static_cast<char>(t11),
+                            static_cast<char>(t12), static_cast<char>(t13), static_cast<char>(t14), static_cast<char>(t15),
+                            static_cast<char>(t0), static_cast<char>(t1), static_cast<char>(t2), static_cast<char>(t3),
+                            static_cast<char>(t4), static_cast<char>(t5), static_cast<char>(t6), static_cast<char>(t7),
+                            static_cast<char>(t8), static_cast<char>(t9), static_cast<char>(t10), static_cast<char>(t11),
+                            static_cast<char>(t12), static_cast<char>(t13), static_cast<char>(t14), static_cast<char>(t15));
+  }
+
+  /// The bytes of `input` shifted by n with the last n of `prev` in front.
+  template <int N>
+  __attribute__((target("avx2"))) static __m256i prev_bytes(__m256i input, __m256i prev) noexcept {
+    return _mm256_alignr_epi8(input, _mm256_permute2x128_si256(prev, input, 0x21), 16 - N);
+  }
+
+  __attribute__((target("avx2"))) static __m256i high_nibbles(__m256i x) noexcept {
+    return _mm256_and_si256(_mm256_srli_epi16(x, 4), _mm256_set1_epi8(0x0F));
+  }
+
+  /// The errors of the 32 bytes of `input` after `prev` (non-zero lanes: an error there).
+  __attribute__((target("avx2"))) static __m256i errors(__m256i input, __m256i prev) noexcept {
+    const __m256i prev1 = prev_bytes<1>(input, prev);
+    const __m256i byte_1_high = _mm256_shuffle_epi8(
+        table(kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTwoConts, kTwoConts,
+              kTwoConts, kTwoConts, kTooShort | kOverlong2, kTooShort, kTooShort | kOverlong3 | kSurrogate,
+              kTooShort | kTooLarge | kTooLarge1000 | kOverlong4),
+        high_nibbles(prev1));
+    const __m256i byte_1_low = _mm256_shuffle_epi8(
+        table(kCarry | kOverlong3 | kOverlong2 | kOverlong4, kCarry | kOverlong2, kCarry, kCarry, kCarry | kTooLarge,
+              kCarry | kTooLarge | kTooLarge1000, kCarry | kTooLarge | kTooLarge1000, kCarry | kTooLarge | kTooLarge1000,
+              kCarry | kTooLarge | kTooLarge1000, kCarry | kTooLarge | kTooLarge1000, kCarry | kTooLarge | kTooLarge1000,
+              kCarry | kTooLarge | kTooLarge1000, kCarry | kTooLarge | kTooLarge1000,
+              kCarry | kTooLarge | kTooLarge1000 | kSurrogate, kCarry | kTooLarge | kTooLarge1000,
+              kCarry | kTooLarge | kTooLarge1000),
+        _mm256_and_si256(prev1, _mm256_set1_epi8(0x0F)));
+    const __m256i byte_2_high = _mm256_shuffle_epi8(
+        table(kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort,
+              kTooLong | kOverlong2 | kTwoConts | kOverlong3 | kTooLarge1000 | kOverlong4,
+              kTooLong | kOverlong2 | kTwoConts | kOverlong3 | kTooLarge,
+              kTooLong | kOverlong2 | kTwoConts | kSurrogate | kTooLarge,
+              kTooLong | kOverlong2 | kTwoConts | kSurrogate | kTooLarge, kTooShort, kTooShort, kTooShort, kTooShort),
+        high_nibbles(input));
+    const __m256i special = _mm256_and_si256(_mm256_and_si256(byte_1_high, byte_1_low), byte_2_high);
+    // Third and fourth bytes: 2 after a lead of 111_____, 3 after one of 1111____ (only those
+    // have the high bit after the saturating subtraction).
+    const __m256i third = _mm256_subs_epu8(prev_bytes<2>(input, prev), _mm256_set1_epi8(static_cast<char>(0xE0 - 0x80)));
+    const __m256i fourth = _mm256_subs_epu8(prev_bytes<3>(input, prev), _mm256_set1_epi8(static_cast<char>(0xF0 - 0x80)));
+    const __m256i must23 = _mm256_and_si256(_mm256_or_si256(third, fourth), _mm256_set1_epi8(static_cast<char>(0x80)));
+    return _mm256_xor_si256(must23, special);
+  }
+
+  /// Whether the 32 bytes end inside a sequence (a lead in the last three bytes that needs more).
+  __attribute__((target("avx2"))) static bool ends_incomplete(__m256i input) noexcept {
+    const __m256i max = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                         -1, -1, -1, -1, -1, -1, -1, -1, -1, static_cast<char>(0xF0 - 1),
+                                         static_cast<char>(0xE0 - 1), static_cast<char>(0xC0 - 1));
+    const __m256i over = _mm256_subs_epu8(input, max);
+    return !_mm256_testz_si256(over, over);
+  }
+};
+
+/// scan_utf8's counts over the longest well-formed prefix of p[0, n) that the 32-byte blocks
+/// reach, up to a character boundary: returns that prefix's length (0 when the first block has
+/// an error); `s` receives its counts (every lead byte starts a valid sequence there).
+__attribute__((target("avx2"))) std::size_t scan_valid_prefix_avx2(const unsigned char* p, std::size_t n,
+                                                                   utf8_stats& s) noexcept {
+  const std::size_t m = n & ~std::size_t{31};
+  __m256i prev = _mm256_setzero_si256();
+  bool prev_incomplete = false;
+  std::size_t e = 0, nonascii = 0, leads = 0, long_leads = 0;
+  const __m256i c0 = _mm256_set1_epi8(static_cast<char>(0xBF)), e0 = _mm256_set1_epi8(static_cast<char>(0xDF));
+  for (; e < m; e += 32) {
+    const __m256i input = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + e));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(input));
+    if (high == 0) {  // ASCII: an error only if a sequence was left open before it
+      if (prev_incomplete) break;
+    } else {
+      const __m256i err = avx2_utf8::errors(input, prev);
+      if (!_mm256_testz_si256(err, err)) break;
+      prev_incomplete = avx2_utf8::ends_incomplete(input);
+      // Bytes >= 0xC0 (leads) and >= 0xE0 (3- and 4-byte leads): signed, above 0xBF / 0xDF and negative.
+      nonascii += static_cast<std::size_t>(__builtin_popcount(high));
+      leads += static_cast<std::size_t>(
+          __builtin_popcount(high & static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(input, c0)))));
+      long_leads += static_cast<std::size_t>(
+          __builtin_popcount(high & static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(input, e0)))));
+    }
+    prev = input;
+  }
+  const std::size_t k = boundary_before(p, e);
+  for (std::size_t x = k; x < e; ++x) {  // the open sequence's bytes were counted: take them back
+    nonascii -= p[x] >= 0x80;
+    leads -= p[x] >= 0xC0;
+    long_leads -= p[x] >= 0xE0;
+  }
+  s.nonascii_bytes = nonascii;
+  s.multibyte = leads;
+  s.long_sequences = long_leads;
+  return k;
+}
+#endif
+
+}  // namespace
+
+utf8_stats scan_utf8_bytewise(const unsigned char* p, std::size_t n, std::size_t i, utf8_stats s) noexcept {
   while (i < n) {
     i += ascii_prefix_length(p + i, n - i);
     if (i >= n) break;
@@ -37,6 +182,17 @@ utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept {
     i += st.length;
   }
   return s;
+}
+
+utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept {
+  utf8_stats s;
+  std::size_t i = 0;
+#ifdef LANGSIFT_UTF8_AVX2
+  // Well-formed text (most of the web) is validated and counted 32 bytes at a time; from the first
+  // block with an error (or the last, partial one) on, byte by byte.
+  if (n >= 64 && cpu_has_avx2()) i = scan_valid_prefix_avx2(p, n, s);
+#endif
+  return scan_utf8_bytewise(p, n, i, s);
 }
 
 }  // namespace detail

@@ -87,6 +87,9 @@ struct utf8_stats {
   bool incomplete_tail = false;   ///< ends inside a valid prefix of a sequence
 };
 utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept;
+/// scan_utf8 one sequence at a time from p[i] on, adding to `s` (the counts of p[0, i), which ends
+/// at a character boundary of well-formed text): the reference the vectorised scan is tested against.
+utf8_stats scan_utf8_bytewise(const unsigned char* p, std::size_t n, std::size_t i, utf8_stats s) noexcept;
 
 }  // namespace detail
 }  // namespace v1

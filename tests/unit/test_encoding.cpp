@@ -725,3 +725,86 @@ TEST_CASE("decode_to_utf8: well-formed UTF-8 examined whole comes out as it went
   CHECK(p.text == utf8);
   CHECK(p.conversion.output_bytes == utf8.size());
 }
+
+// The vectorised UTF-8 scan (32-byte blocks, AVX2 where the CPU has it) against the byte-by-byte
+// reference: the same counts on well-formed text, on every kind of ill-formed sequence, at every
+// offset around the block boundaries. (scan_utf8 is internal to the encoding library.)
+#include "../../src/encoding/internal.hpp"
+
+namespace {
+
+bool same_stats(const langsift::detail::utf8_stats& a, const langsift::detail::utf8_stats& b) {
+  return a.multibyte == b.multibyte && a.long_sequences == b.long_sequences && a.invalid == b.invalid &&
+         a.nonascii_bytes == b.nonascii_bytes && a.incomplete_tail == b.incomplete_tail;
+}
+
+langsift::detail::utf8_stats reference_scan(const std::string& t) {
+  return langsift::detail::scan_utf8_bytewise(reinterpret_cast<const unsigned char*>(t.data()), t.size(), 0, {});
+}
+
+langsift::detail::utf8_stats fast_scan(const std::string& t) {
+  return langsift::detail::scan_utf8(reinterpret_cast<const unsigned char*>(t.data()), t.size());
+}
+
+}  // namespace
+
+TEST_CASE("scan_utf8: the 32-byte scan counts as the byte-by-byte one, on text well formed or not") {
+  // Pieces: ASCII, each length of valid sequence (the edges of Table 3-7's ranges included), and
+  // ill-formed ones: lone continuations, C0/C1 and F5..FF leads, overlongs, surrogates, above
+  // U+10FFFF, truncated sequences.
+  const std::vector<std::string> valid = {"a", "Hello, world. ", "\xC2\x80", "\xDF\xBF", "\xC3\xA9", "\xE0\xA0\x80",
+                                          "\xE2\x82\xAC", "\xED\x9F\xBF", "\xEE\x80\x80", "\xEF\xBF\xBF",
+                                          "\xF0\x90\x80\x80", "\xF3\xBF\xBF\xBF", "\xF4\x8F\xBF\xBF", "\xD0\x96",
+                                          "\xE6\x97\xA5"};
+  const std::vector<std::string> invalid = {"\x80", "\xBF", "\xC0\x80", "\xC1\xBF", "\xE0\x80\x80", "\xE0\x9F\xBF",
+                                            "\xED\xA0\x80", "\xED\xBF\xBF", "\xF0\x80\x80\x80", "\xF0\x8F\xBF\xBF",
+                                            "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xFF", "\xFE", "\xC3",
+                                            "\xE2\x82", "\xF0\x90\x80", "\xC3\xC3", "\xE2\x82\xE2\x82\xAC"};
+  std::uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return seed >> 8;
+  };
+  int checked = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string t;
+    const std::size_t target = next() % 400;
+    const unsigned bad_rate = round % 3 == 0 ? 0 : 1 + next() % 50;  // a third well formed
+    while (t.size() < target) {
+      if (bad_rate && next() % bad_rate == 0) t += invalid[next() % invalid.size()];
+      else t += valid[next() % valid.size()];
+    }
+    INFO("round " << round << ", " << t.size() << " bytes");
+    REQUIRE(same_stats(fast_scan(t), reference_scan(t)));
+    // Every cut of it: the scan ends at each offset, mid-sequence too.
+    if (round % 50 == 0)
+      for (std::size_t cut = 0; cut <= t.size(); ++cut) REQUIRE(same_stats(fast_scan(t.substr(0, cut)), reference_scan(t.substr(0, cut))));
+    ++checked;
+  }
+  CHECK(checked == 3000);
+  // One error in long well-formed text, at each offset around the first block boundaries: the
+  // scan falls back exactly there (and counts what came before it once).
+  std::string base;
+  while (base.size() < 200) base += "Zi\xC3\xABn \xE6\x97\xA5\xE6\x9C\xAC \xF0\x9F\x98\x80 ";
+  for (std::size_t at = 0; at < 140; ++at)
+    for (const std::string& bad : {std::string("\xFF"), std::string("\xC3"), std::string("\xE2\x82"), std::string("\xED\xA0\x80")}) {
+      const std::string t = base.substr(0, at) + bad + base.substr(at);
+      INFO("error at " << at);
+      REQUIRE(same_stats(fast_scan(t), reference_scan(t)));
+    }
+  // A sequence cut at the end of a block and followed by a block of ASCII (which the scan does not
+  // check byte by byte).
+  for (const std::string& cut : {std::string("\xC3"), std::string("\xE2\x82"), std::string("\xF0\x90\x80"), std::string("\xE2")})
+    for (std::size_t pad = 0; pad < 4; ++pad) {
+      const std::string t = std::string(32 - cut.size() + pad, 'a') + "\xC3\xA9" + std::string(20, 'b') + cut + std::string(96, 'c');
+      const std::string u = std::string(64 - cut.size(), 'a') + cut + std::string(64, 'c');
+      INFO(cut.size() << " bytes cut, pad " << pad);
+      REQUIRE(same_stats(fast_scan(t), reference_scan(t)));
+      REQUIRE(same_stats(fast_scan(u), reference_scan(u)));
+      CHECK(reference_scan(u).invalid == 1);
+    }
+  // Well formed: the counts are the text's.
+  const langsift::detail::utf8_stats s = fast_scan(base);
+  CHECK(s.invalid == 0);
+  CHECK(s.multibyte > 0);
+}
