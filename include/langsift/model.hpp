@@ -418,8 +418,9 @@ class model {
   static void set_over_cap_message(std::uint64_t size, std::size_t max_bytes, std::string_view what,
                                    std::string* message) noexcept;
 
-  std::shared_ptr<const std::string> owned_;
+  /// The priors of a built-in model's file (kFittedLanguagePriors, by checksum); none for others.
   status apply_fitted_priors() noexcept;
+  std::shared_ptr<const std::string> owned_;
   /// Parses `owned` (fully verified) into `out`, which then keeps it.
   static status adopt(std::shared_ptr<const std::string> owned, model& out) noexcept;
   std::string_view bytes_;
