@@ -332,9 +332,12 @@ class model {
   /// its weight falls as the text grows. The built-in wide model gives its languages that the
   /// default model lacks one (models/README.md, "Language priors"); other models have none
   /// until set_language_prior.
-  float language_prior(std::size_t i) const noexcept { return priors_.empty() ? 0.0f : priors_[i]; }
-  /// language_prior of every language, by index; empty when no language has one.
-  std::span<const float> language_priors() const noexcept { return priors_; }
+  float language_prior(std::size_t i) const noexcept {
+    const float* row = group_priors(langs_[i].group);
+    return row ? row[langs_[i].local] : 0.0f;
+  }
+  /// Whether some language has a prior (set_language_prior was called, or a built-in model's).
+  bool has_language_priors() const noexcept { return !group_priors_.empty(); }
   /// Sets language i's prior log-odds. invalid_argument (nothing changed) unless i is a language
   /// and -50 <= log_odds <= 0. Not safe while other threads detect with this model.
   status set_language_prior(std::size_t i, float log_odds) noexcept;
@@ -429,8 +432,7 @@ class model {
   std::string_view info_;
   model_params params_{};
   langsift::probability_calibration prob_{};
-  std::vector<float> priors_;                     // per language: language_prior (empty: none)
-  std::vector<std::vector<float>> group_priors_;  // per group: model::group_priors (empty rows: none)
+  std::vector<std::vector<float>> group_priors_;  // per group: group_priors (all empty: no priors; an empty row: none in the group)
   std::shared_ptr<const langsift::close_groups> close_;
   std::vector<std::int16_t> close_of_;                     // per language: its close group, or -1
   std::vector<std::vector<std::uint16_t>> close_members_;  // per close group: member indices

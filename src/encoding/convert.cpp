@@ -3,7 +3,8 @@
 #include <cstring>
 #include <new>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "langsift/detail/cpu.hpp"
+#if defined(LANGSIFT_AVX2_DISPATCH)
 #include <immintrin.h>
 #endif
 
@@ -20,23 +21,16 @@ namespace detail {
 
 namespace {
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define LANGSIFT_UTF8_AVX2 1
-
-bool cpu_has_avx2() noexcept {
-  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") != 0);
-  return yes;
-}
+#if defined(LANGSIFT_AVX2_DISPATCH)
 
 /// The start of the character that [0, e) of a well-formed prefix ends inside, or e when it
 /// ends at a character boundary.
 std::size_t boundary_before(const unsigned char* p, std::size_t e) noexcept {
-  std::size_t j = e;
-  while (j > 0 && e - j < 3 && (p[j - 1] & 0xC0) == 0x80) --j;
-  if (j == 0 || p[j - 1] < 0xC0) return e;
-  const unsigned lead = p[j - 1];
-  const std::size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-  return j - 1 + len > e ? j - 1 : e;
+  if (e == 0) return 0;
+  const std::size_t j = utf8_cut_back(reinterpret_cast<const char*>(p), e - 1, e > 4 ? e - 4 : 0);  // its lead
+  if (p[j] < 0xC0) return e;
+  const std::size_t len = p[j] >= 0xF0 ? 4 : p[j] >= 0xE0 ? 3 : 2;
+  return j + len > e ? j : e;
 }
 
 /// Keiser and Lemire's UTF-8 validation ("Validating UTF-8 in less than one instruction per byte",
@@ -50,19 +44,11 @@ struct avx2_utf8 {
                                 kOverlong4 = 1 << 6, kTwoConts = 1 << 7;
   static constexpr std::uint8_t kCarry = kTooShort | kTooLong | kTwoConts;
 
-  __attribute__((target("avx2"))) static __m256i table(std::uint8_t t0, std::uint8_t t1, std::uint8_t t2, std::uint8_t t3,
-                                                      std::uint8_t t4, std::uint8_t t5, std::uint8_t t6, std::uint8_t t7,
-                                                      std::uint8_t t8, std::uint8_t t9, std::uint8_t t10, std::uint8_t t11,
-                                                      std::uint8_t t12, std::uint8_t t13, std::uint8_t t14,
-                                                      std::uint8_t t15) noexcept {
-    return _mm256_setr_epi8(static_cast<char>(t0), static_cast<char>(t1), static_cast<char>(t2), static_cast<char>(t3),
-                            static_cast<char>(t4), static_cast<char>(t5), static_cast<char>(t6), static_cast<char>(t7),
-                            static_cast<char>(t8), static_cast<char>(t9), static_cast<char>(t10), static_cast<char>(t11),
-                            static_cast<char>(t12), static_cast<char>(t13), static_cast<char>(t14), static_cast<char>(t15),
-                            static_cast<char>(t0), static_cast<char>(t1), static_cast<char>(t2), static_cast<char>(t3),
-                            static_cast<char>(t4), static_cast<char>(t5), static_cast<char>(t6), static_cast<char>(t7),
-                            static_cast<char>(t8), static_cast<char>(t9), static_cast<char>(t10), static_cast<char>(t11),
-                            static_cast<char>(t12), static_cast<char>(t13), static_cast<char>(t14), static_cast<char>(t15));
+  /// A 16-entry table in both 128-bit lanes (what _mm256_shuffle_epi8 looks up per lane).
+  template <class... T>
+  __attribute__((target("avx2"))) static __m256i table(T... t) noexcept {
+    static_assert(sizeof...(T) == 16);
+    return _mm256_broadcastsi128_si256(_mm_setr_epi8(static_cast<char>(t)...));
   }
 
   /// The bytes of `input` shifted by n with the last n of `prev` in front.
@@ -187,7 +173,7 @@ utf8_stats scan_utf8_bytewise(const unsigned char* p, std::size_t n, std::size_t
 utf8_stats scan_utf8(const unsigned char* p, std::size_t n) noexcept {
   utf8_stats s;
   std::size_t i = 0;
-#ifdef LANGSIFT_UTF8_AVX2
+#if defined(LANGSIFT_AVX2_DISPATCH)
   // Well-formed text (most of the web) is validated and counted 32 bytes at a time; from the first
   // block with an error (or the last, partial one) on, byte by byte.
   if (n >= 64 && cpu_has_avx2()) i = scan_valid_prefix_avx2(p, n, s);

@@ -241,7 +241,11 @@ TEST_CASE("langsift detect --language-prior and --no-web-prior: the wide model's
   const std::string out = run("echo x | " + kTool + " detect --lines --language-prior xx=-1 2>&1");
   CHECK(out.find("langsift detect: --language-prior xx=-1: xx is not a language of the model") == 0);
   CHECK(out.find("exit=1") != std::string::npos);
-  CHECK(run("echo x | " + kTool + " detect --lines --language-prior @/nonexistent/list=-1 2>&1").find("cannot read") != std::string::npos);
+  const std::string missing = run("echo x | " + kTool + " detect --lines --language-prior @/nonexistent/list=-1 2>&1");
+  CHECK(missing.find("--language-prior @/nonexistent/list=-1: /nonexistent/list: ") == std::string("langsift detect: ").size());
+  CHECK(missing.find("exit=1") != std::string::npos);
+  // ISO 639-3 codes are read as --only reads them (deu is de).
+  CHECK(run(two_words + wide + " --language-prior deu=-10") != "de\n\nexit=0");
 }
 
 TEST_CASE("langsift detect: --max-model-bytes refuses a larger model file before reading it") {

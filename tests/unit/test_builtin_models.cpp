@@ -172,8 +172,8 @@ TEST_CASE("known answers of the wide model: languages the default model lacks") 
 TEST_CASE("the wide model's language priors: exactly its languages whose base code the default model lacks") {
   const model& w = wide();
   const model& d = default_model();
-  CHECK(d.language_priors().empty());  // the default model has none: its detection is unchanged
-  REQUIRE(w.language_priors().size() == w.language_count());
+  CHECK_FALSE(d.has_language_priors());  // the default model has none: its detection is unchanged
+  REQUIRE(w.has_language_priors());
   std::size_t with_prior = 0;
   for (std::size_t i = 0; i < w.language_count(); ++i) {
     const std::string_view code = w.language_code(i);
@@ -235,16 +235,16 @@ TEST_CASE("language priors: short text of a major language is no longer a rare o
 TEST_CASE("model::set_language_prior: range checked, nothing changed on error") {
   model m;
   REQUIRE(model::load_view(default_model_bytes(), m) == status::ok);
-  REQUIRE(m.language_priors().empty());
+  REQUIRE_FALSE(m.has_language_priors());
   const std::size_t n = m.language_count();
   CHECK(m.set_language_prior(n, -1.0f) == status::invalid_argument);
   CHECK(m.set_language_prior(0, 0.5f) == status::invalid_argument);
   CHECK(m.set_language_prior(0, -51.0f) == status::invalid_argument);
   CHECK(m.set_language_prior(0, std::nanf("")) == status::invalid_argument);
-  CHECK(m.language_priors().empty());
+  CHECK_FALSE(m.has_language_priors());
   const std::size_t en = static_cast<std::size_t>(m.find_language("en"));
   CHECK(m.set_language_prior(en, -50.0f) == status::ok);
-  CHECK(m.language_priors().size() == n);
+  CHECK(m.has_language_priors());
   CHECK(m.language_prior(en) == -50.0f);
   CHECK(m.language_prior(static_cast<std::size_t>(m.find_language("de"))) == 0.0f);
   // A prior of 50 nats: an English sentence is no longer English, unless the caller says so.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "langsift/encoding.hpp"
+#include "../../src/encoding/internal.hpp"  // scan_utf8, internal to the encoding library
 
 using namespace langsift;
 using namespace std::string_literals;
@@ -728,8 +729,7 @@ TEST_CASE("decode_to_utf8: well-formed UTF-8 examined whole comes out as it went
 
 // The vectorised UTF-8 scan (32-byte blocks, AVX2 where the CPU has it) against the byte-by-byte
 // reference: the same counts on well-formed text, on every kind of ill-formed sequence, at every
-// offset around the block boundaries. (scan_utf8 is internal to the encoding library.)
-#include "../../src/encoding/internal.hpp"
+// offset around the block boundaries.
 
 namespace {
 
@@ -765,7 +765,6 @@ TEST_CASE("scan_utf8: the 32-byte scan counts as the byte-by-byte one, on text w
     seed = seed * 1103515245u + 12345u;
     return seed >> 8;
   };
-  int checked = 0;
   for (int round = 0; round < 3000; ++round) {
     std::string t;
     const std::size_t target = next() % 400;
@@ -779,9 +778,7 @@ TEST_CASE("scan_utf8: the 32-byte scan counts as the byte-by-byte one, on text w
     // Every cut of it: the scan ends at each offset, mid-sequence too.
     if (round % 50 == 0)
       for (std::size_t cut = 0; cut <= t.size(); ++cut) REQUIRE(same_stats(fast_scan(t.substr(0, cut)), reference_scan(t.substr(0, cut))));
-    ++checked;
   }
-  CHECK(checked == 3000);
   // One error in long well-formed text, at each offset around the first block boundaries: the
   // scan falls back exactly there (and counts what came before it once).
   std::string base;

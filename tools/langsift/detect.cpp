@@ -6,10 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -920,40 +918,33 @@ bool set_priors(langsift::model& m, const std::string& spec, std::string& error)
     error = what + "expected CODES=LOGODDS, the log-odds in -50..0";
     return false;
   }
-  if (codes[0] == '@') {
-    std::ifstream in(codes.substr(1), std::ios::binary);
-    if (!in) {
-      error = what + codes.substr(1) + ": cannot read";
+  if (codes[0] == '@') {  // a file of codes, '#' starting a comment
+    std::string text, why;
+    if (!langsift::cli::read_file(codes.substr(1), text, why)) {
+      error = what + why;
       return false;
     }
     codes.clear();
-    for (std::string line; std::getline(in, line);)  // codes separated by white space; '#' starts a comment
-      codes += line.substr(0, line.find('#')) + '\n';
-  }
-  std::istringstream list(codes);
-  std::string code;
-  std::size_t n = 0;
-  while (list >> code) {  // codes separated by commas or white space
-    for (std::size_t b = 0; b <= code.size();) {
-      std::size_t e = code.find(',', b);
-      if (e == std::string::npos) e = code.size();
-      const std::string one = code.substr(b, e - b);
+    for (std::size_t b = 0; b < text.size();) {
+      const std::size_t e = std::min(text.find('\n', b), text.size());
+      codes.append(text, b, std::min(text.find('#', b), e) - b).push_back('\n');
       b = e + 1;
-      if (one.empty()) continue;
-      const int l = m.find_language(one);
-      if (l < 0) {
-        error = what + one + " is not a language of the model (--list-languages)";
-        return false;
-      }
-      if (m.set_language_prior(static_cast<std::size_t>(l), log_odds) != langsift::status::ok) {
-        error = what + "cannot set the prior";
-        return false;
-      }
-      ++n;
     }
   }
-  if (n == 0) error = what + "no language code";
-  return n > 0;
+  const std::vector<std::string> list = langsift::parse_code_list(codes);  // as --only reads them
+  for (const std::string& code : list) {
+    const int l = m.find_language(code);
+    if (l < 0) {
+      error = what + code + " is not a language of the model (--list-languages)";
+      return false;
+    }
+    if (m.set_language_prior(static_cast<std::size_t>(l), log_odds) != langsift::status::ok) {
+      error = what + "cannot set the prior";
+      return false;
+    }
+  }
+  if (list.empty()) error = what + "no language code";
+  return !list.empty();
 }
 
 /// The model of --model (with the groups of --close-groups and the priors of --language-prior)

@@ -89,7 +89,6 @@ struct detect_scratch {
   std::vector<std::uint32_t> allowed_count;
   std::vector<float> bonus;               // per model language (hints)
   bool prior = false;                     // the model's language priors apply to this call
-  float prior_per_tau = 0;                // 1 / probability_calibration::scale (a prior is log-odds × √features / scale)
   std::vector<float> prior_scores;        // stage 4: a unit's scores with the priors
 
   // 1. Sample: the regions [first, second) of the text examined

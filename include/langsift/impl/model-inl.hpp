@@ -9,6 +9,7 @@
 #include <charconv>
 
 #include "langsift/detail/binio.hpp"
+#include "langsift/detail/cpu.hpp"
 #include "langsift/detail/xxhash.hpp"
 
 #if defined(__SSE2__)
@@ -56,12 +57,6 @@ __attribute__((target("avx2"))) inline void add_rows_avx2(std::uint16_t* acc, co
       _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a), w));
     }
   }
-}
-
-/// True if the CPU running the program has AVX2 (asked once).
-inline bool cpu_has_avx2() noexcept {
-  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") != 0);
-  return yes;
 }
 
 /// add_rows_portable with the best kernel of the CPU.
@@ -278,21 +273,27 @@ inline probability_calibration probability_calibration_for(std::uint64_t checksu
   return kFittedProbabilityCalibrations[0].c;
 }
 
+/// The wide model's 128 languages whose base code default.lsm lacks (a test checks the list).
+inline constexpr std::string_view kWideRareLanguages[] = {
+    "acu", "agr", "ahr", "ake", "amo", "amu", "ba", "bdv", "bem", "ber", "bfz", "bgc", "bgg", "bhd", "bht", "bo",
+    "bpx", "br", "bsj", "bsn", "bwo", "cak", "ch", "chq", "chr", "cjp", "ckb", "cni", "cop", "csy", "dao", "dif",
+    "din", "djk", "dop", "dov", "dso", "dv", "dz", "ee", "ena", "ff", "fj", "fo", "gaq", "gbi", "gmv", "gof", "grc",
+    "gsw", "gux", "gv", "hlt", "ia", "isn", "jac", "jbo", "jid", "jiv", "jni", "juy", "kab", "kbh", "kiz", "kos",
+    "kr", "kxv", "lbm", "lfn", "ln", "luo", "mam", "mni", "nag", "nce", "ndg", "nds", "nhg", "nlx", "nr", "nso",
+    "nus", "oj", "om", "peg", "pon", "pot", "poy", "ppk", "qu", "quc", "reg", "rmn", "rmy", "row", "rw", "sa", "sbk",
+    "sbs", "sby", "sch", "shi", "ss", "syr", "tdx", "tgj", "ti", "tk", "tkr", "to", "toki", "tt", "ttq", "tvt", "tw",
+    "ty", "ug", "ulk", "unx", "usp", "ve", "wal", "wbi", "wo", "xnj", "yao", "yom", "zga",
+};
+
 /// The language priors given to the built-in models (models/README.md, "Language priors"), by
-/// the checksum of their file: log-odds and the languages (space-separated codes) that get them.
+/// the checksum of their file: log-odds and the languages that get them.
 struct fitted_language_prior {
   std::uint64_t checksum;
   float log_odds;
-  std::string_view codes;
+  std::span<const std::string_view> codes;
 };
 inline constexpr fitted_language_prior kFittedLanguagePriors[] = {
-    // wide.lsm: its 128 languages whose base code default.lsm lacks (a test checks the list).
-    {0x6db886b0037471e6ull, -1.75f,
-     "acu agr ahr ake amo amu ba bdv bem ber bfz bgc bgg bhd bht bo bpx br bsj bsn bwo cak ch chq chr cjp ckb cni "
-     "cop csy dao dif din djk dop dov dso dv dz ee ena ff fj fo gaq gbi gmv gof grc gsw gux gv hlt ia isn jac jbo "
-     "jid jiv jni juy kab kbh kiz kos kr kxv lbm lfn ln luo mam mni nag nce ndg nds nhg nlx nr nso nus oj om peg "
-     "pon pot poy ppk qu quc reg rmn rmy row rw sa sbk sbs sby sch shi ss syr tdx tgj ti tk tkr to toki tt ttq tvt "
-     "tw ty ug ulk unx usp ve wal wbi wo xnj yao yom zga"},
+    {0x6db886b0037471e6ull, -1.75f, kWideRareLanguages},  // wide.lsm
 };
 
 }  // namespace detail
@@ -301,31 +302,23 @@ LANGSIFT_INLINE status model::set_language_prior(std::size_t i, float log_odds) 
   if (i >= langs_.size() || !(log_odds <= 0.0f) || !(log_odds >= -50.0f)) return status::invalid_argument;
   const language_record& L = langs_[i];
   try {
-    if (priors_.empty()) priors_.assign(langs_.size(), 0.0f);
     if (group_priors_.size() != groups_.size()) group_priors_.assign(groups_.size(), {});
     if (group_priors_[L.group].empty()) group_priors_[L.group].assign(groups_[L.group].size_pad(), 0.0f);
   } catch (const std::bad_alloc&) {
     return status::out_of_memory;
   }
-  priors_[i] = log_odds;
   group_priors_[L.group][L.local] = log_odds;
   return status::ok;
 }
 
 /// Gives the languages of a built-in model (by its checksum) their fitted priors.
 LANGSIFT_INLINE status model::apply_fitted_priors() noexcept {
-  priors_.clear();
   group_priors_.clear();
   for (const auto& f : detail::kFittedLanguagePriors) {
     if (f.checksum != checksum_) continue;
-    for (std::size_t b = 0; b < f.codes.size();) {
-      std::size_t e = f.codes.find(' ', b);
-      if (e == std::string_view::npos) e = f.codes.size();
-      const int l = find_language(f.codes.substr(b, e - b));
-      if (l >= 0)
+    for (const std::string_view code : f.codes)
+      if (const int l = find_language(code); l >= 0)
         if (const status s = set_language_prior(static_cast<std::size_t>(l), f.log_odds); s != status::ok) return s;
-      b = e + 1;
-    }
   }
   return status::ok;
 }

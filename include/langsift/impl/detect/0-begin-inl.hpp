@@ -106,8 +106,7 @@ LANGSIFT_INLINE void begin(const model& m, const detect_options& opt, detect_scr
   // The model's language priors (the wide model's rare languages): asked for (web_prior) and not
   // overridden by `only`; a hinted language goes without its prior (add_priors); short text only
   // (stage 4 turns them off from short_text_bytes).
-  s.prior = opt.web_prior && !s.restricted && !s.use_rank && !m.language_priors().empty();
-  s.prior_per_tau = 1.0f / m.probability_calibration().scale;
+  s.prior = opt.web_prior && !s.restricted && !s.use_rank && m.has_language_priors();
   // Han: Simplified Chinese is the default written form; Traditional needs a margin (characters
   // that Simplified writes differently), so "中文" stays zh.
   s.zh = m.chinese();

@@ -27,7 +27,7 @@ inline void add_priors(const model& m, const detect_scratch& s, std::uint32_t gi
   const float* row = s.prior ? m.group_priors(gi) : nullptr;
   if (!row) return;
   const group_table& g = m.group(gi);
-  const float f = std::sqrt(std::max(1.0f, features)) * s.prior_per_tau;
+  const float f = std::sqrt(std::max(1.0f, features)) / m.probability_calibration().scale;
   if (!s.hinted) {
     add_scaled(sc, f, row, g.size_pad());
     return;
